@@ -1,0 +1,395 @@
+package classfile
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// Constant-pool tags (JVMS §4.4).
+const (
+	TagUtf8               = 1
+	TagInteger            = 3
+	TagFloat              = 4
+	TagLong               = 5
+	TagDouble             = 6
+	TagClass              = 7
+	TagString             = 8
+	TagFieldref           = 9
+	TagMethodref          = 10
+	TagInterfaceMethodref = 11
+	TagNameAndType        = 12
+	TagMethodHandle       = 15
+	TagMethodType         = 16
+	TagDynamic            = 17
+	TagInvokeDynamic      = 18
+	TagModule             = 19
+	TagPackage            = 20
+)
+
+// maxPoolCount is the largest constant_pool_count a class file can hold.
+const maxPoolCount = 65535
+
+// ConstantPool keeps the pool as its encoded bytes plus an index of where
+// each entry starts. Reading never copies; writing an unchanged pool emits
+// the original bytes. Additions are appended, so existing indices never move.
+type ConstantPool struct {
+	data []byte   // encoded entries (without the count); aliases the input until the first addition
+	offs []uint32 // offs[i] = start of entry i in data; entry 0 and second slots of long/double are unused
+	tags []uint8  // tags[i], 0 for unusable slots
+
+	// lookup is built on the first find-or-add call: key -> index.
+	lookup map[poolKey]uint16
+	grown  bool
+}
+
+// poolKey identifies an entry by tag and its encoded body, so equal
+// constants are found regardless of how they were built.
+type poolKey struct {
+	tag  uint8
+	body string
+}
+
+// Count returns constant_pool_count: one more than the highest index.
+func (p *ConstantPool) Count() int { return len(p.tags) }
+
+// Tag returns the tag of entry i, or 0 when i is not a usable index.
+func (p *ConstantPool) Tag(i uint16) uint8 {
+	if int(i) >= len(p.tags) {
+		return 0
+	}
+	return p.tags[i]
+}
+
+// entry returns the body of entry i (after the tag byte) when its tag is want.
+func (p *ConstantPool) entry(i uint16, want uint8) ([]byte, error) {
+	if int(i) >= len(p.tags) || p.tags[i] == 0 {
+		return nil, fmt.Errorf("constant pool index %d is not a valid entry (count %d)", i, len(p.tags))
+	}
+	if p.tags[i] != want {
+		return nil, fmt.Errorf("constant pool index %d has tag %d, want %d", i, p.tags[i], want)
+	}
+	off := int(p.offs[i]) + 1
+	return p.data[off : off+entryBodyLen(p.data, off-1)], nil
+}
+
+// Utf8Bytes returns the raw (modified UTF-8) bytes of a Utf8 entry without copying.
+func (p *ConstantPool) Utf8Bytes(i uint16) ([]byte, error) {
+	b, err := p.entry(i, TagUtf8)
+	if err != nil {
+		return nil, err
+	}
+	return b[2:], nil
+}
+
+// Utf8 returns a Utf8 entry as a Go string. Modified UTF-8 differs from
+// UTF-8 only for NUL and supplementary characters; those are converted.
+func (p *ConstantPool) Utf8(i uint16) (string, error) {
+	b, err := p.Utf8Bytes(i)
+	if err != nil {
+		return "", err
+	}
+	return decodeModifiedUTF8(b), nil
+}
+
+// ClassName returns the internal name of a Class entry.
+func (p *ConstantPool) ClassName(i uint16) (string, error) {
+	b, err := p.entry(i, TagClass)
+	if err != nil {
+		return "", err
+	}
+	return p.Utf8(binary.BigEndian.Uint16(b))
+}
+
+// Integer returns the value of an Integer entry.
+func (p *ConstantPool) Integer(i uint16) (int32, error) {
+	b, err := p.entry(i, TagInteger)
+	if err != nil {
+		return 0, err
+	}
+	return int32(binary.BigEndian.Uint32(b)), nil
+}
+
+// MemberRef is a resolved Fieldref, Methodref or InterfaceMethodref.
+type MemberRef struct {
+	Tag                     uint8
+	Class, Name, Descriptor string
+}
+
+// Ref resolves a Fieldref, Methodref or InterfaceMethodref entry.
+func (p *ConstantPool) Ref(i uint16) (MemberRef, error) {
+	tag := p.Tag(i)
+	if tag != TagFieldref && tag != TagMethodref && tag != TagInterfaceMethodref {
+		return MemberRef{}, fmt.Errorf("constant pool index %d is not a member reference (tag %d)", i, tag)
+	}
+	b, _ := p.entry(i, tag)
+	cls, err := p.ClassName(binary.BigEndian.Uint16(b))
+	if err != nil {
+		return MemberRef{}, err
+	}
+	name, desc, err := p.NameAndType(binary.BigEndian.Uint16(b[2:]))
+	if err != nil {
+		return MemberRef{}, err
+	}
+	return MemberRef{Tag: tag, Class: cls, Name: name, Descriptor: desc}, nil
+}
+
+// NameAndType resolves a NameAndType entry.
+func (p *ConstantPool) NameAndType(i uint16) (name, desc string, err error) {
+	b, err := p.entry(i, TagNameAndType)
+	if err != nil {
+		return "", "", err
+	}
+	if name, err = p.Utf8(binary.BigEndian.Uint16(b)); err != nil {
+		return "", "", err
+	}
+	desc, err = p.Utf8(binary.BigEndian.Uint16(b[2:]))
+	return name, desc, err
+}
+
+// entryBodyLen returns the length of the entry body that starts (tag byte)
+// at off; the entry is known to be well formed.
+func entryBodyLen(data []byte, off int) int {
+	switch data[off] {
+	case TagUtf8:
+		return 2 + int(binary.BigEndian.Uint16(data[off+1:]))
+	case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+		return 2
+	case TagMethodHandle:
+		return 3
+	case TagLong, TagDouble:
+		return 8
+	default: // Integer, Float, refs, NameAndType, Dynamic, InvokeDynamic
+		return 4
+	}
+}
+
+// parseConstantPool reads the pool at r and validates every reference
+// between entries.
+func parseConstantPool(r *reader) (*ConstantPool, error) {
+	count := int(r.u2())
+	if r.err != nil {
+		return nil, r.err
+	}
+	if count == 0 {
+		return nil, formatErr("class", r.pos-2, "constant_pool_count is 0")
+	}
+	start := r.pos
+	p := &ConstantPool{offs: make([]uint32, count), tags: make([]uint8, count)}
+	for i := 1; i < count; i++ {
+		off := r.pos
+		tag := r.u1()
+		var n int
+		switch tag {
+		case TagUtf8:
+			n = int(r.u2())
+		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+			n = 2
+		case TagMethodHandle:
+			n = 3
+		case TagInteger, TagFloat, TagFieldref, TagMethodref, TagInterfaceMethodref,
+			TagNameAndType, TagDynamic, TagInvokeDynamic:
+			n = 4
+		case TagLong, TagDouble:
+			n = 8
+		default:
+			if r.err != nil {
+				return nil, r.err
+			}
+			return nil, formatErr("class", off, "constant pool entry %d: unknown tag %d", i, tag)
+		}
+		r.bytes(n)
+		if r.err != nil {
+			return nil, r.err
+		}
+		p.offs[i] = uint32(off - start)
+		p.tags[i] = tag
+		if tag == TagLong || tag == TagDouble {
+			i++ // the next slot is unusable
+			if i >= count {
+				return nil, formatErr("class", off, "constant pool entry %d: 8-byte constant in the last slot", i-1)
+			}
+		}
+	}
+	p.data = r.buf[start:r.pos:r.pos]
+	return p, p.validate(start)
+}
+
+// validate checks that every index stored inside a pool entry names an
+// entry of the right kind. base is the pool's offset in the class file,
+// for error messages.
+func (p *ConstantPool) validate(base int) error {
+	for i := 1; i < len(p.tags); i++ {
+		tag := p.tags[i]
+		if tag == 0 {
+			continue
+		}
+		off := int(p.offs[i])
+		b := p.data[off+1:]
+		bad := func(what string, idx uint16) error {
+			return formatErr("class", base+off, "constant pool entry %d: %s index %d is invalid (tag %d)", i, what, idx, p.Tag(idx))
+		}
+		u2 := func(k int) uint16 { return binary.BigEndian.Uint16(b[k:]) }
+		switch tag {
+		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+			if p.Tag(u2(0)) != TagUtf8 {
+				return bad("name", u2(0))
+			}
+		case TagFieldref, TagMethodref, TagInterfaceMethodref:
+			if p.Tag(u2(0)) != TagClass {
+				return bad("class", u2(0))
+			}
+			if p.Tag(u2(2)) != TagNameAndType {
+				return bad("name-and-type", u2(2))
+			}
+		case TagNameAndType:
+			if p.Tag(u2(0)) != TagUtf8 {
+				return bad("name", u2(0))
+			}
+			if p.Tag(u2(2)) != TagUtf8 {
+				return bad("descriptor", u2(2))
+			}
+		case TagMethodHandle:
+			kind := b[0]
+			ref := binary.BigEndian.Uint16(b[1:])
+			t := p.Tag(ref)
+			if kind < 1 || kind > 9 {
+				return formatErr("class", base+off, "constant pool entry %d: method handle kind %d", i, kind)
+			}
+			if t != TagFieldref && t != TagMethodref && t != TagInterfaceMethodref {
+				return bad("reference", ref)
+			}
+		case TagDynamic, TagInvokeDynamic:
+			if p.Tag(u2(2)) != TagNameAndType {
+				return bad("name-and-type", u2(2))
+			}
+		}
+	}
+	return nil
+}
+
+// appendTo writes constant_pool_count and the entries.
+func (p *ConstantPool) appendTo(dst []byte) []byte {
+	dst = binary.BigEndian.AppendUint16(dst, uint16(len(p.tags)))
+	return append(dst, p.data...)
+}
+
+// buildLookup indexes the existing entries for find-or-add. The first
+// occurrence of a duplicate constant wins, so lookups are deterministic.
+func (p *ConstantPool) buildLookup() {
+	p.lookup = make(map[poolKey]uint16, len(p.tags))
+	for i := 1; i < len(p.tags); i++ {
+		tag := p.tags[i]
+		if tag == 0 {
+			continue
+		}
+		off := int(p.offs[i])
+		k := poolKey{tag, string(p.data[off+1 : off+1+entryBodyLen(p.data, off)])}
+		if _, seen := p.lookup[k]; !seen {
+			p.lookup[k] = uint16(i)
+		}
+	}
+}
+
+// findOrAdd returns the index of the entry with this tag and body,
+// appending it when absent.
+func (p *ConstantPool) findOrAdd(tag uint8, body []byte) (uint16, error) {
+	if p.lookup == nil {
+		p.buildLookup()
+	}
+	k := poolKey{tag, string(body)}
+	if i, ok := p.lookup[k]; ok {
+		return i, nil
+	}
+	slots := 1
+	if tag == TagLong || tag == TagDouble {
+		slots = 2
+	}
+	if len(p.tags)+slots > maxPoolCount {
+		return 0, fmt.Errorf("adding a constant (tag %d) would pass %d entries: %w", tag, maxPoolCount-1, ErrPoolFull)
+	}
+	i := uint16(len(p.tags))
+	// The three-index slice in parseConstantPool makes the first append copy,
+	// so the caller's input buffer is never written.
+	p.offs = append(p.offs, uint32(len(p.data)))
+	p.tags = append(p.tags, tag)
+	p.data = append(p.data, tag)
+	p.data = append(p.data, body...)
+	if slots == 2 {
+		p.offs = append(p.offs, 0)
+		p.tags = append(p.tags, 0)
+	}
+	p.lookup[k] = i
+	p.grown = true
+	return i, nil
+}
+
+// AddUtf8 finds or adds a Utf8 entry.
+func (p *ConstantPool) AddUtf8(s string) (uint16, error) {
+	enc := encodeModifiedUTF8(s)
+	if len(enc) > math.MaxUint16 {
+		return 0, fmt.Errorf("string of %d encoded bytes does not fit a Utf8 constant", len(enc))
+	}
+	body := binary.BigEndian.AppendUint16(make([]byte, 0, 2+len(enc)), uint16(len(enc)))
+	return p.findOrAdd(TagUtf8, append(body, enc...))
+}
+
+func (p *ConstantPool) addIndexed(tag uint8, idx ...uint16) (uint16, error) {
+	body := make([]byte, 0, 4)
+	for _, x := range idx {
+		body = binary.BigEndian.AppendUint16(body, x)
+	}
+	return p.findOrAdd(tag, body)
+}
+
+// AddClass finds or adds a Class entry for an internal name.
+func (p *ConstantPool) AddClass(name string) (uint16, error) {
+	u, err := p.AddUtf8(name)
+	if err != nil {
+		return 0, err
+	}
+	return p.addIndexed(TagClass, u)
+}
+
+// AddString finds or adds a String entry.
+func (p *ConstantPool) AddString(s string) (uint16, error) {
+	u, err := p.AddUtf8(s)
+	if err != nil {
+		return 0, err
+	}
+	return p.addIndexed(TagString, u)
+}
+
+// AddInteger finds or adds an Integer entry.
+func (p *ConstantPool) AddInteger(v int32) (uint16, error) {
+	return p.findOrAdd(TagInteger, binary.BigEndian.AppendUint32(nil, uint32(v)))
+}
+
+// AddNameAndType finds or adds a NameAndType entry.
+func (p *ConstantPool) AddNameAndType(name, desc string) (uint16, error) {
+	n, err := p.AddUtf8(name)
+	if err != nil {
+		return 0, err
+	}
+	d, err := p.AddUtf8(desc)
+	if err != nil {
+		return 0, err
+	}
+	return p.addIndexed(TagNameAndType, n, d)
+}
+
+// AddMethodref finds or adds a Methodref (class, not interface) entry.
+func (p *ConstantPool) AddMethodref(class, name, desc string) (uint16, error) {
+	c, err := p.AddClass(class)
+	if err != nil {
+		return 0, err
+	}
+	nt, err := p.AddNameAndType(name, desc)
+	if err != nil {
+		return 0, err
+	}
+	return p.addIndexed(TagMethodref, c, nt)
+}
+
+// Grown reports whether entries were added since parsing.
+func (p *ConstantPool) Grown() bool { return p.grown }
