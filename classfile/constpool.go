@@ -393,3 +393,14 @@ func (p *ConstantPool) AddMethodref(class, name, desc string) (uint16, error) {
 
 // Grown reports whether entries were added since parsing.
 func (p *ConstantPool) Grown() bool { return p.grown }
+
+// IndyNameAndType returns the NameAndType index of an InvokeDynamic or
+// Dynamic entry.
+func (p *ConstantPool) IndyNameAndType(i uint16) (uint16, error) {
+	tag := p.Tag(i)
+	if tag != TagInvokeDynamic && tag != TagDynamic {
+		return 0, fmt.Errorf("constant pool index %d is not a dynamic constant (tag %d)", i, tag)
+	}
+	b, _ := p.entry(i, tag)
+	return binary.BigEndian.Uint16(b[2:]), nil
+}

@@ -1,5 +1,7 @@
 package classfile
 
+import "encoding/binary"
+
 // Opcode values used by name elsewhere in the project. The full table of
 // mnemonics and operand shapes is opInfo below.
 const (
@@ -147,4 +149,71 @@ func IsReturn(op uint8) bool { return op >= IRETURN && op <= RETURN }
 func IsBranch(op uint8) bool {
 	k := opInfo[op].kind
 	return k == opBranch2 || k == opBranch4
+}
+
+// AppendOpcodes appends the opcode of every instruction in a raw code
+// array (the `wide` prefix folded into the opcode it modifies) to dst. It
+// checks instruction boundaries but, unlike DecodeCode, builds nothing else,
+// so deciding whether a method is worth tracing stays cheap.
+func AppendOpcodes(dst []byte, code []byte) ([]byte, error) {
+	for off := 0; off < len(code); {
+		op := code[off]
+		size := 0
+		switch opInfo[op].kind {
+		case opInvalid:
+			return dst, formatErr("code", off, "unknown opcode 0x%02X", op)
+		case opWide:
+			if off+1 >= len(code) {
+				return dst, formatErr("code", off, "wide truncated")
+			}
+			op = code[off+1]
+			switch opInfo[op].kind {
+			case opLocal:
+				size = 4
+			case opIinc:
+				size = 6
+			default:
+				return dst, formatErr("code", off, "wide applied to 0x%02X", op)
+			}
+		case opTableSwitch, opLookupSwitch:
+			p := off + 1 + padding(off)
+			if p+12 > len(code) {
+				return dst, formatErr("code", off, "%s truncated", opInfo[op].name)
+			}
+			if op == TABLESWITCH {
+				lo := int64(int32(binary.BigEndian.Uint32(code[p+4:])))
+				hi := int64(int32(binary.BigEndian.Uint32(code[p+8:])))
+				if lo > hi {
+					return dst, formatErr("code", off, "tableswitch low > high")
+				}
+				size = int(int64(p+12-off) + 4*(hi-lo+1))
+			} else {
+				n := int64(int32(binary.BigEndian.Uint32(code[p+4:])))
+				if n < 0 {
+					return dst, formatErr("code", off, "lookupswitch with %d pairs", n)
+				}
+				size = int(int64(p+8-off) + 8*n)
+			}
+		default:
+			size = insnSize(&Insn{Op: op}, nil, off)
+		}
+		if off+size > len(code) || size <= 0 {
+			return dst, formatErr("code", off, "%s truncated", opName(op))
+		}
+		dst = append(dst, op)
+		off += size
+	}
+	return dst, nil
+}
+
+// CodeBytes returns the code array of a raw Code attribute body.
+func CodeBytes(codeAttr []byte) ([]byte, error) {
+	if len(codeAttr) < 8 {
+		return nil, formatErr("Code", 0, "truncated header")
+	}
+	n := binary.BigEndian.Uint32(codeAttr[4:])
+	if uint64(n) > uint64(len(codeAttr)-8) {
+		return nil, formatErr("Code", 4, "code_length %d exceeds the attribute", n)
+	}
+	return codeAttr[8 : 8+n], nil
 }

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// expandArgfiles replaces every "@file" argument by the file's lines: one
+// argument per line, blank lines and lines starting with # skipped.
+// "@@x" stands for a literal "@x".
+func expandArgfiles(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		switch {
+		case strings.HasPrefix(a, "@@"):
+			out = append(out, a[1:])
+		case strings.HasPrefix(a, "@") && len(a) > 1:
+			lines, err := readLines(a[1:])
+			if err != nil {
+				return nil, fmt.Errorf("argfile %s: %w", a[1:], err)
+			}
+			for _, l := range lines {
+				out = append(out, l)
+			}
+		default:
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// readLines returns the trimmed, non-empty, non-comment lines of a file.
+func readLines(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	return lines, sc.Err()
+}
+
+// configEntry is one "key = value" line of a --config file.
+type configEntry struct {
+	key, value string
+	line       int
+}
+
+// readConfig parses a --config file: one "key = value" per line, where key
+// is a long flag name without dashes ("input" adds an input). Relative
+// paths are not rewritten: the file is meant to be written by a tool with
+// absolute paths.
+func readConfig(path string) ([]configEntry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	defer f.Close()
+	var out []configEntry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	n := 0
+	for sc.Scan() {
+		n++
+		l := strings.TrimSpace(sc.Text())
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(l, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return nil, fmt.Errorf("config %s:%d: want \"key = value\", got %q", filepath.Base(path), n, l)
+		}
+		out = append(out, configEntry{k, strings.TrimSpace(v), n})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return out, nil
+}

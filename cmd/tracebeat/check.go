@@ -1,0 +1,140 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+
+	"github.com/tracebeat/tracebeat/methodmap"
+)
+
+// scanInstrumentedJar lists every method with code in an instrumented jar
+// and the ids injected into it. It lives in another file (it needs the
+// class-file reader); while it is nil, "check --jar" is unavailable.
+var scanInstrumentedJar func(path string) ([]methodmap.InstrumentedMethod, error)
+
+// maxPrintedViolations keeps the output readable on a badly broken map; the
+// summary line still counts all of them.
+const maxPrintedViolations = 50
+
+func init() {
+	register(command{
+		name:    "check",
+		summary: "validate a methodMapping.txt, against a base map and an instrumented jar",
+		run:     runCheck,
+	})
+}
+
+const checkHelp = `usage: tracebeat check --map methodMapping.txt [--base OLD_MAP] [--jar INSTRUMENTED.jar]
+
+Checks a method map and prints one line per problem, then a summary line.
+  --map   syntax, duplicate ids or methods, ids outside 1..1048573, lines
+          sorted by id, the dispatch entry 1048574 present.
+  --base  the map kept every promise of an earlier map: same ids for the
+          same methods, no method removed, no id given to another method,
+          new methods above the earlier highest id.
+  --jar   the jar matches the map: every injected id is in the map and
+          names that method, one id per method, every mapped method that
+          is in the jar is instrumented.
+
+Exit status: 0 no problem, 1 problems found or a file unreadable, 2 usage.
+
+Examples:
+  tracebeat check --map build/outputs/trace/methodMapping.txt
+  tracebeat check --map methodMapping.txt --base release-1.2/methodMapping.txt
+  tracebeat check --map methodMapping.txt --jar build/trace/instrumented.jar
+
+Flags:
+`
+
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {} // help is printed below, to stdout
+	mapPath := fs.String("map", "", "methodMapping.txt to check (required)")
+	basePath := fs.String("base", "", "earlier methodMapping.txt the map must stay compatible with")
+	jarPath := fs.String("jar", "", "instrumented jar to check against the map")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprint(stdout, checkHelp+fs.FlagUsages())
+			return exitOK
+		}
+		return checkUsageError(stderr, err.Error())
+	}
+	switch {
+	case *mapPath == "":
+		return checkUsageError(stderr, "--map is required")
+	case fs.NArg() > 0:
+		return checkUsageError(stderr, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	case *jarPath != "" && scanInstrumentedJar == nil:
+		fmt.Fprintln(stderr, "tracebeat check: jar check not available in this build")
+		return exitUsage
+	}
+
+	m, violations, err := methodmap.CheckMapFile(*mapPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "tracebeat check: %v\n", err)
+		return exitFailure
+	}
+	if *basePath != "" {
+		base, baseSyntax, err := readBase(*basePath)
+		if err != nil {
+			fmt.Fprintf(stderr, "tracebeat check: %v\n", err)
+			return exitFailure
+		}
+		violations = append(violations, baseSyntax...)
+		violations = append(violations, methodmap.CompareWithBase(m, *mapPath, base, *basePath)...)
+	}
+	if *jarPath != "" {
+		methods, err := scanInstrumentedJar(*jarPath)
+		if err != nil {
+			fmt.Fprintf(stderr, "tracebeat check: %s: %v\n", *jarPath, err)
+			return exitFailure
+		}
+		violations = append(violations, methodmap.CheckJar(m, *mapPath, *jarPath, methods)...)
+	}
+
+	for i, v := range violations {
+		if i == maxPrintedViolations {
+			fmt.Fprintf(stdout, "... and %d more violations\n", len(violations)-i)
+			break
+		}
+		fmt.Fprintln(stdout, v.Msg)
+	}
+	fmt.Fprintf(stdout, "check: map=%s entries=%d base=%s jar=%s violations=%d\n",
+		*mapPath, len(m.Entries), orNone(*basePath), orNone(*jarPath), len(violations))
+	if len(violations) > 0 {
+		return exitFailure
+	}
+	return exitOK
+}
+
+// readBase parses the base map leniently: its malformed lines are reported
+// (they may hide methods that then look removed), the rest is compared.
+func readBase(path string) (*methodmap.Map, []methodmap.Violation, error) {
+	base, vs, err := methodmap.CheckMapFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var syntax []methodmap.Violation
+	for _, v := range vs {
+		if v.Kind == methodmap.KindSyntax {
+			syntax = append(syntax, v)
+		}
+	}
+	return base, syntax, nil
+}
+
+func checkUsageError(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "tracebeat check: %s\nRun 'tracebeat check --help' for usage.\n", msg)
+	return exitUsage
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,90 @@
+package instrument
+
+import (
+	"fmt"
+	"sort"
+
+	cf "github.com/tracebeat/tracebeat/classfile"
+)
+
+// RewriteClass applies plans to c in place and returns the planned methods
+// that were left untouched, with the reason. A method that cannot be
+// rewritten validly keeps its original code. changed reports whether any
+// method was rewritten.
+func RewriteClass(c *cf.Class, rt *Runtime, plans []MethodPlan) (skipped []MethodOutcome, changed bool, err error) {
+	w, err := newClassRewriter(c, rt)
+	if err != nil {
+		return nil, false, err
+	}
+	plans = append([]MethodPlan(nil), plans...)
+	sort.Slice(plans, func(i, j int) bool { return plans[i].Index < plans[j].Index })
+	for _, p := range plans {
+		if p.Index < 0 || p.Index >= len(c.Methods) {
+			return nil, false, fmt.Errorf("plan for method %d of %d", p.Index, len(c.Methods))
+		}
+		if !p.Trace && !p.Focus {
+			continue
+		}
+		if err := w.rewriteMethod(p); err != nil {
+			skipped = append(skipped, MethodOutcome{Index: p.Index, Reason: reasonOf(err), Err: err})
+		}
+	}
+	return skipped, w.dirty, nil
+}
+
+// AddFocusMethod appends
+//
+//	public void onWindowFocusChanged(boolean f) { super.onWindowFocusChanged(f); at(this, f); }
+//
+// to c, whose direct superclass is superName.
+func AddFocusMethod(c *cf.Class, rt *Runtime) error {
+	w, err := newClassRewriter(c, rt)
+	if err != nil {
+		return err
+	}
+	if c.SuperClass == 0 {
+		return fmt.Errorf("class has no superclass")
+	}
+	superName, err := c.SuperName()
+	if err != nil {
+		return err
+	}
+	superRef, err := w.method(superName, focusMethod, focusMethodDesc)
+	if err != nil {
+		return err
+	}
+	call, err := w.focusCall()
+	if err != nil {
+		return err
+	}
+	const iload1 = 0x1b
+	code := &cf.Code{MaxStack: 2, MaxLocals: 2}
+	code.Insns = append([]cf.Insn{{Op: cf.ALOAD_0}, {Op: iload1}, {Op: cf.INVOKESPECIAL, A: int32(superRef)}}, call...)
+	code.Insns = append(code.Insns, cf.Insn{Op: cf.RETURN})
+	body, err := code.Encode()
+	if err != nil {
+		return err
+	}
+	codeName, err := c.Pool.AddUtf8("Code")
+	if err != nil {
+		return err
+	}
+	name, err := c.Pool.AddUtf8(focusMethod)
+	if err != nil {
+		return err
+	}
+	desc, err := c.Pool.AddUtf8(focusMethodDesc)
+	if err != nil {
+		return err
+	}
+	if len(c.Methods) >= 0xFFFF {
+		return fmt.Errorf("class already has %d methods", len(c.Methods))
+	}
+	c.Methods = append(c.Methods, cf.Member{
+		Access:     cf.AccPublic,
+		Name:       name,
+		Descriptor: desc,
+		Attributes: []cf.Attribute{{Name: codeName, Data: body}},
+	})
+	return nil
+}

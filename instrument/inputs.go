@@ -1,0 +1,135 @@
+package instrument
+
+import (
+	"archive/zip"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// input is one jar or class directory given on the command line.
+type input struct {
+	path    string
+	isDir   bool
+	zr      *zip.ReadCloser // jars
+	entries []entry
+}
+
+// entry is one file of an input: a zip entry or a file under a directory.
+type entry struct {
+	name string    // slash-separated path inside the input
+	zf   *zip.File // jars
+	file string    // directories: absolute path
+	mode fs.FileMode
+}
+
+func (e *entry) isClass() bool { return strings.HasSuffix(e.name, ".class") }
+
+// read returns the entry's uncompressed bytes.
+func (e *entry) read() ([]byte, error) {
+	if e.zf == nil {
+		return os.ReadFile(e.file)
+	}
+	rc, err := e.zf.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	buf := make([]byte, 0, e.zf.UncompressedSize64)
+	w := byteSliceWriter{buf}
+	if _, err := io.Copy(&w, rc); err != nil {
+		return nil, err
+	}
+	return w.b, nil
+}
+
+type byteSliceWriter struct{ b []byte }
+
+func (w *byteSliceWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
+
+// openInput opens a jar or lists a directory (files sorted by path, so
+// the order never depends on the file system).
+func openInput(path string) (*input, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	in := &input{path: path, isDir: st.IsDir()}
+	if in.isDir {
+		err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			if !info.Mode().IsRegular() {
+				return nil
+			}
+			rel, err := filepath.Rel(path, p)
+			if err != nil {
+				return err
+			}
+			in.entries = append(in.entries, entry{name: filepath.ToSlash(rel), file: p, mode: info.Mode()})
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		sort.Slice(in.entries, func(i, j int) bool { return in.entries[i].name < in.entries[j].name })
+		return in, nil
+	}
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a readable jar: %w", path, err)
+	}
+	in.zr = zr
+	in.entries = make([]entry, 0, len(zr.File))
+	for _, f := range zr.File {
+		in.entries = append(in.entries, entry{name: f.Name, zf: f})
+	}
+	return in, nil
+}
+
+func (in *input) close() {
+	if in.zr != nil {
+		in.zr.Close()
+	}
+}
+
+// isSignatureFile reports the files of a jar signature, which rewriting
+// invalidates.
+func isSignatureFile(name string) bool {
+	if !strings.HasPrefix(name, "META-INF/") || strings.Count(name, "/") != 1 {
+		return false
+	}
+	base := strings.ToUpper(name[len("META-INF/"):])
+	for _, ext := range []string{".SF", ".RSA", ".DSA", ".EC"} {
+		if strings.HasSuffix(base, ext) {
+			return true
+		}
+	}
+	return strings.HasPrefix(base, "SIG-")
+}
+
+// versionedClass reports whether a class entry is a multi-release
+// variant (META-INF/versions/N/...), and returns its release number.
+func versionedClass(name string) (string, bool) {
+	rest, ok := strings.CutPrefix(name, "META-INF/versions/")
+	if !ok {
+		return "", false
+	}
+	n, _, ok := strings.Cut(rest, "/")
+	return n, ok
+}

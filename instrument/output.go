@@ -1,0 +1,481 @@
+package instrument
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	cf "github.com/tracebeat/tracebeat/classfile"
+)
+
+// dirEntryTime is the timestamp of jar entries that come from class
+// directories, fixed so the output does not depend on checkout times.
+var dirEntryTime = time.Date(1980, 2, 1, 0, 0, 0, 0, time.UTC)
+
+// sink receives the entries of one output in order.
+type sink interface {
+	// copyRaw copies an untouched jar entry without recompressing it.
+	copyRaw(f *zip.File) error
+	// put writes an entry; body is compressed when deflated is set.
+	put(name string, orig *entry, body []byte, deflated bool, crc uint32, size int) error
+	// seen reports whether name was already written (merge mode).
+	seen(name string) bool
+	commit() error
+	abort()
+}
+
+// entryResult is what a worker hands to the writer for one entry.
+type entryResult struct {
+	body     []byte // new content, nil when the entry is copied as is
+	deflated bool
+	crc      uint32
+	size     int
+	err      error
+}
+
+// future is one entry on its way from the workers to the writer.
+type future struct {
+	e    *entry
+	ci   *classInfo
+	done chan struct{}
+	res  entryResult
+}
+
+// write produces every output: rewriting runs on the workers, writing
+// follows input order through a bounded window.
+func (p *pipeline) write(ctx context.Context) error {
+	total := p.res.Classes
+	var done int
+	var progressMu sync.Mutex
+	tick := func() {
+		if p.opt.Progress == nil {
+			return
+		}
+		progressMu.Lock()
+		done++
+		d := done
+		progressMu.Unlock()
+		p.opt.Progress(d, total)
+	}
+
+	var sinks []sink
+	abortAll := func() {
+		for _, s := range sinks {
+			s.abort()
+		}
+	}
+	var merged sink
+	if p.opt.Merge {
+		s, err := newJarSink(p.opt.Output)
+		if err != nil {
+			return err
+		}
+		merged = s
+		sinks = append(sinks, s)
+	} else if err := os.MkdirAll(p.opt.Output, 0o755); err != nil {
+		return err
+	}
+	for i, in := range p.inputs {
+		s := merged
+		if s == nil {
+			var err error
+			target := filepath.Join(p.opt.Output, outputName(in.path))
+			if in.isDir {
+				s, err = newDirSink(target)
+			} else {
+				s, err = newJarSink(target)
+			}
+			if err != nil {
+				abortAll()
+				return err
+			}
+			sinks = append(sinks, s)
+			p.res.Outputs = append(p.res.Outputs, target)
+		}
+		if err := p.writeInput(ctx, i, s, tick); err != nil {
+			abortAll()
+			return err
+		}
+	}
+	if merged != nil {
+		p.res.Outputs = append(p.res.Outputs, p.opt.Output)
+	}
+	for k, s := range sinks {
+		if err := s.commit(); err != nil {
+			for _, rest := range sinks[k+1:] {
+				rest.abort()
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// writeInput streams one input's entries into s.
+func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func()) error {
+	in := p.inputs[idx]
+	infos := p.infos[idx]
+	toJar := p.opt.Merge || !in.isDir
+	modified := false
+	for _, ci := range infos {
+		if ci != nil {
+			if plans, add := p.plansFor(ci); len(plans) > 0 || add {
+				modified = true
+				break
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	window := make(chan *future, p.opt.Workers*16)
+	jobs := make(chan *future, p.opt.Workers)
+	var wg sync.WaitGroup
+	for w := 0; w < p.opt.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range jobs {
+				f.res = p.processEntry(in, f.e, f.ci, toJar)
+				close(f.done)
+			}
+		}()
+	}
+	go func() {
+		defer close(window)
+		defer close(jobs)
+		for j := range in.entries {
+			f := &future{e: &in.entries[j], ci: infos[j], done: make(chan struct{})}
+			select {
+			case window <- f:
+			case <-ctx.Done():
+				return
+			}
+			if f.ci == nil && !(toJar && in.isDir) {
+				close(f.done) // copied as is by the writer
+				continue
+			}
+			select {
+			case jobs <- f:
+			case <-ctx.Done():
+				close(f.done)
+				return
+			}
+		}
+	}()
+	var firstErr error
+	for f := range window {
+		<-f.done
+		if f.e.isClass() {
+			tick()
+		}
+		if firstErr == nil {
+			if firstErr = p.emit(s, in, f, modified); firstErr != nil {
+				cancel()
+			}
+		}
+	}
+	wg.Wait()
+	if firstErr == nil {
+		firstErr = ctx.Err()
+	}
+	return firstErr
+}
+
+// emit writes one finished entry.
+func (p *pipeline) emit(s sink, in *input, f *future, modified bool) error {
+	e := f.e
+	if f.res.err != nil {
+		return f.res.err
+	}
+	if modified && !in.isDir && isSignatureFile(e.name) {
+		p.warn("%s: %s: signature dropped: the jar's classes were rewritten", in.path, e.name)
+		return nil
+	}
+	if s.seen(e.name) {
+		if !isDirName(e.name) {
+			p.warn("%s: %s: already written from an earlier input, skipped", in.path, e.name)
+		}
+		return nil
+	}
+	if f.res.body == nil && e.zf != nil {
+		return s.copyRaw(e.zf)
+	}
+	body := f.res.body
+	if body == nil { // directory file copied into a directory
+		data, err := e.read()
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
+		}
+		return s.put(e.name, e, data, false, crc32.ChecksumIEEE(data), len(data))
+	}
+	return s.put(e.name, e, body, f.res.deflated, f.res.crc, f.res.size)
+}
+
+func isDirName(name string) bool { return len(name) > 0 && name[len(name)-1] == '/' }
+
+// processEntry rewrites one class (when it has plans) and compresses what
+// goes into a jar. It runs on a worker.
+func (p *pipeline) processEntry(in *input, e *entry, ci *classInfo, toJar bool) entryResult {
+	var data []byte
+	changed := false
+	if ci != nil {
+		plans, addFocus := p.plansFor(ci)
+		if len(plans) > 0 || addFocus {
+			raw, err := e.read()
+			if err != nil {
+				return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}
+			}
+			out, err := p.rewrite(raw, ci, plans, addFocus)
+			if err != nil {
+				return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}
+			}
+			if out != nil {
+				data, changed = out, true
+			} else {
+				data = raw
+			}
+		}
+	}
+	if !changed && !(toJar && in.isDir) {
+		return entryResult{} // copied raw
+	}
+	if data == nil {
+		raw, err := e.read()
+		if err != nil {
+			return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}
+		}
+		data = raw
+	}
+	res := entryResult{crc: crc32.ChecksumIEEE(data), size: len(data)}
+	if !toJar {
+		res.body = data
+		return res
+	}
+	comp, err := deflate(data)
+	if err != nil {
+		return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}
+	}
+	res.body, res.deflated = comp, true
+	return res
+}
+
+// rewrite applies the plans to one class and returns the new bytes, or nil
+// when no method could be changed.
+func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []MethodPlan, addFocus bool) ([]byte, error) {
+	c, err := cf.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	skipped, changed, err := RewriteClass(c, &p.opt.Runtime, plans)
+	if err != nil {
+		return nil, err
+	}
+	if len(skipped) > 0 {
+		p.mu.Lock()
+		for _, s := range skipped {
+			m := ci.methods[s.Index]
+			p.res.Skipped[s.Reason]++
+			if m.trace {
+				p.skipped[m.key] = s.Reason
+			}
+			p.opt.Log.Debug("method left untouched", zap.String("class", ci.name), zap.String("method", m.key.Name+m.key.Desc), zap.String("reason", s.Reason), zap.Error(s.Err))
+		}
+		p.mu.Unlock()
+	}
+	if addFocus {
+		if err := AddFocusMethod(c, &p.opt.Runtime); err != nil {
+			p.warn("class %s: focus method not added: %v", ci.name, err)
+		} else {
+			changed = true
+		}
+	}
+	if !changed {
+		return nil, nil
+	}
+	out, err := c.Encode()
+	if err != nil {
+		return nil, err
+	}
+	// Never write a class we cannot read back.
+	if _, err := cf.Parse(out); err != nil {
+		return nil, fmt.Errorf("internal error: rewritten class does not parse: %w", err)
+	}
+	p.mu.Lock()
+	p.res.Rewritten++
+	p.mu.Unlock()
+	return out, nil
+}
+
+var deflaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.DefaultCompression)
+	return w
+}}
+
+func deflate(data []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(data)/2 + 64)
+	w := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(w)
+	w.Reset(&buf)
+	if _, err := w.Write(data); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// jarSink writes a jar to a temporary file renamed into place on commit.
+type jarSink struct {
+	path  string
+	tmp   *os.File
+	zw    *zip.Writer
+	names map[string]bool
+}
+
+func newJarSink(path string) (*jarSink, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	return &jarSink{path: path, tmp: tmp, zw: zip.NewWriter(tmp), names: map[string]bool{}}, nil
+}
+
+func (j *jarSink) seen(name string) bool {
+	if j.names[name] {
+		return true
+	}
+	j.names[name] = true
+	return false
+}
+
+func (j *jarSink) copyRaw(f *zip.File) error {
+	if isDirName(f.Name) && f.CompressedSize64 != 0 {
+		// A directory stored as a deflated empty stream: archive/zip will not
+		// write data for a directory, so store it empty, which reads the same.
+		fh := f.FileHeader
+		fh.Method, fh.CRC32, fh.CompressedSize64, fh.UncompressedSize64 = zip.Store, 0, 0, 0
+		fh.Flags &^= 0x8
+		_, err := j.zw.CreateRaw(&fh)
+		return err
+	}
+	return j.zw.Copy(f)
+}
+
+func (j *jarSink) put(name string, orig *entry, body []byte, deflated bool, crc uint32, size int) error {
+	var fh zip.FileHeader
+	if orig != nil && orig.zf != nil {
+		fh = orig.zf.FileHeader
+	} else {
+		fh = zip.FileHeader{Name: name, Modified: dirEntryTime}
+		fh.SetMode(0o644)
+	}
+	fh.Name = name
+	fh.Flags &^= 0x8 // sizes are known: no data descriptor
+	fh.CRC32 = crc
+	fh.UncompressedSize64 = uint64(size)
+	fh.CompressedSize64 = uint64(len(body))
+	fh.Method = zip.Store
+	if deflated {
+		fh.Method = zip.Deflate
+	}
+	w, err := j.zw.CreateRaw(&fh)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(body)
+	return err
+}
+
+func (j *jarSink) commit() error {
+	if err := j.zw.Close(); err != nil {
+		j.abort()
+		return err
+	}
+	if err := j.tmp.Close(); err != nil {
+		os.Remove(j.tmp.Name())
+		return err
+	}
+	return os.Rename(j.tmp.Name(), j.path)
+}
+
+func (j *jarSink) abort() {
+	j.tmp.Close()
+	os.Remove(j.tmp.Name())
+}
+
+// dirSink writes a class directory into a temporary directory that
+// replaces the target on commit.
+type dirSink struct {
+	path, tmp string
+	names     map[string]bool
+}
+
+func newDirSink(path string) (*dirSink, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	return &dirSink{path: path, tmp: tmp, names: map[string]bool{}}, nil
+}
+
+func (d *dirSink) seen(name string) bool {
+	if d.names[name] {
+		return true
+	}
+	d.names[name] = true
+	return false
+}
+
+func (d *dirSink) copyRaw(f *zip.File) error {
+	return errors.New("internal error: raw zip copy into a directory")
+}
+
+func (d *dirSink) put(name string, orig *entry, body []byte, deflated bool, _ uint32, _ int) error {
+	if deflated {
+		return errors.New("internal error: compressed entry for a directory")
+	}
+	dst := filepath.Join(d.tmp, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	mode := os.FileMode(0o644)
+	if orig != nil && orig.mode != 0 {
+		mode = orig.mode.Perm()
+	}
+	if err := os.WriteFile(dst, body, mode); err != nil {
+		return err
+	}
+	if orig != nil && orig.file != "" {
+		if st, err := os.Stat(orig.file); err == nil {
+			_ = os.Chtimes(dst, st.ModTime(), st.ModTime())
+		}
+	}
+	return nil
+}
+
+func (d *dirSink) commit() error {
+	if err := os.RemoveAll(d.path); err != nil {
+		return err
+	}
+	return os.Rename(d.tmp, d.path)
+}
+
+func (d *dirSink) abort() { os.RemoveAll(d.tmp) }

@@ -1,0 +1,424 @@
+package instrument
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"go.uber.org/zap"
+
+	cf "github.com/tracebeat/tracebeat/classfile"
+	"github.com/tracebeat/tracebeat/methodmap"
+)
+
+// Options configure a run of the pipeline.
+type Options struct {
+	Inputs    []string // jars and class directories, rewritten
+	Classpath []string // jars read for the class hierarchy only
+	Output    string   // directory (mirror) or, with Merge, a jar
+	Merge     bool
+	Workers   int
+	Runtime   Runtime
+	Policy    Policy
+	// Strict makes a class that fails to parse fatal; by default it is
+	// copied untouched with a warning.
+	Strict bool
+	Log    *zap.Logger
+	// Progress, when set, is called as classes are written.
+	Progress func(done, total int)
+}
+
+// TracedMethod is a method that got an id.
+type TracedMethod struct {
+	Key    MethodKey
+	Access uint16
+	ID     int
+}
+
+// IgnoredMethod is a method left untraced, with the reason.
+type IgnoredMethod struct {
+	Key    MethodKey
+	Access uint16
+	Reason string
+}
+
+// Result summarises a run.
+type Result struct {
+	// Map is the method map of what was instrumented: every traced method
+	// with its id, and the dispatch entry.
+	Map *methodmap.Map
+	Inputs     int
+	Classes    int // class entries read
+	Rewritten  int // classes written with changes
+	Traced     []TracedMethod
+	Ignored    []IgnoredMethod
+	Skipped    map[string]int // planned methods left untouched, by reason
+	Focus      []string       // classes that got the focus call
+	Duplicates []string       // class names found in more than one input
+	Warnings   []string
+	Outputs    []string
+}
+
+// Run instruments the inputs and writes the outputs. Nothing is left at
+// the output paths unless the whole run succeeds.
+func Run(ctx context.Context, opt Options) (*Result, error) {
+	if opt.Log == nil {
+		opt.Log = zap.NewNop()
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.NumCPU()
+	}
+	if opt.Runtime.BeatClass == "" {
+		opt.Runtime = DefaultRuntime()
+	}
+	if len(opt.Inputs) == 0 {
+		return nil, errors.New("no inputs")
+	}
+	if opt.Output == "" {
+		return nil, errors.New("no output path (-o)")
+	}
+	p := &pipeline{opt: opt, res: &Result{Skipped: map[string]int{}}}
+	defer p.close()
+	if err := p.checkPaths(); err != nil {
+		return nil, err
+	}
+	for _, path := range opt.Inputs {
+		in, err := openInput(path)
+		if err != nil {
+			return nil, err
+		}
+		p.inputs = append(p.inputs, in)
+	}
+	for _, path := range opt.Classpath {
+		in, err := openInput(path)
+		if err != nil {
+			return nil, fmt.Errorf("classpath: %w", err)
+		}
+		p.classpath = append(p.classpath, in)
+	}
+	p.res.Inputs = len(p.inputs)
+	if err := p.scan(ctx); err != nil {
+		return nil, err
+	}
+	if err := p.plan(); err != nil {
+		return nil, err
+	}
+	if err := p.write(ctx); err != nil {
+		return nil, err
+	}
+	p.finish()
+	return p.res, nil
+}
+
+type pipeline struct {
+	opt       Options
+	res       *Result
+	inputs    []*input
+	classpath []*input
+	// infos[i][j] is the scan of entry j of input i (nil: not a class, or unparsable).
+	infos [][]*classInfo
+	// super of classpath classes
+	cpSuper map[string]string
+	ids      map[MethodKey]int
+	assigned *methodmap.Map
+	focus   map[string]bool
+
+	mu      sync.Mutex
+	skipped map[MethodKey]string // planned methods that could not be rewritten
+}
+
+func (p *pipeline) close() {
+	for _, in := range p.inputs {
+		in.close()
+	}
+	for _, in := range p.classpath {
+		in.close()
+	}
+}
+
+func (p *pipeline) warn(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	p.mu.Lock()
+	p.res.Warnings = append(p.res.Warnings, msg)
+	p.mu.Unlock()
+	p.opt.Log.Warn(msg)
+}
+
+// checkPaths refuses outputs that would overwrite or land inside an input.
+func (p *pipeline) checkPaths() error {
+	out, err := filepath.Abs(p.opt.Output)
+	if err != nil {
+		return err
+	}
+	for _, in := range append(append([]string(nil), p.opt.Inputs...), p.opt.Classpath...) {
+		abs, err := filepath.Abs(in)
+		if err != nil {
+			return err
+		}
+		if out == abs || strings.HasPrefix(out, abs+string(filepath.Separator)) {
+			return fmt.Errorf("output %s is inside input %s", p.opt.Output, in)
+		}
+		if !p.opt.Merge && filepath.Dir(abs) == out {
+			return fmt.Errorf("output directory %s holds input %s: its mirror would overwrite it", p.opt.Output, in)
+		}
+	}
+	if !p.opt.Merge {
+		seen := map[string]string{}
+		for _, in := range p.opt.Inputs {
+			name := outputName(in)
+			if prev, dup := seen[name]; dup {
+				return fmt.Errorf("inputs %s and %s would both be written to %s", prev, in, filepath.Join(p.opt.Output, name))
+			}
+			seen[name] = in
+		}
+	}
+	return nil
+}
+
+// outputName is the name of an input's mirror in the output directory.
+func outputName(path string) string { return filepath.Base(filepath.Clean(path)) }
+
+// parallel runs fn(i) for i in [0, n) on the configured workers and
+// returns the first error.
+func (p *pipeline) parallel(ctx context.Context, n int, fn func(i int, scratch *[]byte) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var next atomic.Int64
+	var first error
+	var once sync.Once
+	var wg sync.WaitGroup
+	for w := 0; w < p.opt.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var scratch []byte
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if err := fn(i, &scratch); err != nil {
+					once.Do(func() { first = err; cancel() })
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
+}
+
+// scan reads every class of the inputs and the classpath.
+func (p *pipeline) scan(ctx context.Context) error {
+	type ref struct{ in, e int }
+	var refs []ref
+	p.infos = make([][]*classInfo, len(p.inputs))
+	for i, in := range p.inputs {
+		p.infos[i] = make([]*classInfo, len(in.entries))
+		for j := range in.entries {
+			if in.entries[j].isClass() {
+				refs = append(refs, ref{i, j})
+			}
+		}
+	}
+	p.res.Classes = len(refs)
+	err := p.parallel(ctx, len(refs), func(k int, scratch *[]byte) error {
+		r := refs[k]
+		in := p.inputs[r.in]
+		e := &in.entries[r.e]
+		data, err := e.read()
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
+		}
+		ci, err := scanClass(data, &p.opt.Policy, *scratch)
+		if err != nil {
+			if p.opt.Strict {
+				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
+			}
+			p.warn("%s: %s: cannot parse, copied untouched: %v", in.path, e.name, err)
+			return nil
+		}
+		_, ci.versioned = versionedClass(e.name)
+		p.infos[r.in][r.e] = ci
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Classpath: only names and superclasses.
+	p.cpSuper = map[string]string{}
+	var cpRefs []ref
+	for i, in := range p.classpath {
+		for j := range in.entries {
+			if in.entries[j].isClass() {
+				cpRefs = append(cpRefs, ref{i, j})
+			}
+		}
+	}
+	supers := make([][2]string, len(cpRefs))
+	err = p.parallel(ctx, len(cpRefs), func(k int, _ *[]byte) error {
+		r := cpRefs[k]
+		e := &p.classpath[r.in].entries[r.e]
+		data, err := e.read()
+		if err != nil {
+			return fmt.Errorf("classpath %s: %s: %w", p.classpath[r.in].path, e.name, err)
+		}
+		c, err := cf.Parse(data)
+		if err != nil {
+			return nil // a classpath class we cannot read only narrows Activity detection
+		}
+		name, err1 := c.Name()
+		super, err2 := c.SuperName()
+		if err1 == nil && err2 == nil {
+			supers[k] = [2]string{name, super}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, s := range supers {
+		if s[0] != "" {
+			if _, ok := p.cpSuper[s[0]]; !ok {
+				p.cpSuper[s[0]] = s[1]
+			}
+		}
+	}
+	return nil
+}
+
+// plan assigns ids and finds the Activity classes that get the focus call.
+func (p *pipeline) plan() error {
+	h := &hierarchy{super: map[string]string{}, inInput: map[string]*classInfo{}, orig: p.opt.Policy.originalClass}
+	for k, v := range p.cpSuper {
+		h.super[k] = v
+	}
+	where := map[string]string{}
+	dups := map[string]bool{}
+	var traced []methodmap.Method
+	for i, infos := range p.infos {
+		for _, ci := range infos {
+			if ci == nil {
+				continue
+			}
+			if !ci.versioned {
+				if prev, seen := where[ci.name]; seen && prev != p.inputs[i].path {
+					dups[ci.name] = true
+				} else if !seen {
+					where[ci.name] = p.inputs[i].path
+					h.inInput[ci.name] = ci
+				}
+				h.super[ci.name] = ci.super
+			}
+			for _, m := range ci.methods {
+				if m.trace {
+					traced = append(traced, methodmap.Method{Key: m.key, Access: m.access})
+				}
+			}
+		}
+	}
+	for d := range dups {
+		p.res.Duplicates = append(p.res.Duplicates, d)
+	}
+	sort.Strings(p.res.Duplicates)
+	for _, d := range p.res.Duplicates {
+		p.warn("class %s is in more than one input", d)
+	}
+	m, err := methodmap.Assign(traced, p.opt.Policy.BaseMap)
+	if err != nil {
+		return err
+	}
+	p.assigned = m
+	p.ids = m.IDs()
+	if p.opt.Runtime.Mode == ModeBeat {
+		p.focus = h.focusTargets()
+	}
+	p.skipped = map[MethodKey]string{}
+	return nil
+}
+
+func keyLess(a, b MethodKey) bool {
+	if a.Class != b.Class {
+		return a.Class < b.Class
+	}
+	if a.Name != b.Name {
+		return a.Name < b.Name
+	}
+	return a.Desc < b.Desc
+}
+
+// plansFor returns what to do with one class.
+func (p *pipeline) plansFor(ci *classInfo) (plans []MethodPlan, addFocus bool) {
+	focus := p.focus[ci.name] && !ci.versioned
+	for _, m := range ci.methods {
+		mp := MethodPlan{Index: m.index}
+		if m.trace {
+			mp.Trace, mp.ID = true, p.ids[m.key]
+		}
+		if focus && m.index == ci.focusIndex && ci.focusCode {
+			mp.Focus = true
+		}
+		if mp.Trace || mp.Focus {
+			plans = append(plans, mp)
+		}
+	}
+	return plans, focus && ci.focusIndex < 0
+}
+
+// finish builds the method lists of the result.
+func (p *pipeline) finish() {
+	tracedSeen := map[MethodKey]bool{}
+	ignoredSeen := map[MethodKey]bool{}
+	for _, infos := range p.infos {
+		for _, ci := range infos {
+			if ci == nil {
+				continue
+			}
+			for _, m := range ci.methods {
+				if m.trace {
+					if r, bad := p.skipped[m.key]; bad {
+						if !ignoredSeen[m.key] {
+							ignoredSeen[m.key] = true
+							p.res.Ignored = append(p.res.Ignored, IgnoredMethod{m.key, m.access, r})
+						}
+						continue
+					}
+					if !tracedSeen[m.key] {
+						tracedSeen[m.key] = true
+						p.res.Traced = append(p.res.Traced, TracedMethod{m.key, m.access, p.ids[m.key]})
+					}
+					continue
+				}
+				if !ignoredSeen[m.key] {
+					ignoredSeen[m.key] = true
+					p.res.Ignored = append(p.res.Ignored, IgnoredMethod{m.key, m.access, m.reason})
+				}
+			}
+		}
+	}
+	sort.Slice(p.res.Traced, func(i, j int) bool { return p.res.Traced[i].ID < p.res.Traced[j].ID })
+	// Methods that could not be rewritten leave the map; their ids stay
+	// retired through the high-water mark.
+	p.res.Map = &methodmap.Map{HighWater: p.assigned.HighWater}
+	for _, e := range p.assigned.Entries {
+		if _, bad := p.skipped[e.Key]; bad {
+			p.res.Map.HighWater = max(p.res.Map.HighWater, e.ID)
+			continue
+		}
+		p.res.Map.Entries = append(p.res.Map.Entries, e)
+	}
+	sort.Slice(p.res.Ignored, func(i, j int) bool { return keyLess(p.res.Ignored[i].Key, p.res.Ignored[j].Key) })
+	for k := range p.focus {
+		p.res.Focus = append(p.res.Focus, k)
+	}
+	sort.Strings(p.res.Focus)
+}

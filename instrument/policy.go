@@ -1,0 +1,53 @@
+package instrument
+
+import "github.com/tracebeat/tracebeat/methodmap"
+
+// Policy is how the pipeline learns original names, blocked classes and
+// which methods to trace. Every field is optional.
+type Policy struct {
+	// OriginalClass maps an input (possibly obfuscated) class name to its
+	// original name.
+	OriginalClass func(name string) string
+	// OriginalMethod maps an input method to its original name and descriptor.
+	OriginalMethod func(class, name, desc string) (string, string)
+	// Blocked reports whether an original class name is never touched, and
+	// the rule that blocks it.
+	Blocked func(origClass string) (rule string, blocked bool)
+	// Decide says whether to trace a method, or why not. The default
+	// traces every method with code.
+	Decide func(f *MethodFacts) (trace bool, reason string)
+	// BaseMap, when set, keeps the ids of a previous build.
+	BaseMap *methodmap.Map
+}
+
+func (p *Policy) originalClass(name string) string {
+	if p.OriginalClass == nil {
+		return name
+	}
+	return p.OriginalClass(name)
+}
+
+func (p *Policy) originalMethod(class, name, desc string) (string, string) {
+	if p.OriginalMethod == nil {
+		return name, desc
+	}
+	return p.OriginalMethod(class, name, desc)
+}
+
+func (p *Policy) blocked(orig string) (string, bool) {
+	if p.Blocked == nil {
+		return "", false
+	}
+	return p.Blocked(orig)
+}
+
+func (p *Policy) decide(f *MethodFacts) (bool, string) {
+	if p.Decide != nil {
+		return p.Decide(f)
+	}
+	if f.Opcodes == nil {
+		return false, string(methodmap.ReasonNoCode)
+	}
+	return true, ""
+}
+

@@ -1,0 +1,45 @@
+package instrument
+
+import (
+	"errors"
+	"strings"
+
+	cf "github.com/tracebeat/tracebeat/classfile"
+)
+
+// Reasons a planned method was left untouched. They appear in the report
+// and in the one-line summary.
+const (
+	ReasonCodeTooLarge    = "code-too-large"
+	ReasonPoolFull        = "constant-pool-full"
+	ReasonBranchOverflow  = "branch-overflow"
+	ReasonStackOverflow   = "max-stack-overflow"
+	ReasonCtorFlow        = "constructor-flow"
+	ReasonMalformedCode   = "malformed-code"
+	ReasonNoCode          = "no-code"
+	ReasonUnmappableFrame = "frames"
+)
+
+// reasonOf classifies a rewrite error.
+func reasonOf(err error) string {
+	switch {
+	case errors.Is(err, cf.ErrCodeTooLarge):
+		return ReasonCodeTooLarge
+	case errors.Is(err, cf.ErrPoolFull):
+		return ReasonPoolFull
+	case errors.Is(err, cf.ErrBranchOverflow):
+		return ReasonBranchOverflow
+	case errors.Is(err, errStackOverflow):
+		return ReasonStackOverflow
+	case errors.Is(err, errCtorFlow):
+		return ReasonCtorFlow
+	case strings.Contains(err.Error(), "stack map"):
+		return ReasonUnmappableFrame
+	}
+	return ReasonMalformedCode
+}
+
+var (
+	errStackOverflow = errors.New("max_stack would pass 65535")
+	errCtorFlow      = errors.New("constructor data flow")
+)

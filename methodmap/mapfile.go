@@ -1,0 +1,233 @@
+package methodmap
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Entry is one line of methodMapping.txt.
+type Entry struct {
+	ID     int
+	Access uint16
+	Key    MethodKey // internal form; Desc is "" for a native method read from a file
+	Line   int       // 1-based line in the file it was read from; 0 when built in memory
+}
+
+// Map is the content of a methodMapping.txt.
+type Map struct {
+	// Entries in file order when read, sorted by id when built by Assign.
+	Entries []Entry
+	// HighWater is the highest id ever assigned in the history of this map,
+	// so that the id of a removed method is not handed out again in a later
+	// build. It is written as the comment line "# tracebeat: highest-id=N"
+	// only when it exceeds every id in the map (a method with the top id was
+	// removed); Matrix's base-map reader skips "#" lines.
+	HighWater int
+}
+
+// IDs returns the id of every entry, keyed by Entry.Key, for the
+// instrumenter's lookups. The dispatch entry is included.
+func (m *Map) IDs() map[MethodKey]int {
+	ids := make(map[MethodKey]int, len(m.Entries))
+	for _, e := range m.Entries {
+		if _, dup := ids[e.Key]; !dup {
+			ids[e.Key] = e.ID
+		}
+	}
+	return ids
+}
+
+const highWaterPrefix = "# tracebeat: highest-id="
+
+// ReadMapFile reads a methodMapping.txt (or a base map) and stops at the
+// first syntax error. It does not check ids for duplicates or range; see
+// ValidateMap.
+func ReadMapFile(path string) (*Map, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseMap(f, path)
+}
+
+// ParseMap reads map lines from r; name is used in error messages.
+// Tolerated: '#' comment lines, blank lines, CRLF line ends, a UTF-8 BOM.
+func ParseMap(r io.Reader, name string) (*Map, error) {
+	var first error
+	m, err := parseMap(r, name, func(line int, err error) bool {
+		first = fmt.Errorf("%s: line %d: %w", name, line, err)
+		return false
+	})
+	if err != nil {
+		return nil, err
+	}
+	if first != nil {
+		return nil, first
+	}
+	return m, nil
+}
+
+// parseMap calls bad for every malformed line and stops when it returns
+// false. The returned error is only an I/O error.
+func parseMap(r io.Reader, name string, bad func(line int, err error) bool) (*Map, error) {
+	m := &Map{}
+	err := eachLine(r, name, func(n int, line string) bool {
+		if line == "" {
+			return true
+		}
+		if strings.HasPrefix(line, "#") {
+			if rest, ok := strings.CutPrefix(line, highWaterPrefix); ok {
+				v, err := parseDecimal(rest, "highest-id", MaxID)
+				if err != nil {
+					return bad(n, err)
+				}
+				m.HighWater = max(m.HighWater, v)
+			}
+			return true
+		}
+		e, err := parseMapLine(line)
+		if err != nil {
+			return bad(n, err)
+		}
+		e.Line = n
+		m.Entries = append(m.Entries, e)
+		return true
+	})
+	return m, err
+}
+
+// eachLine feeds f every line without its line end and trailing blanks.
+func eachLine(r io.Reader, name string, f func(n int, line string) bool) error {
+	br := bufio.NewReader(r)
+	for n := 1; ; n++ {
+		line, err := br.ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if line == "" && err != nil {
+			return nil
+		}
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\uFEFF")
+		}
+		if !f(n, strings.TrimRight(line, " \t\r\n")) {
+			return nil
+		}
+		if err != nil {
+			return nil
+		}
+	}
+}
+
+// parseMapLine parses "<id>,<access>,<class> <method>[ <desc>]".
+func parseMapLine(line string) (Entry, error) {
+	idText, rest, ok1 := strings.Cut(line, ",")
+	accText, member, ok2 := strings.Cut(rest, ",")
+	if !ok1 || !ok2 {
+		return Entry{}, fmt.Errorf("want <id>,<access>,<class> <method> <descriptor>, got %q", line)
+	}
+	id, err := parseDecimal(idText, "id", 1<<31-1)
+	if err != nil {
+		return Entry{}, err
+	}
+	access, err := parseDecimal(accText, "access flags", 0xFFFF)
+	if err != nil {
+		return Entry{}, err
+	}
+	key, err := parseMember(member, uint16(access))
+	if err != nil {
+		return Entry{}, err
+	}
+	return Entry{ID: id, Access: uint16(access), Key: key}, nil
+}
+
+// parseMember parses "<class> <method>[ <desc>]" (dotted). The descriptor is
+// the last space-separated field when it starts with '('; only native
+// methods may omit it.
+func parseMember(s string, access uint16) (MethodKey, error) {
+	class, rest, ok := strings.Cut(s, " ")
+	if !ok || class == "" || rest == "" {
+		return MethodKey{}, fmt.Errorf("want <class> <method> <descriptor>, got %q", s)
+	}
+	name, desc := rest, ""
+	if i := strings.LastIndexByte(rest, ' '); i >= 0 && strings.HasPrefix(rest[i+1:], "(") {
+		name, desc = rest[:i], rest[i+1:]
+	}
+	switch {
+	case name == "":
+		return MethodKey{}, fmt.Errorf("empty method name in %q", s)
+	case desc == "" && access&accNative == 0:
+		return MethodKey{}, fmt.Errorf("missing descriptor in %q (only native methods omit it)", s)
+	case desc != "" && !strings.Contains(desc, ")"):
+		return MethodKey{}, fmt.Errorf("bad descriptor %q", desc)
+	}
+	return MethodKey{Class: slashed(class), Name: name, Desc: slashed(desc)}, nil
+}
+
+// parseDecimal accepts plain decimal digits only (no sign, no blanks).
+func parseDecimal(s, what string, limit int) (int, error) {
+	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, fmt.Errorf("%s %q is not a decimal number", what, s)
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v > limit {
+		return 0, fmt.Errorf("%s %s is too large (max %d)", what, s, limit)
+	}
+	return v, nil
+}
+
+// EncodeMap returns the bytes of methodMapping.txt: one line per entry,
+// "<id>,<access>,<class> <method> <desc>", sorted by id, native methods
+// without descriptor, the dispatch entry added when missing. An invalid map
+// (ids out of range or twice, a method twice) is refused.
+func EncodeMap(m *Map) ([]byte, error) {
+	entries := slices.Clone(m.Entries)
+	hasDispatch := false
+	maxEntry := 0
+	for _, e := range entries {
+		if e.ID == DispatchID {
+			hasDispatch = true
+		} else {
+			maxEntry = max(maxEntry, e.ID)
+		}
+	}
+	if !hasDispatch {
+		entries = append(entries, DispatchEntry())
+	}
+	if bad := validateEntries(entries, "map", validateOptions{maxID: MaxID, requireDispatch: true}); len(bad) > 0 {
+		return nil, fmt.Errorf("refusing to write an invalid map: %s", bad[0].Msg)
+	}
+	slices.SortFunc(entries, func(a, b Entry) int { return a.ID - b.ID })
+
+	var b bytes.Buffer
+	if m.HighWater > maxEntry {
+		fmt.Fprintf(&b, "%s%d\n", highWaterPrefix, m.HighWater)
+	}
+	for _, e := range entries {
+		b.WriteString(strconv.Itoa(e.ID))
+		b.WriteByte(',')
+		b.WriteString(strconv.Itoa(int(e.Access)))
+		b.WriteByte(',')
+		b.WriteString(mapText(e.Key, e.Access))
+		b.WriteByte('\n')
+	}
+	return b.Bytes(), nil
+}
+
+// WriteMapFile writes EncodeMap(m) to path through a temporary file in the
+// same directory and a rename.
+func WriteMapFile(path string, m *Map) error {
+	data, err := EncodeMap(m)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return writeFileAtomic(path, data)
+}
