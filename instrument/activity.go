@@ -51,15 +51,21 @@ func (h *hierarchy) isActivity(name string) bool {
 	return false
 }
 
-// focusTargets returns the input classes that get the focus call: for each
-// Activity in the inputs, the topmost class of its chain that is in the
-// inputs and not blocked. Every Activity below such a target reaches it
-// through super.onWindowFocusChanged, so each focus change reports once.
+// focusTargets returns the input classes that get the focus call, so that
+// every focus change of every Activity reports exactly once:
+//   - the topmost class of each Activity chain that is in the inputs and not
+//     blocked: overrides below it reach it through super.onWindowFocusChanged;
+//   - every Activity class in the inputs whose own onWindowFocusChanged never
+//     calls super: calls on it (and on subclasses that call super into it)
+//     stop there and would not reach the top.
 func (h *hierarchy) focusTargets() map[string]bool {
 	targets := map[string]bool{}
 	for name, ci := range h.inInput {
 		if ci.versioned || ci.access&0x0200 != 0 || !h.isActivity(name) {
 			continue
+		}
+		if ci.blocked == "" && ci.focusCode && !ci.focusSuper {
+			targets[name] = true
 		}
 		top := ""
 		for cur := name; ; {

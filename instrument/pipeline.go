@@ -52,7 +52,7 @@ type IgnoredMethod struct {
 type Result struct {
 	// Map is the method map of what was instrumented: every traced method
 	// with its id, and the dispatch entry.
-	Map *methodmap.Map
+	Map        *methodmap.Map
 	Inputs     int
 	Classes    int // class entries read
 	Rewritten  int // classes written with changes
@@ -124,10 +124,10 @@ type pipeline struct {
 	// infos[i][j] is the scan of entry j of input i (nil: not a class, or unparsable).
 	infos [][]*classInfo
 	// super of classpath classes
-	cpSuper map[string]string
+	cpSuper  map[string]string
 	ids      map[MethodKey]int
 	assigned *methodmap.Map
-	focus   map[string]bool
+	focus    map[string]bool
 
 	mu      sync.Mutex
 	skipped map[MethodKey]string // planned methods that could not be rewritten

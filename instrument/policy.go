@@ -50,4 +50,3 @@ func (p *Policy) decide(f *MethodFacts) (bool, string) {
 	}
 	return true, ""
 }
-

@@ -18,6 +18,7 @@ const (
 	ReasonMalformedCode   = "malformed-code"
 	ReasonNoCode          = "no-code"
 	ReasonUnmappableFrame = "frames"
+	ReasonJVMRoot         = "jvm-root-class"
 )
 
 // reasonOf classifies a rewrite error.

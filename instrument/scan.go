@@ -32,6 +32,8 @@ type classInfo struct {
 	// focusIndex is the index of a declared onWindowFocusChanged(Z)V, or -1.
 	focusIndex int
 	focusCode  bool // ... and whether it has code
+	// focusSuper: that method calls super.onWindowFocusChanged somewhere.
+	focusSuper bool
 	blocked    string
 }
 
@@ -65,6 +67,12 @@ func scanClass(data []byte, pol *Policy, scratch []byte) (*classInfo, error) {
 	if reason, blocked := pol.blocked(ci.origName); blocked {
 		ci.blocked = reason
 	}
+	if name == "java/lang/Object" {
+		// HotSpot rewrites the returns of Object.<init> and relies on its
+		// shape during bootstrap; a patched java.base with a traced Object
+		// crashes the VM. Nothing else derives from tracing it.
+		ci.blocked = ReasonJVMRoot
+	}
 	ci.methods = make([]methodInfo, len(c.Methods))
 	for i := range c.Methods {
 		m := &c.Methods[i]
@@ -77,6 +85,11 @@ func scanClass(data []byte, pol *Policy, scratch []byte) (*classInfo, error) {
 		codeAttr, hasCode := c.FindAttribute(m.Attributes, "Code")
 		if mname == focusMethod && mdesc == focusMethodDesc && m.Access&cf.AccStatic == 0 {
 			ci.focusIndex, ci.focusCode = i, hasCode
+			if hasCode {
+				if ci.focusSuper, err = callsSuperFocus(c, codeAttr.Data); err != nil {
+					return nil, fmt.Errorf("method %s%s: %w", mname, mdesc, err)
+				}
+			}
 		}
 		facts := MethodFacts{Key: mi.key, ClassAccess: c.Access, Access: m.Access}
 		if hasCode {
@@ -89,12 +102,37 @@ func scanClass(data []byte, pol *Policy, scratch []byte) (*classInfo, error) {
 			}
 			scratch = facts.Opcodes
 		}
-		if ci.blocked != "" {
+		switch {
+		case ci.blocked == ReasonJVMRoot:
+			mi.reason = ReasonJVMRoot
+		case ci.blocked != "":
 			mi.reason = string(methodmap.ReasonBlocked)
-		} else {
+		default:
 			mi.trace, mi.reason = pol.decide(&facts)
 		}
 		ci.methods[i] = mi
 	}
 	return ci, nil
+}
+
+// callsSuperFocus reports whether an onWindowFocusChanged(Z)V body calls
+// super.onWindowFocusChanged(Z)V (an invokespecial of that name).
+func callsSuperFocus(c *cf.Class, codeAttr []byte) (bool, error) {
+	code, err := cf.DecodeCode(c.Pool, codeAttr)
+	if err != nil {
+		return false, err
+	}
+	for _, in := range code.Insns {
+		if in.Op != cf.INVOKESPECIAL {
+			continue
+		}
+		ref, err := c.Pool.Ref(uint16(in.A))
+		if err != nil {
+			return false, err
+		}
+		if ref.Name == focusMethod && ref.Descriptor == focusMethodDesc {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -1,0 +1,142 @@
+package blacklist
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// ParseError is a line of a block list that could not be understood.
+type ParseError struct {
+	File   string // name given to Add, or the path given to AddFile
+	Line   int    // 1-based
+	Reason string
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason)
+}
+
+// AddFile adds the rules of the block list file at path. See Add.
+func (l *List) AddFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("blacklist: %w", err)
+	}
+	defer f.Close()
+	return l.Add(f, path)
+}
+
+// Add reads a block list from r and adds its rules; name identifies the
+// input in errors and in the Origin of the rules. An unknown directive, a
+// missing name, extra text after the name or a malformed name is a
+// *ParseError naming the file and line; the list is then left unchanged.
+func (l *List) Add(r io.Reader, name string) error {
+	var rules []Rule
+	sc := bufio.NewScanner(r)
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		line := sc.Text()
+		if lineNo == 1 {
+			line = strings.TrimPrefix(line, "\uFEFF")
+		}
+		rule, ok, err := parseLine(line)
+		if err != nil {
+			return &ParseError{File: name, Line: lineNo, Reason: err.Error()}
+		}
+		if ok {
+			rule.Origin = fmt.Sprintf("%s:%d", name, lineNo)
+			rules = append(rules, rule)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
+	}
+	for _, r := range rules {
+		l.add(r)
+	}
+	return nil
+}
+
+// parseLine parses one line; ok is false for lines without a rule.
+func parseLine(line string) (rule Rule, ok bool, err error) {
+	line = strings.TrimSpace(line)
+	if line == "" || line[0] == '#' || line[0] == '[' {
+		return Rule{}, false, nil
+	}
+	fields := strings.Fields(line)
+	directive := fields[0]
+	switch directive {
+	case "-keepclass":
+		rule.Kind = KeepClass
+	case "-keeppackage":
+		rule.Kind = KeepPackage
+	default:
+		return Rule{}, false, fmt.Errorf("unknown directive %q (want -keepclass or -keeppackage)", directive)
+	}
+	if len(fields) < 2 {
+		return Rule{}, false, fmt.Errorf("missing name after %s", directive)
+	}
+	if len(fields) > 2 {
+		return Rule{}, false, fmt.Errorf("unexpected %q after %s %s", strings.Join(fields[2:], " "), directive, fields[1])
+	}
+	if rule.Kind == KeepClass {
+		rule.Name, err = normalizeClass(fields[1])
+	} else {
+		rule.Name, err = normalizePackage(fields[1])
+	}
+	if err != nil {
+		return Rule{}, false, fmt.Errorf("%s: %w", directive, err)
+	}
+	return rule, true, nil
+}
+
+// normalizeClass converts a class name in internal or dotted form to
+// internal form and checks it.
+func normalizeClass(name string) (string, error) {
+	internal := strings.ReplaceAll(name, ".", "/")
+	if strings.HasSuffix(internal, "/") {
+		return "", fmt.Errorf("class name %q ends with a separator (a package? use -keeppackage)", name)
+	}
+	if err := checkSegments(internal); err != nil {
+		return "", fmt.Errorf("bad class name %q: %w", name, err)
+	}
+	return internal, nil
+}
+
+// normalizePackage converts a package name in internal or dotted form,
+// with or without a trailing separator, to internal form without one.
+func normalizePackage(name string) (string, error) {
+	internal := strings.TrimSuffix(strings.ReplaceAll(name, ".", "/"), "/")
+	if err := checkSegments(internal); err != nil {
+		return "", fmt.Errorf("bad package name %q: %w", name, err)
+	}
+	return internal, nil
+}
+
+var errEmptySegment = errors.New("empty name segment")
+
+// checkSegments rejects empty names and segments and characters that
+// cannot be part of a class name; '*' and '?' get their own message
+// because users coming from ProGuard rules try wildcards.
+func checkSegments(internal string) error {
+	if internal == "" {
+		return errEmptySegment
+	}
+	for _, seg := range strings.Split(internal, "/") {
+		if seg == "" {
+			return errEmptySegment
+		}
+	}
+	if strings.ContainsAny(internal, "*?") {
+		return errors.New("wildcards are not supported")
+	}
+	if strings.ContainsAny(internal, ";[<>:") {
+		return errors.New("character not allowed in a class name")
+	}
+	return nil
+}
