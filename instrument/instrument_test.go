@@ -1,0 +1,171 @@
+package instrument_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/internal/javatest"
+)
+
+// runPipeline instruments jars into a fresh directory and returns it.
+func runPipeline(t *testing.T, mode instrument.Mode, workers int, inputs ...string) (string, *instrument.Result) {
+	t.Helper()
+	out := t.TempDir()
+	rt := instrument.DefaultRuntime()
+	rt.Mode = mode
+	res, err := instrument.Run(context.Background(), instrument.Options{
+		Inputs: inputs, Output: out, Workers: workers, Runtime: rt,
+	})
+	require.NoError(t, err)
+	return out, res
+}
+
+func fixturesJar(t *testing.T) string {
+	t.Helper()
+	javatest.RequireJava(t)
+	return javatest.Jar(t, javatest.InstrumentFixtures(t))
+}
+
+// TestProgramsStayBalanced runs every fixture program before and after
+// instrumentation: the output must not change, and on every thread each
+// enter must be closed by its own exit, exceptions included.
+func TestProgramsStayBalanced(t *testing.T) {
+	orig := fixturesJar(t)
+	for _, mode := range []instrument.Mode{instrument.ModeBeat, instrument.ModeSystrace} {
+		t.Run(mode.String(), func(t *testing.T) {
+			out, res := runPipeline(t, mode, 2, orig)
+			traced := filepath.Join(out, filepath.Base(orig))
+			require.NotEmpty(t, res.Traced)
+			for _, prog := range javatest.InstrumentPrograms {
+				t.Run(prog, func(t *testing.T) {
+					t.Parallel()
+					before, errBefore, err := stubJVM(t, mode, orig).Run(t, prog)
+					require.NoError(t, err, errBefore)
+					after, stderr, err := stubJVM(t, mode, traced).Run(t, prog)
+					require.NoError(t, err, stderr)
+					assert.Equal(t, before, after, "program output changed")
+					if mode == instrument.ModeSystrace {
+						rep, err := javatest.ParseTraceReport(stderr)
+						require.NoError(t, err)
+						assert.True(t, rep.Balanced(), "unbalanced: %+v", rep)
+						assert.Positive(t, rep.Begin)
+						return
+					}
+					rep, err := javatest.ParseStubReport(stderr)
+					require.NoError(t, err)
+					assert.True(t, rep.Balanced(), "unbalanced: %+v", rep)
+					assert.Positive(t, rep.Enter)
+					if prog == "ins.Focus" {
+						want := map[string]int{}
+						for _, a := range javatest.FocusActivities {
+							want[a] = 1
+						}
+						assert.Equal(t, want, rep.FocusByClass, "focus must report once per Activity call")
+					} else {
+						assert.Zero(t, rep.Focus)
+					}
+				})
+			}
+		})
+	}
+}
+
+func stubJVM(t *testing.T, mode instrument.Mode, jar string) javatest.JVM {
+	if mode == instrument.ModeSystrace {
+		// The fixtures extend the Activity stub, which lives with the beat stub.
+		return javatest.SystraceStubJVM(t, jar, javatest.BeatStub(t))
+	}
+	return javatest.BeatStubJVM(t, jar)
+}
+
+// TestInstrumentedClassesVerify has HotSpot verify every instrumented
+// class of the fixture sets: the instrumenter's programs and the class-file
+// fixtures (records, switches, lambdas, type annotations, wide locals,
+// goto_w, constructors with uninitialized frames, Java 8 and preview classes).
+func TestInstrumentedClassesVerify(t *testing.T) {
+	javatest.RequireJava(t)
+	stub := javatest.Jar(t, javatest.BeatStub(t))
+	trace := javatest.Jar(t, javatest.SystraceStub(t))
+	sets := map[string]string{
+		"instrument": javatest.InstrumentFixtures(t),
+		"classfile":  javatest.ClassfileFixtures(t),
+		"release8":   javatest.ClassfileRelease8Fixtures(t),
+		"preview":    javatest.ClassfilePreviewFixtures(t),
+	}
+	names := make([]string, 0, len(sets))
+	for n := range sets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		jar := javatest.Jar(t, sets[name])
+		for _, mode := range []instrument.Mode{instrument.ModeBeat, instrument.ModeSystrace} {
+			t.Run(name+"/"+mode.String(), func(t *testing.T) {
+				t.Parallel()
+				out, res := runPipeline(t, mode, 2, jar)
+				require.Positive(t, res.Rewritten)
+				v := javatest.RequireVerified(t, filepath.Join(out, filepath.Base(jar)), stub, trace)
+				assert.Equal(t, len(v.Classes), len(v.OK))
+			})
+		}
+	}
+}
+
+// TestMethodsAtTheLimitsStayUntouched: a method that cannot grow (64 KiB)
+// or whose branches would overflow is left as it was, with the reason.
+func TestMethodsAtTheLimitsStayUntouched(t *testing.T) {
+	orig := fixturesJar(t)
+	out, res := runPipeline(t, instrument.ModeBeat, 2, orig)
+	assert.Equal(t, 1, res.Skipped[instrument.ReasonCodeTooLarge], "skipped: %v", res.Skipped)
+	assert.Equal(t, 1, res.Skipped[instrument.ReasonBranchOverflow], "skipped: %v", res.Skipped)
+	reasons := map[string]string{}
+	for _, m := range res.Ignored {
+		if m.Key.Class == "ins/Big" {
+			reasons[m.Key.Name] = m.Reason
+		}
+	}
+	assert.Equal(t, instrument.ReasonBranchOverflow, reasons["nearBranchLimit"])
+	assert.Equal(t, instrument.ReasonCodeTooLarge, reasons["nearCodeLimit"])
+	for _, e := range res.Map.Entries {
+		assert.False(t, e.Key.Class == "ins/Big" && strings.HasPrefix(e.Key.Name, "near"), "%v is in the map", e.Key)
+	}
+	// The class still verifies and its other methods are traced.
+	stub := javatest.Jar(t, javatest.BeatStub(t))
+	javatest.RequireVerified(t, filepath.Join(out, filepath.Base(orig)), stub)
+}
+
+// TestOutputIsDeterministic: the same inputs give byte-identical jars at
+// any worker count.
+func TestOutputIsDeterministic(t *testing.T) {
+	orig := fixturesJar(t)
+	cf := filepath.Join(t.TempDir(), "classfile.jar")
+	data, err := os.ReadFile(javatest.Jar(t, javatest.ClassfileFixtures(t)))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cf, data, 0o644))
+	var first [][]byte
+	for _, workers := range []int{1, 2, 8} {
+		out, _ := runPipeline(t, instrument.ModeBeat, workers, orig, cf)
+		var got [][]byte
+		for _, in := range []string{orig, cf} {
+			b, err := os.ReadFile(filepath.Join(out, filepath.Base(in)))
+			require.NoError(t, err)
+			got = append(got, b)
+		}
+		if first == nil {
+			first = got
+			continue
+		}
+		for i := range got {
+			assert.True(t, bytes.Equal(first[i], got[i]), "workers=%d: output %d differs", workers, i)
+		}
+	}
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# usage: scripts/test.sh
+# Runs the whole test suite (go vet + go test). Installs what the tests need
+# when it is missing: a JDK 17, ProGuard, Gradle and commons-lang3 from
+# Debian's packages (as root, with apt-get).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+need=()
+command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
+command -v proguard >/dev/null 2>&1 || need+=(proguard-cli)
+command -v gradle >/dev/null 2>&1 || need+=(gradle)
+[[ -f /usr/share/java/commons-lang3.jar ]] || need+=(libcommons-lang3-java)
+if ((${#need[@]})); then
+  if [[ "$(id -u)" != 0 ]]; then
+    echo "test.sh: missing ${need[*]}: install them (apt-get install ${need[*]}) or run as root" >&2
+    exit 1
+  fi
+  echo "test.sh: installing ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 ||
+    { apt-get update -qq && apt-get install -y -qq "${need[@]}"; }
+fi
+command -v go >/dev/null 2>&1 || export PATH="$PATH:/usr/local/go/bin"
+
+go vet ./...
+go test -count=1 ./...
