@@ -108,13 +108,16 @@ func Parse(data []byte) (*Class, error) {
 			}
 		}
 	}
-	if c.Fields, err = parseMembers(r, pool, "field"); err != nil {
+	// All attribute lists of the class share one backing array: one
+	// allocation (and a few for growth) instead of one per member.
+	arena := make([]Attribute, 0, 32)
+	if c.Fields, err = parseMembers(r, pool, "field", &arena); err != nil {
 		return nil, err
 	}
-	if c.Methods, err = parseMembers(r, pool, "method"); err != nil {
+	if c.Methods, err = parseMembers(r, pool, "method", &arena); err != nil {
 		return nil, err
 	}
-	if c.Attributes, err = parseAttributes(r, pool); err != nil {
+	if c.Attributes, err = parseAttributes(r, pool, &arena); err != nil {
 		return nil, err
 	}
 	if r.remaining() != 0 {
@@ -123,7 +126,7 @@ func Parse(data []byte) (*Class, error) {
 	return c, nil
 }
 
-func parseMembers(r *reader, pool *ConstantPool, kind string) ([]Member, error) {
+func parseMembers(r *reader, pool *ConstantPool, kind string, arena *[]Attribute) ([]Member, error) {
 	n := int(r.u2())
 	if r.err != nil {
 		return nil, r.err
@@ -145,14 +148,17 @@ func parseMembers(r *reader, pool *ConstantPool, kind string) ([]Member, error) 
 			return nil, formatErr("class", off, "%s %d: name or descriptor index is not a Utf8 constant", kind, i)
 		}
 		var err error
-		if m.Attributes, err = parseAttributes(r, pool); err != nil {
+		if m.Attributes, err = parseAttributes(r, pool, arena); err != nil {
 			return nil, err
 		}
 	}
 	return ms, nil
 }
 
-func parseAttributes(r *reader, pool *ConstantPool) ([]Attribute, error) {
+// parseAttributes reads an attribute list into the arena and returns it as
+// a slice of the arena whose capacity ends at its length, so appending to
+// it never writes over a neighbour's attributes.
+func parseAttributes(r *reader, pool *ConstantPool, arena *[]Attribute) ([]Attribute, error) {
 	n := int(r.u2())
 	if r.err != nil {
 		return nil, r.err
@@ -160,7 +166,15 @@ func parseAttributes(r *reader, pool *ConstantPool) ([]Attribute, error) {
 	if n == 0 {
 		return nil, nil
 	}
-	as := make([]Attribute, n)
+	if n > r.remaining()/6 {
+		return nil, formatErr("class", r.pos, "%d attributes cannot fit in the %d bytes left", n, r.remaining())
+	}
+	if len(*arena)+n > cap(*arena) {
+		*arena = make([]Attribute, 0, max(2*cap(*arena), n))
+	}
+	start := len(*arena)
+	*arena = (*arena)[:start+n]
+	as := (*arena)[start : start+n : start+n]
 	for i := range as {
 		off := r.pos
 		as[i].Name = r.u2()

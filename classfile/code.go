@@ -76,13 +76,13 @@ func (c *Code) NumLabels() int { return int(c.numLabels) + 1 }
 type CodeAttributeKind uint8
 
 const (
-	AttrRaw                    CodeAttributeKind = iota // kept as bytes
-	AttrStackMapTable                                   // Frames
-	AttrLineNumberTable                                 // Lines
-	AttrLocalVariableTable                              // Locals
-	AttrLocalVariableTypeTable                          // Locals (Descriptor holds the signature)
-	AttrVisibleTypeAnnotations                          // TypeAnnotations
-	AttrInvisibleTypeAnnotations                        // TypeAnnotations
+	AttrRaw                      CodeAttributeKind = iota // kept as bytes
+	AttrStackMapTable                                     // Frames
+	AttrLineNumberTable                                   // Lines
+	AttrLocalVariableTable                                // Locals
+	AttrLocalVariableTypeTable                            // Locals (Descriptor holds the signature)
+	AttrVisibleTypeAnnotations                            // TypeAnnotations
+	AttrInvisibleTypeAnnotations                          // TypeAnnotations
 )
 
 // CodeAttribute is an attribute nested in Code. Attributes that carry code

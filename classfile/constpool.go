@@ -38,16 +38,7 @@ type ConstantPool struct {
 	offs []uint32 // offs[i] = start of entry i in data; entry 0 and second slots of long/double are unused
 	tags []uint8  // tags[i], 0 for unusable slots
 
-	// lookup is built on the first find-or-add call: key -> index.
-	lookup map[poolKey]uint16
-	grown  bool
-}
-
-// poolKey identifies an entry by tag and its encoded body, so equal
-// constants are found regardless of how they were built.
-type poolKey struct {
-	tag  uint8
-	body string
+	grown bool
 }
 
 // Count returns constant_pool_count: one more than the highest index.
@@ -274,32 +265,19 @@ func (p *ConstantPool) appendTo(dst []byte) []byte {
 	return append(dst, p.data...)
 }
 
-// buildLookup indexes the existing entries for find-or-add. The first
-// occurrence of a duplicate constant wins, so lookups are deterministic.
-func (p *ConstantPool) buildLookup() {
-	p.lookup = make(map[poolKey]uint16, len(p.tags))
-	for i := 1; i < len(p.tags); i++ {
-		tag := p.tags[i]
-		if tag == 0 {
+// findOrAdd returns the index of the first entry with this tag and body,
+// appending one when there is none. The search is linear: a rewrite adds a
+// handful of constants per class, and scanning the tag array costs less
+// than building an index of the whole pool for every class.
+func (p *ConstantPool) findOrAdd(tag uint8, body []byte) (uint16, error) {
+	for i, t := range p.tags {
+		if t != tag {
 			continue
 		}
-		off := int(p.offs[i])
-		k := poolKey{tag, string(p.data[off+1 : off+1+entryBodyLen(p.data, off)])}
-		if _, seen := p.lookup[k]; !seen {
-			p.lookup[k] = uint16(i)
+		off := int(p.offs[i]) + 1
+		if n := entryBodyLen(p.data, off-1); n == len(body) && string(p.data[off:off+n]) == string(body) {
+			return uint16(i), nil
 		}
-	}
-}
-
-// findOrAdd returns the index of the entry with this tag and body,
-// appending it when absent.
-func (p *ConstantPool) findOrAdd(tag uint8, body []byte) (uint16, error) {
-	if p.lookup == nil {
-		p.buildLookup()
-	}
-	k := poolKey{tag, string(body)}
-	if i, ok := p.lookup[k]; ok {
-		return i, nil
 	}
 	slots := 1
 	if tag == TagLong || tag == TagDouble {
@@ -319,7 +297,6 @@ func (p *ConstantPool) findOrAdd(tag uint8, body []byte) (uint16, error) {
 		p.offs = append(p.offs, 0)
 		p.tags = append(p.tags, 0)
 	}
-	p.lookup[k] = i
 	p.grown = true
 	return i, nil
 }

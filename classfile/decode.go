@@ -13,6 +13,8 @@ type codeDecoder struct {
 	c       *Code
 	insnAt  []int32 // code offset -> instruction index, -1 inside an instruction
 	insnOff []int32 // instruction index -> code offset
+	insns   []Insn  // instructions as decoded, copied out at the end
+	spans   []frameSpan
 	vtypes  []VType // arena for frame locals/stack
 }
 
@@ -102,7 +104,7 @@ func (d *codeDecoder) decodeInsns() error {
 		d.insnAt[i] = -1
 	}
 	c := d.c
-	c.Insns = make([]Insn, 0, n/3+4)
+	d.insns = d.insns[:0]
 	d.insnOff = d.insnOff[:0]
 	u2 := func(p int) int32 { return int32(binary.BigEndian.Uint16(code[p:])) }
 	s4 := func(p int) int32 { return int32(binary.BigEndian.Uint32(code[p:])) }
@@ -214,11 +216,13 @@ func (d *codeDecoder) decodeInsns() error {
 		default:
 			return formatErr("code", off, "unknown opcode 0x%02X", op)
 		}
-		d.insnAt[off] = int32(len(c.Insns))
+		d.insnAt[off] = int32(len(d.insns))
 		d.insnOff = append(d.insnOff, int32(off))
-		c.Insns = append(c.Insns, in)
+		d.insns = append(d.insns, in)
 		off += size
 	}
+	// One exact allocation: the rewriter appends to a copy anyway.
+	c.Insns = append(make([]Insn, 0, len(d.insns)), d.insns...)
 	return nil
 }
 
@@ -282,6 +286,9 @@ func (d *codeDecoder) decodeSwitch(off int, in *Insn) (int, error) {
 	d.c.Switches = append(d.c.Switches, sw)
 	return end - off, nil
 }
+
+// frameSpan locates one frame's locals and stack in the decoder's arena.
+type frameSpan struct{ l0, l1, s0, s1 int }
 
 // padding returns the number of bytes after a switch opcode at off that
 // align its operands to a multiple of four.
@@ -471,8 +478,10 @@ func (d *codeDecoder) decodeFrames(a *CodeAttribute, body []byte) error {
 		return r.err
 	}
 	d.vtypes = d.vtypes[:0]
-	type span struct{ l0, l1, s0, s1 int }
-	spans := make([]span, n)
+	if cap(d.spans) < n {
+		d.spans = make([]frameSpan, n)
+	}
+	spans := d.spans[:n]
 	a.Frames = make([]Frame, n)
 	off := -1
 	for i := range a.Frames {
@@ -480,7 +489,7 @@ func (d *codeDecoder) decodeFrames(a *CodeAttribute, body []byte) error {
 		t := r.u1()
 		f := &a.Frames[i]
 		var delta int
-		sp := span{}
+		sp := frameSpan{}
 		sp.l0, sp.l1 = len(d.vtypes), len(d.vtypes)
 		switch {
 		case t <= 63:

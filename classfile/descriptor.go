@@ -141,7 +141,7 @@ func ExpandFrames(initial []VType, frames []Frame) ([]FullFrame, error) {
 			if int(f.Chop) > len(locals) {
 				return nil, fmt.Errorf("stack map frame %d chops %d locals of %d", i, f.Chop, len(locals))
 			}
-			locals = locals[:len(locals)-int(f.Chop):len(locals)-int(f.Chop)]
+			locals = locals[: len(locals)-int(f.Chop) : len(locals)-int(f.Chop)]
 		case FrameAppend:
 			next := make([]VType, 0, len(locals)+len(f.Locals))
 			locals = append(append(next, locals...), f.Locals...)

@@ -7,7 +7,23 @@ import (
 )
 
 // Encode lays the code out and returns the body of the Code attribute.
-func (c *Code) Encode() ([]byte, error) { return c.AppendTo(nil) }
+func (c *Code) Encode() ([]byte, error) { return c.AppendTo(make([]byte, 0, c.sizeHint())) }
+
+// sizeHint estimates the encoded size so that encoding allocates once.
+func (c *Code) sizeHint() int {
+	n := 12 + 3*len(c.Insns) + 8*len(c.Handlers)
+	for _, sw := range c.Switches {
+		n += 12 + 8*len(sw.Targets)
+	}
+	for i := range c.Attributes {
+		a := &c.Attributes[i]
+		n += 6 + len(a.Raw) + 4*len(a.Lines) + 10*len(a.Locals) + 16*len(a.TypeAnnotations)
+		for j := range a.Frames {
+			n += 7 + 3*(len(a.Frames[j].Locals)+len(a.Frames[j].Stack))
+		}
+	}
+	return n
+}
 
 // insnSize returns the encoded size of in when it starts at off.
 func insnSize(in *Insn, sw []Switch, off int) int {
@@ -47,7 +63,7 @@ func insnSize(in *Insn, sw []Switch, off int) int {
 
 // layout assigns an offset to every label and returns the code length.
 func (c *Code) layout() ([]int32, int, error) {
-	offs := make([]int32, c.NumLabels())
+	offs := make([]int32, c.NumLabels()) // one per label; labels are dense small ints
 	for i := range offs {
 		offs[i] = -1
 	}

@@ -58,23 +58,23 @@ const (
 type operandKind uint8
 
 const (
-	opInvalid    operandKind = iota
-	opNone                   // no operands
-	opLocal                  // u1 local index (u2 after wide)
-	opByte                   // s1 (bipush)
-	opShort                  // s2 (sipush)
-	opCP1                    // u1 constant-pool index (ldc)
-	opCP2                    // u2 constant-pool index
-	opAType                  // u1 array type (newarray)
-	opIinc                   // u1 local, s1 delta (u2, s2 after wide)
-	opBranch2                // s2 branch offset
-	opBranch4                // s4 branch offset
-	opTableSwitch            // padding, default, low, high, offsets
-	opLookupSwitch           // padding, default, npairs, pairs
-	opInvokeInterface        // u2 cp, u1 count, u1 zero
-	opInvokeDynamic          // u2 cp, u1 zero, u1 zero
-	opMultiANewArray         // u2 cp, u1 dimensions
-	opWide                   // prefix
+	opInvalid         operandKind = iota
+	opNone                        // no operands
+	opLocal                       // u1 local index (u2 after wide)
+	opByte                        // s1 (bipush)
+	opShort                       // s2 (sipush)
+	opCP1                         // u1 constant-pool index (ldc)
+	opCP2                         // u2 constant-pool index
+	opAType                       // u1 array type (newarray)
+	opIinc                        // u1 local, s1 delta (u2, s2 after wide)
+	opBranch2                     // s2 branch offset
+	opBranch4                     // s4 branch offset
+	opTableSwitch                 // padding, default, low, high, offsets
+	opLookupSwitch                // padding, default, npairs, pairs
+	opInvokeInterface             // u2 cp, u1 count, u1 zero
+	opInvokeDynamic               // u2 cp, u1 zero, u1 zero
+	opMultiANewArray              // u2 cp, u1 dimensions
+	opWide                        // prefix
 )
 
 type opcodeInfo struct {

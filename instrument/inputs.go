@@ -29,29 +29,39 @@ type entry struct {
 
 func (e *entry) isClass() bool { return strings.HasSuffix(e.name, ".class") }
 
-// read returns the entry's uncompressed bytes.
+// maxEntrySize bounds what one entry may inflate to, so a corrupt or
+// hostile size field cannot make us allocate without limit.
+const maxEntrySize = 1 << 30
+
+// read returns the entry's uncompressed bytes, read straight into one
+// buffer of the size the zip directory declares (archive/zip checks that
+// size and the CRC at the end of the stream).
 func (e *entry) read() ([]byte, error) {
 	if e.zf == nil {
 		return os.ReadFile(e.file)
+	}
+	size := e.zf.UncompressedSize64
+	if size > maxEntrySize {
+		return nil, fmt.Errorf("entry declares %d bytes uncompressed, more than %d", size, maxEntrySize)
 	}
 	rc, err := e.zf.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	buf := make([]byte, 0, e.zf.UncompressedSize64)
-	w := byteSliceWriter{buf}
-	if _, err := io.Copy(&w, rc); err != nil {
+	buf := make([]byte, size)
+	if _, err := io.ReadFull(rc, buf); err != nil {
 		return nil, err
 	}
-	return w.b, nil
-}
-
-type byteSliceWriter struct{ b []byte }
-
-func (w *byteSliceWriter) Write(p []byte) (int, error) {
-	w.b = append(w.b, p...)
-	return len(p), nil
+	// Reading on to EOF makes archive/zip verify the size and CRC.
+	var probe [1]byte
+	if n, err := rc.Read(probe[:]); n != 0 || err != io.EOF {
+		if err == nil || err == io.EOF {
+			err = fmt.Errorf("entry is longer than its declared %d bytes", size)
+		}
+		return nil, err
+	}
+	return buf, nil
 }
 
 // openInput opens a jar or lists a directory (files sorted by path, so

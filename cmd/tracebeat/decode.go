@@ -1,0 +1,270 @@
+package main
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/tracebeat/tracebeat/decode"
+	"github.com/tracebeat/tracebeat/decode/flamepng"
+)
+
+func init() {
+	register(command{name: "decode", summary: "turn recorded traces (Matrix stacks, AppMethodBeat buffers, systrace) back into names", run: runDecode})
+}
+
+const decodeUsage = `usage: tracebeat decode [--map methodMapping.txt] [flags] INPUT
+
+Decodes what a traced app recorded. INPUT is a file, or - for standard input.
+The input kind is detected (--input-kind forces it):
+
+  stack        Matrix stack lines "depth,methodId,count,cost", or the issue
+               JSON carrying them in "stack" and "stackKey"
+               -> indented call tree with names; key methods marked '*'
+  buffer       binary AppMethodBeat buffer, 8-byte records, either byte order
+  buffer-text  the same records as numbers, one per line (decimal or 0x hex)
+               -> text: the slowest call trees; json: trace events;
+                  systrace: ftrace text
+  systrace     systrace/atrace text (or HTML) with method ids as section names
+               -> the same text, ids replaced by names; json: trace events
+  marker       raw trace_marker dump, one event per line:
+                 <seconds>.<fraction>[:] [<thread>-<tid>] B|<pid>|<name>
+                 <seconds>.<fraction>[:] [<thread>-<tid>] E|<pid>
+               -> ftrace text the Perfetto UI opens; json: trace events
+
+Ids missing from the map are shown as "<unknown id N>" and counted on stderr.
+JSON output is the Chrome trace-event format (ui.perfetto.dev, chrome://tracing).
+
+Examples:
+  tracebeat decode --map methodMapping.txt evil-method.json
+  tracebeat decode --map methodMapping.txt --format json -o trace.json beat.bin
+  tracebeat decode --map methodMapping.txt --png trace.png beat.bin
+  tracebeat decode --map methodMapping.txt -o named.trace atrace.txt
+  adb shell cat /sdcard/marker.txt | tracebeat decode --map methodMapping.txt - > trace.ftrace
+
+Flags:
+`
+
+func runDecode(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("decode", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	mapPath := fs.String("map", "", "methodMapping.txt giving method names for ids")
+	format := fs.String("format", "", "output format: text, json or systrace (default: text; ftrace text for marker input)")
+	output := fs.StringP("output", "o", "", "write the output to this file instead of standard output")
+	kind := fs.String("input-kind", "auto", "input kind: auto, "+strings.Join(kindNames(), ", "))
+	byteOrder := fs.String("byte-order", "auto", "byte order of binary buffers: auto, big or little")
+	top := fs.Int("top", decode.DefaultTop, "buffers, text format: number of slowest top-level calls shown")
+	maxStack := fs.Int("max-stack", decode.DefaultMaxStack, "buffers, text format: calls kept per call tree (cheapest dropped first)")
+	pngPath := fs.String("png", "", "also draw a flame chart of the trace to this PNG file (buffer, systrace and marker input)")
+	help := fs.BoolP("help", "h", false, "show this help")
+	fs.Usage = func() {} // errors get a one-line hint below instead
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "tracebeat decode: %v\nRun 'tracebeat decode --help' for usage.\n", err)
+		return exitUsage
+	}
+	if *help {
+		fmt.Fprint(stdout, decodeUsage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitOK
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "tracebeat decode: "+format+"\n", a...)
+		fmt.Fprintln(stderr, "Run 'tracebeat decode --help' for usage.")
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		return usageErr("expected exactly one INPUT (a file or -), got %d", fs.NArg())
+	}
+	opts := decode.Options{Top: *top, MaxStack: *maxStack}
+	switch *format {
+	case "", "text", "json", "systrace":
+		opts.Format = decode.Format(*format)
+	default:
+		return usageErr("--format must be text, json or systrace, not %q", *format)
+	}
+	if *kind != "auto" {
+		if !slices.Contains(kindNames(), *kind) {
+			return usageErr("--input-kind must be auto or one of %s, not %q", strings.Join(kindNames(), ", "), *kind)
+		}
+		opts.Kind = decode.InputKind(*kind)
+	}
+	switch *byteOrder {
+	case "auto":
+	case "big":
+		opts.ByteOrder = binary.BigEndian
+	case "little":
+		opts.ByteOrder = binary.LittleEndian
+	default:
+		return usageErr("--byte-order must be auto, big or little, not %q", *byteOrder)
+	}
+	if *top < 1 || *maxStack < 1 {
+		return usageErr("--top and --max-stack must be at least 1")
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "tracebeat decode: %v\n", err)
+		return exitFailure
+	}
+	if *mapPath != "" {
+		names, err := decode.LoadMethodNames(*mapPath)
+		if err != nil {
+			return fail(err)
+		}
+		opts.Names = names
+	}
+
+	input := fs.Arg(0)
+	inPath := input
+	if input == "-" {
+		opts.Source = "standard input"
+		if *pngPath != "" {
+			// The picture needs a second pass over the input.
+			spooled, err := spoolToTemp(os.Stdin)
+			if err != nil {
+				return fail(err)
+			}
+			defer os.Remove(spooled)
+			inPath = spooled
+		}
+	} else {
+		opts.Source = input
+	}
+
+	res, err := decodeTo(inPath, *output, stdout, opts)
+	if err != nil {
+		return fail(err)
+	}
+	if res.ByteOrder != nil && opts.ByteOrder == nil {
+		fmt.Fprintf(stderr, "tracebeat decode: note: binary buffer read as %s (guessed; --byte-order forces it)\n", orderName(res.ByteOrder))
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(stderr, "tracebeat decode: note: %s\n", n)
+	}
+	if u := res.Unknown.String(); u != "" {
+		hint := ""
+		if opts.Names == nil {
+			hint = " (no --map given)"
+		}
+		fmt.Fprintf(stderr, "tracebeat decode: warning: %s%s\n", u, hint)
+	}
+	if *pngPath != "" {
+		if res.Kind == decode.KindStack {
+			return fail(errors.New("--png needs a timeline (buffer, systrace or marker input); stack reports have no timestamps"))
+		}
+		pngOpts := opts
+		pngOpts.Kind, pngOpts.Format = res.Kind, decode.FormatJSON
+		if err := renderPNG(inPath, *pngPath, filepath.Base(opts.Source), pngOpts); err != nil {
+			return fail(err)
+		}
+	}
+	return exitOK
+}
+
+func orderName(o binary.ByteOrder) string {
+	if o == binary.LittleEndian {
+		return "little-endian"
+	}
+	return "big-endian"
+}
+
+func kindNames() []string {
+	names := make([]string, len(decode.Kinds))
+	for i, k := range decode.Kinds {
+		names[i] = string(k)
+	}
+	return names
+}
+
+// decodeTo decodes inPath ("-" = stdin) to outPath, or to stdout when
+// outPath is empty. A file output appears only when complete.
+func decodeTo(inPath, outPath string, stdout io.Writer, opts decode.Options) (*decode.Result, error) {
+	var in io.Reader = os.Stdin
+	if inPath != "-" {
+		f, err := os.Open(inPath)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		in = f
+	}
+	if outPath == "" {
+		return decode.Decode(in, stdout, opts)
+	}
+	var res *decode.Result
+	err := writeAtomically(outPath, func(w io.Writer) error {
+		var err error
+		res, err = decode.Decode(in, w, opts)
+		return err
+	})
+	return res, err
+}
+
+// writeAtomically writes to a temporary file beside path and renames it
+// into place only when write succeeded.
+func writeAtomically(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	// CreateTemp makes the file private; an output is an ordinary file.
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+func spoolToTemp(r io.Reader) (string, error) {
+	f, err := os.CreateTemp("", "tracebeat-stdin-*")
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", fmt.Errorf("reading standard input: %w", err)
+	}
+	return f.Name(), f.Close()
+}
+
+// renderPNG decodes the input again as trace-event JSON into a temporary
+// file and draws it.
+func renderPNG(inPath, pngPath, title string, opts decode.Options) error {
+	tmp, err := os.CreateTemp("", "tracebeat-png-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	in, err := os.Open(inPath)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if _, err := decode.Decode(in, tmp, opts); err != nil {
+		return err
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	return writeAtomically(pngPath, func(w io.Writer) error {
+		return flamepng.RenderJSON(tmp, w, flamepng.Options{Title: "tracebeat decode: " + title})
+	})
+}

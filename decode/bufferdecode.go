@@ -1,0 +1,186 @@
+package decode
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// BufferOptions control decoding of AppMethodBeat buffers.
+type BufferOptions struct {
+	Format   Format
+	Names    *MethodNames
+	Top      int    // slowest top-level calls in the text summary (default 5)
+	MaxStack int    // calls kept per stack in the summary (default 30, as Matrix)
+	TempDir  string // where the JSON/systrace writers spill sorted runs ("" = os.TempDir)
+	// SortChunk is the number of frames sorted in memory before spilling
+	// (0 = default); tests lower it to exercise the merge.
+	SortChunk int
+}
+
+// Buffer defaults.
+const (
+	DefaultTop      = 5
+	DefaultMaxStack = 30 // Matrix's TARGET_EVIL_METHOD_STACK
+	bufferPid       = 1
+	bufferTid       = 1
+	bufferTrackName = "AppMethodBeat"
+)
+
+// BufferResult tells what decoding a buffer found.
+type BufferResult struct {
+	Stats    PairStats
+	Unknown  UnknownIDs
+	TopLevel int64
+}
+
+// DecodeBuffer pairs the records of rr and writes the result in opts.Format:
+// text (summary of the slowest call trees), json (trace events) or
+// systrace (ftrace text).
+func DecodeBuffer(rr RecordReader, out io.Writer, opts BufferOptions) (*BufferResult, error) {
+	res := &BufferResult{}
+	var consume func(Frame) error
+	var slowest *SlowestCalls
+	var sorter *frameSorter
+	switch opts.Format {
+	case FormatText, "":
+		slowest = NewSlowestCalls(orDefault(opts.Top, DefaultTop), orDefault(opts.MaxStack, DefaultMaxStack))
+		consume = func(f Frame) error { slowest.Add(f); return nil }
+	case FormatJSON, FormatSystrace:
+		sorter = newFrameSorter(opts.TempDir, opts.SortChunk)
+		defer sorter.cleanup()
+		consume = sorter.add
+	default:
+		return nil, fmt.Errorf("format %q is not supported for buffers", opts.Format)
+	}
+	pairer := NewPairer(func(f Frame) error {
+		res.Unknown.Note(opts.Names, f.MethodID)
+		return consume(f)
+	}, rr.Where)
+	for {
+		r, err := rr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := pairer.Add(r); err != nil {
+			return nil, err
+		}
+	}
+	if err := pairer.Finish(); err != nil {
+		return nil, err
+	}
+	res.Stats = pairer.Stats()
+	switch opts.Format {
+	case FormatJSON:
+		return res, writeFramesJSON(out, sorter, opts.Names)
+	case FormatSystrace:
+		return res, writeFramesSystrace(out, sorter, opts.Names, pairer.Orphans())
+	}
+	res.TopLevel = slowest.TopLevelCalls()
+	return res, writeBufferSummary(out, res, slowest.Stacks(), opts)
+}
+
+func orDefault(v, d int) int {
+	if v <= 0 {
+		return d
+	}
+	return v
+}
+
+func frameArgs(f Frame) []eventArg {
+	args := []eventArg{intArg("id", int64(f.MethodID))}
+	if f.Unclosed {
+		args = append(args, boolArg("unclosed"))
+	}
+	if f.NoEnter {
+		args = append(args, boolArg("startedBeforeBuffer"))
+	}
+	return args
+}
+
+func writeFramesJSON(out io.Writer, sorter *frameSorter, names *MethodNames) error {
+	w := newTraceEventWriter(out)
+	w.write(traceEvent{Name: "process_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []eventArg{strArg("name", "tracebeat decode")}})
+	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []eventArg{strArg("name", bufferTrackName)}})
+	err := sorter.each(func(f Frame) error {
+		return w.write(traceEvent{Name: names.Name(f.MethodID), Cat: "method", Ph: 'X',
+			TsNs: int64(f.StartMs) * 1e6, DurNs: int64(f.CostMs()) * 1e6,
+			Pid: bufferPid, Tid: bufferTid, Args: frameArgs(f)})
+	})
+	if err != nil {
+		return err
+	}
+	return w.close()
+}
+
+func writeFramesSystrace(out io.Writer, sorter *frameSorter, names *MethodNames, orphans int64) error {
+	fw := newFtraceWriter(out)
+	type open struct {
+		depth int
+		endNs int64
+	}
+	var stack []open
+	closeTo := func(depth int) {
+		for len(stack) > 0 && stack[len(stack)-1].depth >= depth {
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			fw.end(bufferTrackName, bufferTid, bufferPid, top.endNs)
+		}
+	}
+	err := sorter.each(func(f Frame) error {
+		d := f.AbsoluteDepth(orphans)
+		closeTo(d)
+		fw.begin(bufferTrackName, bufferTid, bufferPid, int64(f.StartMs)*1e6, names.Name(f.MethodID))
+		stack = append(stack, open{depth: d, endNs: int64(max(f.EndMs, f.StartMs)) * 1e6})
+		return fw.err
+	})
+	if err != nil {
+		return err
+	}
+	closeTo(0)
+	return fw.flush()
+}
+
+func writeBufferSummary(out io.Writer, res *BufferResult, stacks []Stack, opts BufferOptions) error {
+	bw := bufio.NewWriter(out)
+	st := res.Stats
+	calls := st.Frames
+	fmt.Fprintf(bw, "AppMethodBeat buffer: %d records, %d calls", st.Records, calls)
+	if st.HaveTime {
+		fmt.Fprintf(bw, ", %d..%d ms", st.FirstMs, st.LastMs)
+	}
+	fmt.Fprintf(bw, ", max depth %d\n", st.MaxDepth)
+	if st.EmptySlots > 0 {
+		fmt.Fprintf(bw, "  empty slots skipped: %d\n", st.EmptySlots)
+	}
+	if st.NoEnter > 0 {
+		fmt.Fprintf(bw, "  calls started before the buffer (ring-buffer wrap): %d\n", st.NoEnter)
+	}
+	if st.Unclosed > 0 {
+		fmt.Fprintf(bw, "  calls without exit record: %d (closed at their caller's exit or at %d ms)\n", st.Unclosed, st.LastMs)
+	}
+	if st.StrayExits > 0 {
+		fmt.Fprintf(bw, "  exit records matching no open call (ignored): %d, first at %s\n", st.StrayExits, st.FirstStray)
+	}
+	if st.TimeBackwards > 0 {
+		fmt.Fprintf(bw, "  time went backwards: %d times, first at %s\n", st.TimeBackwards, st.FirstBackward)
+	}
+	if u := res.Unknown.String(); u != "" {
+		fmt.Fprintf(bw, "  %s\n", u)
+	}
+	if len(stacks) == 0 {
+		fmt.Fprintln(bw, "no calls")
+		return bw.Flush()
+	}
+	fmt.Fprintf(bw, "top-level calls: %d; the %d slowest, each trimmed to its %d costliest calls:\n",
+		res.TopLevel, len(stacks), orDefault(opts.MaxStack, DefaultMaxStack))
+	for i, s := range stacks {
+		bw.WriteString("\n")
+		writeStackText(bw, fmt.Sprintf("stack %d of %d", i+1, len(stacks)), s, opts.Names)
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,153 @@
+package decode
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Format is an output format.
+type Format string
+
+// Output formats.
+const (
+	FormatText     Format = "text"     // names: call trees, summaries, rewritten systrace
+	FormatJSON     Format = "json"     // Chrome trace-event JSON (stacks: a JSON tree)
+	FormatSystrace Format = "systrace" // ftrace text for the Perfetto UI
+)
+
+// Options control Decode.
+type Options struct {
+	Kind      InputKind        // KindAuto detects it
+	Format    Format           // "" = FormatText
+	ByteOrder binary.ByteOrder // binary buffers; nil guesses it
+	Names     *MethodNames     // nil: every id is shown as unknown
+	Source    string           // input name for messages
+	Top       int              // buffers: slowest calls shown (DefaultTop)
+	MaxStack  int              // buffers: calls per stack (DefaultMaxStack)
+	TempDir   string           // buffers: spill directory for sorting
+}
+
+// Result tells what Decode did; Notes are for the user (stderr).
+type Result struct {
+	Kind      InputKind
+	ByteOrder binary.ByteOrder // binary buffers only
+	Unknown   UnknownIDs
+	Notes     []string
+}
+
+// Decode reads one input of any kind and writes it decoded to out.
+func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
+	src := opts.Source
+	if src == "" {
+		src = "input"
+	}
+	br := bufio.NewReaderSize(in, DetectSample)
+	kind := opts.Kind
+	if kind == KindAuto {
+		head, err := br.Peek(DetectSample)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, fmt.Errorf("%s: %w", src, err)
+		}
+		kind, err = DetectKind(head)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", src, err)
+		}
+	}
+	format := opts.Format
+	if format == "" {
+		format = FormatText
+	}
+	res := &Result{Kind: kind}
+	switch kind {
+	case KindStack:
+		stacks, err := ReadStackReports(br, src)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range stacks {
+			for _, l := range s.Lines {
+				res.Unknown.Note(opts.Names, l.MethodID)
+			}
+		}
+		switch format {
+		case FormatText:
+			err = WriteStacksText(out, stacks, opts.Names)
+		case FormatJSON:
+			err = WriteStacksJSON(out, stacks, opts.Names)
+		default:
+			return nil, fmt.Errorf("%s: format %q is not supported for stack reports (text or json)", src, format)
+		}
+		return res, err
+	case KindBuffer, KindBufferText:
+		var rr RecordReader
+		if kind == KindBuffer {
+			var err error
+			rr, res.ByteOrder, err = NewBinaryRecordReader(br, opts.ByteOrder, opts.Names)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", src, err)
+			}
+		} else {
+			rr = NewTextRecordReader(br, src)
+		}
+		bres, err := DecodeBuffer(rr, out, BufferOptions{Format: format, Names: opts.Names, Top: opts.Top,
+			MaxStack: opts.MaxStack, TempDir: opts.TempDir})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", src, err)
+		}
+		res.Unknown = bres.Unknown
+		res.Notes = bufferNotes(bres.Stats)
+		return res, nil
+	case KindSystrace, KindMarker:
+		var mr *MarkerResult
+		var err error
+		if kind == KindSystrace {
+			mr, err = DecodeSystrace(br, out, format, opts.Names)
+		} else {
+			mr, err = DecodeMarkerDump(br, out, format, opts.Names)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", src, err)
+		}
+		res.Unknown = mr.Unknown
+		res.Notes = markerNotes(mr)
+		return res, nil
+	}
+	return nil, fmt.Errorf("unknown input kind %q (one of %s)", kind, kindList())
+}
+
+func bufferNotes(st PairStats) []string {
+	var notes []string
+	if st.NoEnter > 0 {
+		notes = append(notes, fmt.Sprintf("%d calls started before the buffer (ring-buffer wrap); they start at the first timestamp", st.NoEnter))
+	}
+	if st.Unclosed > 0 {
+		notes = append(notes, fmt.Sprintf("%d calls have no exit record; closed at their caller's exit or at the last timestamp", st.Unclosed))
+	}
+	if st.StrayExits > 0 {
+		notes = append(notes, fmt.Sprintf("%d exit records match no open call and were ignored (first at %s)", st.StrayExits, st.FirstStray))
+	}
+	if st.TimeBackwards > 0 {
+		notes = append(notes, fmt.Sprintf("time went backwards %d times (first at %s)", st.TimeBackwards, st.FirstBackward))
+	}
+	return notes
+}
+
+func markerNotes(mr *MarkerResult) []string {
+	var notes []string
+	if mr.EndWithoutBegin > 0 {
+		notes = append(notes, fmt.Sprintf("%d E events had no open B on their thread and were dropped", mr.EndWithoutBegin))
+	}
+	if mr.UnclosedBegins > 0 {
+		notes = append(notes, fmt.Sprintf("%d B events were never ended; closed at the last timestamp (args.unclosed)", mr.UnclosedBegins))
+	}
+	if mr.Skipped > 0 {
+		notes = append(notes, fmt.Sprintf("%d marker events have no JSON form here (async S/F, non-integer counters) and were skipped", mr.Skipped))
+	}
+	if mr.Unparsed > 0 {
+		notes = append(notes, fmt.Sprintf("%d tracing_mark_write lines could not be parsed and were skipped", mr.Unparsed))
+	}
+	return notes
+}

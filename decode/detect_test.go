@@ -1,0 +1,101 @@
+package decode
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+	"testing"
+)
+
+func TestDetectKind(t *testing.T) {
+	tests := []struct {
+		name    string
+		head    []byte
+		want    InputKind
+		wantErr string
+	}{
+		{"binary big-endian", encodeBinary(appLikeRecords(8), binary.BigEndian), KindBuffer, ""},
+		{"binary little-endian", encodeBinary(appLikeRecords(8), binary.LittleEndian), KindBuffer, ""},
+		{"text numbers", []byte("# beat\n-9223354444668731391\n17592186044419\n"), KindBufferText, ""},
+		{"hex numbers", []byte("0x8000100000000001\n"), KindBufferText, ""},
+		{"stack lines", []byte("0,1048574,1,803\n1,2,1,803\n"), KindStack, ""},
+		{"issue JSON", []byte(evilMethodIssue), KindStack, ""},
+		{"JSON array", []byte("  [\n{\"stack\":\"0,1,1,1\"}]"), KindStack, ""},
+		{"atrace", []byte("# tracer: nop\n#\n"), KindSystrace, ""},
+		{"ftrace lines without header", []byte("  a-1 [000] ...1 1.0: tracing_mark_write: B|1|2\n"), KindSystrace, ""},
+		{"systrace HTML", []byte("<!DOCTYPE html>\n<html><head>"), KindSystrace, ""},
+		{"marker dump", []byte("# dump\n12.000100 main-1 B|4242|2\n"), KindMarker, ""},
+		{"marker dump with colon, no thread", []byte("12.000100: E|4242\n"), KindMarker, ""},
+		{"BOM then stack lines", []byte("\xef\xbb\xbf0,1,1,5\n"), KindStack, ""},
+		{"unknown text", []byte("hello world\n"), "", `line 1 "hello world"; use --input-kind`},
+		{"empty", []byte("\n \n"), "", "empty input"},
+		{"only comments", []byte("# a\n# b\n"), "", "only comments"},
+	}
+	for _, tc := range tests {
+		got, err := DetectKind(tc.head)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%s: error = %v, want %q", tc.name, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s: DetectKind = %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
+}
+
+func TestDecodeDispatch(t *testing.T) {
+	names := testNames(t)
+	recs := []Record{I(2, 0), I(3, 1), O(3, 5), O(2, 9)}
+	tests := []struct {
+		name   string
+		input  []byte
+		opts   Options
+		kind   InputKind
+		expect string
+	}{
+		{"binary buffer, guessed little-endian", encodeBinary(recs, binary.LittleEndian), Options{}, KindBuffer, "app.Loader.load(I)V"},
+		{"binary buffer, forced big-endian", encodeBinary(recs, binary.BigEndian), Options{ByteOrder: binary.BigEndian, Format: FormatJSON}, KindBuffer, `"ts":1000,"dur":4000`},
+		{"text buffer", []byte("-9223354444668731392\n-9223345648575709183\n26388279066629\n17592186044425\n"), Options{}, KindBufferText, "9 ms      1  app.Main.run()V"},
+		{"stack lines", []byte("0,2,1,9\n1,3,1,4\n"), Options{}, KindStack, "4 ms      1    app.Loader.load(I)V"},
+		{"forced kind", []byte("0,2,1,9\n"), Options{Kind: KindStack, Format: FormatJSON}, KindStack, `"name": "app.Main.run()V"`},
+		{"marker", []byte("1.0 main-1 B|1|2\n1.5 main-1 E|1\n"), Options{}, KindMarker, "tracing_mark_write: B|1|app.Main.run()V"},
+		{"systrace", []byte("# tracer: nop\n a-1 [000] ...1 1.0: tracing_mark_write: B|1|3\n"), Options{}, KindSystrace, "B|1|app.Loader.load(I)V"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.Names = names
+			var out bytes.Buffer
+			res, err := Decode(bytes.NewReader(tc.input), &out, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Kind != tc.kind {
+				t.Errorf("kind = %q, want %q", res.Kind, tc.kind)
+			}
+			if !strings.Contains(out.String(), tc.expect) {
+				t.Errorf("output lacks %q:\n%s", tc.expect, out.String())
+			}
+		})
+	}
+}
+
+func TestDecodeErrorsNamePosition(t *testing.T) {
+	tests := []struct {
+		name, input string
+		opts        Options
+		wantErr     string
+	}{
+		{"text buffer", "17592186044419\n\n0xZZ\n", Options{Source: "beat.txt"}, `beat.txt: line 3: "0xZZ"`},
+		{"stack format", "0,2,1,9\n", Options{Source: "s.txt", Format: FormatSystrace}, `s.txt: format "systrace" is not supported for stack reports`},
+		{"unknown kind", "x", Options{Kind: "nope"}, `unknown input kind "nope"`},
+		{"binary truncated", "\x80\x00\x10\x00\x00\x00\x00\x01\x00\x00", Options{Source: "b.bin", ByteOrder: binary.BigEndian}, "b.bin: record 2 (byte offset 8): truncated: 2 trailing bytes"},
+	}
+	for _, tc := range tests {
+		_, err := Decode(strings.NewReader(tc.input), &bytes.Buffer{}, tc.opts)
+		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("%s: error = %v, want %q", tc.name, err, tc.wantErr)
+		}
+	}
+}

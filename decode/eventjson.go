@@ -1,0 +1,153 @@
+package decode
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"unicode/utf8"
+)
+
+// traceEvent is one Chrome trace-event ("Trace Event Format") event.
+type traceEvent struct {
+	Name  string
+	Cat   string
+	Ph    byte // 'X', 'B', 'E', 'C', 'M', 'i'
+	TsNs  int64
+	DurNs int64 // written for 'X' only
+	Pid   int64
+	Tid   int64
+	Args  []eventArg
+}
+
+type eventArg struct {
+	Key  string
+	Str  string
+	Int  int64
+	Kind byte // 's', 'i' or 'b' (Int != 0 is true)
+}
+
+func strArg(k, v string) eventArg       { return eventArg{Key: k, Str: v, Kind: 's'} }
+func intArg(k string, v int64) eventArg { return eventArg{Key: k, Int: v, Kind: 'i'} }
+func boolArg(k string) eventArg         { return eventArg{Key: k, Int: 1, Kind: 'b'} }
+
+// traceEventWriter streams {"traceEvents":[...],"displayTimeUnit":"ms"},
+// one event per line, holding nothing but a write buffer.
+type traceEventWriter struct {
+	bw    *bufio.Writer
+	count int64
+	buf   []byte
+}
+
+func newTraceEventWriter(w io.Writer) *traceEventWriter {
+	t := &traceEventWriter{bw: bufio.NewWriterSize(w, 256*1024)}
+	t.bw.WriteString(`{"traceEvents":[`)
+	return t
+}
+
+func (t *traceEventWriter) write(e traceEvent) error {
+	b := t.buf[:0]
+	if t.count > 0 {
+		b = append(b, ',')
+	}
+	b = append(b, "\n{\"name\":"...)
+	b = appendJSONString(b, e.Name)
+	if e.Cat != "" {
+		b = append(b, `,"cat":`...)
+		b = appendJSONString(b, e.Cat)
+	}
+	b = append(b, `,"ph":"`...)
+	b = append(b, e.Ph)
+	b = append(b, `","ts":`...)
+	b = appendMicros(b, e.TsNs)
+	if e.Ph == 'X' {
+		b = append(b, `,"dur":`...)
+		b = appendMicros(b, e.DurNs)
+	}
+	b = append(b, `,"pid":`...)
+	b = strconv.AppendInt(b, e.Pid, 10)
+	b = append(b, `,"tid":`...)
+	b = strconv.AppendInt(b, e.Tid, 10)
+	if len(e.Args) > 0 {
+		b = append(b, `,"args":{`...)
+		for i, a := range e.Args {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, a.Key)
+			b = append(b, ':')
+			switch a.Kind {
+			case 's':
+				b = appendJSONString(b, a.Str)
+			case 'b':
+				b = strconv.AppendBool(b, a.Int != 0)
+			default:
+				b = strconv.AppendInt(b, a.Int, 10)
+			}
+		}
+		b = append(b, '}')
+	}
+	b = append(b, '}')
+	t.buf = b
+	t.count++
+	_, err := t.bw.Write(b)
+	return err
+}
+
+func (t *traceEventWriter) close() error {
+	t.bw.WriteString("\n],\"displayTimeUnit\":\"ms\"}\n")
+	return t.bw.Flush()
+}
+
+// appendMicros writes nanoseconds as microseconds, with a fraction only
+// when needed, so millisecond and microsecond inputs stay integers.
+func appendMicros(b []byte, ns int64) []byte {
+	if ns < 0 {
+		b = append(b, '-')
+		ns = -ns
+	}
+	b = strconv.AppendInt(b, ns/1000, 10)
+	if frac := ns % 1000; frac != 0 {
+		b = append(b, '.')
+		digits := []byte{byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}
+		for digits[len(digits)-1] == '0' {
+			digits = digits[:len(digits)-1]
+		}
+		b = append(b, digits...)
+	}
+	return b
+}
+
+// appendJSONString quotes s for JSON; invalid UTF-8 becomes U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, `\ufffd`...)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}

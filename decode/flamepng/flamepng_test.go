@@ -1,0 +1,107 @@
+package flamepng
+
+import (
+	"bytes"
+	"image/color"
+	"image/png"
+	"strings"
+	"testing"
+)
+
+const sample = `{"traceEvents":[
+{"name":"thread_name","ph":"M","ts":0,"pid":1,"tid":1,"args":{"name":"main"}},
+{"name":"run","ph":"X","ts":0,"dur":100000,"pid":1,"tid":1},
+{"name":"load","ph":"X","ts":0,"dur":40000,"pid":1,"tid":1},
+{"name":"step","ph":"X","ts":0,"dur":0,"pid":1,"tid":1},
+{"name":"compute","ph":"X","ts":40000,"dur":60000,"pid":1,"tid":1,"args":{"unclosed":true}},
+{"name":"draw","ph":"B","ts":10000,"pid":1,"tid":2},
+{"name":"draw","ph":"E","ts":30000,"pid":1,"tid":2},
+{"name":"open","ph":"B","ts":50000,"pid":1,"tid":2}
+],"displayTimeUnit":"ms"}`
+
+func TestReadTraceEventsLayout(t *testing.T) {
+	tracks, err := ReadTraceEvents(strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tracks) != 2 || tracks[0].Name != "main" || tracks[0].Tid != 1 || tracks[1].Tid != 2 {
+		t.Fatalf("tracks = %+v", tracks)
+	}
+	depth := map[string]int{}
+	for _, tr := range tracks {
+		for _, s := range tr.Slices {
+			depth[s.Name] = s.Depth
+		}
+	}
+	want := map[string]int{"run": 0, "load": 1, "step": 2, "compute": 1, "draw": 0, "open": 0}
+	for name, d := range want {
+		if depth[name] != d {
+			t.Errorf("%s at depth %d, want %d", name, depth[name], d)
+		}
+	}
+	if tracks[0].MaxDepth != 2 {
+		t.Errorf("MaxDepth = %d", tracks[0].MaxDepth)
+	}
+	// "open" never ends: it runs to the end of the trace, marked unclosed.
+	for _, s := range tracks[1].Slices {
+		if s.Name == "open" && (!s.Unclosed || s.EndUs != 100000) {
+			t.Errorf("open = %+v", s)
+		}
+	}
+}
+
+func TestRenderDrawsSlices(t *testing.T) {
+	var out bytes.Buffer
+	if err := RenderJSON(strings.NewReader(sample), &out, Options{Width: 1020, Title: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	if b.Dx() != 1020 {
+		t.Errorf("width = %d", b.Dx())
+	}
+	// run spans the whole plot on the first row of track 1: the pixel at
+	// 3/4 of the width, mid-row, is run's color, not background.
+	y := headerH + rowHeight + rowHeight/2
+	if c := color.RGBAModel.Convert(img.At(margin+750, y)).(color.RGBA); c == (color.RGBA{255, 255, 255, 255}) {
+		t.Errorf("no slice drawn at (%d,%d)", margin+750, y)
+	}
+	// Below the deepest row of track 1, before track 2's label, is background.
+	gap := headerH + rowHeight + 3*rowHeight + margin/2
+	if c := color.RGBAModel.Convert(img.At(margin+751, gap)).(color.RGBA); c != (color.RGBA{255, 255, 255, 255}) {
+		t.Errorf("unexpected paint at (%d,%d): %v", margin+751, gap, c)
+	}
+}
+
+func TestReadTraceEventsErrors(t *testing.T) {
+	for _, in := range []string{``, `"x"`, `{"traceEvents":{}}`, `{"traceEvents":[{"name":1}]}`} {
+		if _, err := ReadTraceEvents(strings.NewReader(in)); err == nil {
+			t.Errorf("%q: no error", in)
+		}
+	}
+	if err := Render(nil, &bytes.Buffer{}, Options{}); err == nil {
+		t.Error("empty trace rendered")
+	}
+}
+
+func TestFitLabel(t *testing.T) {
+	tests := []struct {
+		name string
+		n    int
+		want string
+	}{
+		{"app.ui.FeedView.bind(Lapp.model.Item;)V", 100, "app.ui.FeedView.bind(Lapp.model.Item;)V"},
+		{"app.ui.FeedView.bind(Lapp.model.Item;)V", 20, "app.ui.FeedView.bind"},
+		{"app.ui.FeedView.bind(Lapp.model.Item;)V", 14, "FeedView.bind"},
+		{"app.ui.FeedView.bind(Lapp.model.Item;)V", 6, "FeedV~"},
+		{"<unknown id 9>", 5, "<unk~"},
+	}
+	for _, tc := range tests {
+		if got := fitLabel(tc.name, tc.n); got != tc.want {
+			t.Errorf("fitLabel(%q, %d) = %q, want %q", tc.name, tc.n, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package decode
+
+import (
+	"io"
+	"slices"
+	"strconv"
+)
+
+// markerJSON converts trace_marker events to trace-event JSON, streaming.
+// B/E stay B/E events on their thread; the output is balanced per thread:
+// an E with no open B is dropped, and B events never ended get an E at the
+// last timestamp with args.unclosed, so viewers do not guess.
+type markerJSON struct {
+	w       *traceEventWriter
+	names   *MethodNames
+	res     *MarkerResult
+	open    map[int64][]openSection // per tid
+	named   map[int64]bool          // tids whose thread_name was written
+	lastNs  int64
+	lastPid int64
+}
+
+type openSection struct {
+	name string
+	pid  int64
+}
+
+func newMarkerJSON(out io.Writer, names *MethodNames, res *MarkerResult) *markerJSON {
+	return &markerJSON{w: newTraceEventWriter(out), names: names, res: res,
+		open: map[int64][]openSection{}, named: map[int64]bool{}}
+}
+
+func (m *markerJSON) add(ev markerEvent) error {
+	m.lastNs = max(m.lastNs, ev.TsNs)
+	pid := ev.Pid
+	if !ev.HasPid {
+		pid = m.lastPid
+	}
+	m.lastPid = pid
+	switch ev.Phase {
+	case 'B':
+		name, _ := translateName(ev.Name, m.names, &m.res.Unknown)
+		if name != ev.Name {
+			m.res.Translated++
+		}
+		m.nameThread(ev, pid)
+		m.open[ev.Tid] = append(m.open[ev.Tid], openSection{name: name, pid: pid})
+		args := []eventArg(nil)
+		if id, ok := parseMethodIDToken(ev.Name); ok {
+			args = append(args, intArg("id", int64(id)))
+		}
+		return m.w.write(traceEvent{Name: name, Ph: 'B', TsNs: ev.TsNs, Pid: pid, Tid: ev.Tid, Args: args})
+	case 'E':
+		stack := m.open[ev.Tid]
+		if len(stack) == 0 {
+			m.res.EndWithoutBegin++
+			return nil
+		}
+		top := stack[len(stack)-1]
+		m.open[ev.Tid] = stack[:len(stack)-1]
+		return m.w.write(traceEvent{Name: top.name, Ph: 'E', TsNs: ev.TsNs, Pid: top.pid, Tid: ev.Tid})
+	case 'C':
+		v, err := strconv.ParseInt(ev.Value, 10, 64)
+		if err != nil {
+			m.res.Skipped++
+			return nil
+		}
+		m.nameThread(ev, pid)
+		return m.w.write(traceEvent{Name: ev.Name, Ph: 'C', TsNs: ev.TsNs, Pid: pid, Tid: ev.Tid,
+			Args: []eventArg{intArg("value", v)}})
+	}
+	m.res.Skipped++
+	return nil
+}
+
+func (m *markerJSON) nameThread(ev markerEvent, pid int64) {
+	if ev.Thread == "" || ev.Thread == "<...>" || m.named[ev.Tid] {
+		return
+	}
+	m.named[ev.Tid] = true
+	m.w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: pid, Tid: ev.Tid, Args: []eventArg{strArg("name", ev.Thread)}})
+}
+
+func (m *markerJSON) finish() error {
+	tids := make([]int64, 0, len(m.open))
+	for tid := range m.open {
+		tids = append(tids, tid)
+	}
+	slices.Sort(tids)
+	for _, tid := range tids {
+		stack := m.open[tid]
+		for i := len(stack) - 1; i >= 0; i-- {
+			m.res.UnclosedBegins++
+			m.w.write(traceEvent{Name: stack[i].name, Ph: 'E', TsNs: m.lastNs, Pid: stack[i].pid, Tid: tid,
+				Args: []eventArg{boolArg("unclosed")}})
+		}
+	}
+	return m.w.close()
+}

@@ -1,0 +1,206 @@
+package decode
+
+import (
+	"fmt"
+)
+
+// Frame is one method call rebuilt from a buffer.
+type Frame struct {
+	// Seq orders frames by entry: the index of the enter record among all
+	// enter records (0, 1, ...). Frames whose enter is not in the buffer get
+	// -1, -2, ... in the order their exits appear; each encloses all before it.
+	Seq      int64
+	MethodID int
+	StartMs  uint64
+	EndMs    uint64
+	// Depth is the number of calls open when this one was entered (0 for a
+	// top-level call and for a frame without enter).
+	Depth int
+	// OrphansBefore is how many frames without enter had been seen when this
+	// frame was entered; AbsoluteDepth needs it.
+	OrphansBefore int64
+	// Unclosed: the exit record is missing (an exception skipped o(), or the
+	// buffer ended first); the frame was closed at its caller's exit or at
+	// the last timestamp.
+	Unclosed bool
+	// NoEnter: the enter record is missing because the buffer starts in the
+	// middle of this call (ring-buffer wrap); StartMs is the first timestamp.
+	NoEnter bool
+}
+
+// CostMs is EndMs-StartMs, or 0 if the clock went backwards.
+func (f Frame) CostMs() uint64 {
+	if f.EndMs < f.StartMs {
+		return 0
+	}
+	return f.EndMs - f.StartMs
+}
+
+// AbsoluteDepth is the frame's nesting depth in the whole buffer, once the
+// total number of frames without enter is known: each of them encloses every
+// frame seen before it.
+func (f Frame) AbsoluteDepth(totalOrphans int64) int {
+	if f.NoEnter {
+		// The orphan's index is -1-Seq; the orphans after it enclose it.
+		return int(totalOrphans + f.Seq)
+	}
+	return f.Depth + int(totalOrphans-f.OrphansBefore)
+}
+
+// PairStats counts what pairing saw, for the summary and for warnings.
+type PairStats struct {
+	Records       int64 // records read, including empty slots
+	EmptySlots    int64 // all-zero records (unused buffer slots), skipped
+	Enters        int64
+	Exits         int64
+	Frames        int64 // frames emitted
+	NoEnter       int64 // frames whose enter was not in the buffer
+	Unclosed      int64 // frames whose exit was not in the buffer
+	StrayExits    int64 // exits matching no open frame while frames were open: ignored
+	FirstStray    string
+	TimeBackwards int64 // records whose time is below the previous record's
+	FirstBackward string
+	FirstMs       uint64
+	LastMs        uint64 // the latest time seen
+	MaxDepth      int
+	HaveTime      bool
+}
+
+type openFrame struct {
+	id            int
+	seq           int64
+	startMs       uint64
+	orphansBefore int64
+}
+
+// DefaultMaxDepth bounds the pairing stack. Far deeper than any JVM stack
+// (a thread's default stack overflows at tens of thousands of frames), so
+// only malformed input (enters without exits) reaches it.
+const DefaultMaxDepth = 1 << 20
+
+// Pairer matches enter and exit records into Frames, streaming: it holds
+// only the open calls. Frames are emitted when they close, so callees come
+// before their callers (post-order).
+//
+// Rules, in the order they are tried for an exit record of method m:
+//   - m is the innermost open call: it closes.
+//   - m is open further out: the calls inside it lost their exit (an
+//     exception escaped them without o()); they close, marked Unclosed, at
+//     this exit's time, then m closes.
+//   - nothing is open: the buffer started inside m (ring-buffer wrap); m is
+//     a NoEnter frame from the first timestamp to this exit.
+//   - otherwise the exit matches nothing; it is counted as stray and ignored.
+//
+// Calls still open at the end close Unclosed at the latest timestamp.
+type Pairer struct {
+	emit     func(Frame) error
+	where    func() string
+	maxDepth int
+	stack    []openFrame
+	orphans  int64
+	stats    PairStats
+}
+
+// NewPairer calls emit for every frame. where, if not nil, describes the
+// current input position for error messages.
+func NewPairer(emit func(Frame) error, where func() string) *Pairer {
+	return &Pairer{emit: emit, where: where, maxDepth: DefaultMaxDepth}
+}
+
+// SetMaxDepth changes the depth limit (DefaultMaxDepth).
+func (p *Pairer) SetMaxDepth(n int) { p.maxDepth = n }
+
+func (p *Pairer) position() string {
+	if p.where != nil {
+		return p.where()
+	}
+	return fmt.Sprintf("record %d", p.stats.Records)
+}
+
+// Add consumes the next record.
+func (p *Pairer) Add(r Record) error {
+	p.stats.Records++
+	if r == 0 {
+		p.stats.EmptySlots++
+		return nil
+	}
+	t := r.TimeMs()
+	if !p.stats.HaveTime {
+		p.stats.FirstMs, p.stats.LastMs, p.stats.HaveTime = t, t, true
+	} else if t < p.stats.LastMs {
+		if p.stats.TimeBackwards == 0 {
+			p.stats.FirstBackward = p.position()
+		}
+		p.stats.TimeBackwards++
+	} else {
+		p.stats.LastMs = t
+	}
+	id := r.MethodID()
+	if r.Enter() {
+		p.stats.Enters++
+		if len(p.stack) >= p.maxDepth {
+			return fmt.Errorf("%s: call depth exceeds %d (enter records without exits?)", p.position(), p.maxDepth)
+		}
+		p.stack = append(p.stack, openFrame{id: id, seq: p.stats.Enters - 1, startMs: t, orphansBefore: p.orphans})
+		if len(p.stack) > p.stats.MaxDepth {
+			p.stats.MaxDepth = len(p.stack)
+		}
+		return nil
+	}
+	p.stats.Exits++
+	for i := len(p.stack) - 1; i >= 0; i-- {
+		if p.stack[i].id != id {
+			continue
+		}
+		for j := len(p.stack) - 1; j > i; j-- {
+			if err := p.close(j, t, true); err != nil {
+				return err
+			}
+		}
+		err := p.close(i, t, false)
+		p.stack = p.stack[:i]
+		return err
+	}
+	if len(p.stack) == 0 {
+		f := Frame{Seq: -1 - p.orphans, MethodID: id, StartMs: p.stats.FirstMs, EndMs: t, NoEnter: true}
+		p.orphans++
+		p.stats.NoEnter++
+		return p.send(f)
+	}
+	if p.stats.StrayExits == 0 {
+		p.stats.FirstStray = p.position()
+	}
+	p.stats.StrayExits++
+	return nil
+}
+
+func (p *Pairer) close(i int, endMs uint64, unclosed bool) error {
+	o := p.stack[i]
+	if unclosed {
+		p.stats.Unclosed++
+	}
+	return p.send(Frame{Seq: o.seq, MethodID: o.id, StartMs: o.startMs, EndMs: endMs, Depth: i,
+		OrphansBefore: o.orphansBefore, Unclosed: unclosed})
+}
+
+func (p *Pairer) send(f Frame) error {
+	p.stats.Frames++
+	return p.emit(f)
+}
+
+// Finish closes the calls still open at the latest timestamp.
+func (p *Pairer) Finish() error {
+	for j := len(p.stack) - 1; j >= 0; j-- {
+		if err := p.close(j, p.stats.LastMs, true); err != nil {
+			return err
+		}
+	}
+	p.stack = p.stack[:0]
+	return nil
+}
+
+// Stats returns the counts so far.
+func (p *Pairer) Stats() PairStats { return p.stats }
+
+// Orphans is the number of NoEnter frames so far.
+func (p *Pairer) Orphans() int64 { return p.orphans }

@@ -1,0 +1,143 @@
+package decode
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// evilMethodIssue has the shape of Matrix's EvilMethod report: the stack as
+// newline-separated "depth,methodId,count,cost" lines, stackKey "id|".
+const evilMethodIssue = `{"tag":"Trace_EvilMethod","process":"app","detail":"NORMAL","cost":803,` +
+	`"scene":"app.MainActivity","stack":"0,1048574,1,803\n1,2,1,803\n2,3,1,800\n3,4,20,600\n3,99,1,150\n",` +
+	`"stackKey":"4|","threadStack":"at java.lang.Thread.sleep\nat app.Main.run\n"}`
+
+func TestReadStackReports(t *testing.T) {
+	tests := []struct {
+		name       string
+		input      string
+		wantStacks int
+		wantKey    []string
+		wantLines  []int
+		wantReport map[string]string
+		wantErr    string
+	}{
+		{name: "plain lines", input: "0,2,1,100\n1,3,3,60\n2,4,1,50\n", wantStacks: 1, wantKey: []string{"4|3|2"}, wantLines: []int{3}},
+		{name: "two stacks separated by a blank line, comments", input: "# first\n0,2,1,100\n\n0,3,1,7\r\n1,4,1,6\r\n", wantStacks: 2, wantKey: []string{"2", "4|3"}, wantLines: []int{1, 2}},
+		{name: "issue JSON keeps its stackKey", input: evilMethodIssue, wantStacks: 1, wantKey: []string{"4"}, wantLines: []int{5},
+			wantReport: map[string]string{"tag": "Trace_EvilMethod", "cost": "803", "scene": "app.MainActivity", "detail": "NORMAL"}},
+		{name: "issues nested and in arrays, JSON lines", input: `{"content":` + evilMethodIssue + "}\n[" + strings.Replace(evilMethodIssue, `"stackKey":"4|",`, "", 1) + "]\n",
+			wantStacks: 2, wantKey: []string{"4", "4|3|2"}, wantLines: []int{5, 5}},
+		{name: "bad line", input: "0,2,1,100\n1,3,x,60\n", wantErr: `stack.txt: line 2: "1,3,x,60": count "x" is not a non-negative integer`},
+		{name: "wrong field count", input: "0,2,1\n", wantErr: "stack.txt: line 1: \"0,2,1\": expected depth,methodId,count,cost"},
+		{name: "bad line inside issue", input: `{"stack":"0,1,1,5\n1,-2,1,3"}`, wantErr: "stack.txt: issue 1: stack line 2:"},
+		{name: "bad stackKey", input: `{"stack":"0,1,1,5","stackKey":"1|a|"}`, wantErr: `issue 1: stackKey "1|a|": "a" is not a method id`},
+		{name: "JSON without stack", input: `{"tag":"x"}`, wantErr: `no object with a "stack" string`},
+		{name: "broken JSON", input: `{"stack":`, wantErr: "stack.txt: JSON value 1:"},
+		{name: "empty", input: "\n\n", wantErr: "empty input"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			stacks, err := ReadStackReports(strings.NewReader(tc.input), "stack.txt")
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(stacks) != tc.wantStacks {
+				t.Fatalf("%d stacks, want %d", len(stacks), tc.wantStacks)
+			}
+			for i, s := range stacks {
+				if got := s.KeyString(); got != tc.wantKey[i] {
+					t.Errorf("stack %d key = %q, want %q", i, got, tc.wantKey[i])
+				}
+				if len(s.Lines) != tc.wantLines[i] {
+					t.Errorf("stack %d has %d lines, want %d", i, len(s.Lines), tc.wantLines[i])
+				}
+			}
+			for k, v := range tc.wantReport {
+				if got := stacks[0].Report[k]; got != v {
+					t.Errorf("report[%s] = %q, want %q", k, got, v)
+				}
+			}
+			if _, ok := stacks[0].Report["threadStack"]; ok {
+				t.Error("multi-line report field shown")
+			}
+		})
+	}
+}
+
+func TestWriteStacksText(t *testing.T) {
+	stacks, err := ReadStackReports(strings.NewReader(evilMethodIssue), "issue.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteStacksText(&out, stacks, testNames(t)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"stack 1 of 1: 803 ms, 5 lines, stackKey 4",
+		"key method: 4 app.Loader.step(I)V",
+		"    cost  count  method",
+		"  803 ms      1  android.os.Handler.dispatchMessage(Landroid.os.Message;)V",
+		"  803 ms      1    app.Main.run()V",
+		"  800 ms      1      app.Loader.load(I)V",
+		"* 600 ms     20        app.Loader.step(I)V",
+		"  150 ms      1        <unknown id 99>",
+	}
+	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	var filtered []string
+	for _, l := range got {
+		if !strings.HasPrefix(l, "report: ") {
+			filtered = append(filtered, l)
+		}
+	}
+	if strings.Join(filtered, "\n") != strings.Join(want, "\n") {
+		t.Errorf("text:\n%s\nwant:\n%s", out.String(), strings.Join(want, "\n"))
+	}
+	if !strings.Contains(out.String(), "report: cost=803 detail=NORMAL process=app scene=app.MainActivity tag=Trace_EvilMethod\n") {
+		t.Errorf("report line missing:\n%s", out.String())
+	}
+}
+
+func TestWriteStacksJSON(t *testing.T) {
+	stacks, err := ReadStackReports(strings.NewReader(evilMethodIssue), "issue.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteStacksJSON(&out, stacks, testNames(t)); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Stacks []struct {
+			Cost     int64
+			StackKey string
+			Lines    []struct {
+				Depth, ID, Count int
+				Name             string
+				Cost             int64
+				Key, Unknown     bool
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	s := doc.Stacks[0]
+	if s.Cost != 803 || s.StackKey != "4" || len(s.Lines) != 5 {
+		t.Fatalf("stack = %+v", s)
+	}
+	if l := s.Lines[3]; l.ID != 4 || l.Name != "app.Loader.step(I)V" || !l.Key || l.Count != 20 || l.Depth != 3 {
+		t.Errorf("line 3 = %+v", l)
+	}
+	if l := s.Lines[4]; l.Name != "<unknown id 99>" || !l.Unknown || l.Key {
+		t.Errorf("line 4 = %+v", l)
+	}
+}

@@ -1,0 +1,121 @@
+package decode
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// WriteStacksText writes stacks as indented, named call trees. Key methods
+// are marked with '*'; ids missing from names are shown as UnknownName.
+func WriteStacksText(w io.Writer, stacks []Stack, names *MethodNames) error {
+	bw := bufio.NewWriter(w)
+	for i, s := range stacks {
+		if i > 0 {
+			bw.WriteString("\n")
+		}
+		writeStackText(bw, fmt.Sprintf("stack %d of %d", i+1, len(stacks)), s, names)
+	}
+	return bw.Flush()
+}
+
+func writeStackText(bw *bufio.Writer, title string, s Stack, names *MethodNames) {
+	fmt.Fprintf(bw, "%s: %d ms, %d lines, stackKey %s\n", title, s.CostMs(), len(s.Lines), s.KeyString())
+	if len(s.Key) > 0 {
+		fmt.Fprintf(bw, "key method: %d %s\n", s.Key[0], names.Name(s.Key[0]))
+	}
+	if len(s.Report) > 0 {
+		keys := make([]string, 0, len(s.Report))
+		for k := range s.Report {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + "=" + s.Report[k]
+		}
+		fmt.Fprintf(bw, "report: %s\n", strings.Join(parts, " "))
+	}
+	costWidth, countWidth := len("cost"), len("count")
+	for _, l := range s.Lines {
+		costWidth = max(costWidth, len(strconv.FormatInt(l.CostMs, 10))+3)
+		countWidth = max(countWidth, len(strconv.Itoa(l.Count)))
+	}
+	fmt.Fprintf(bw, "  %*s  %*s  method\n", costWidth, "cost", countWidth, "count")
+	marks := s.KeyMarks()
+	for i, l := range s.Lines {
+		mark := " "
+		if marks[i] {
+			mark = "*"
+		}
+		var flags string
+		if l.NoEnter {
+			flags += "  [started before buffer]"
+		}
+		if l.Unclosed {
+			flags += "  [no exit recorded]"
+		}
+		fmt.Fprintf(bw, "%s %*s  %*d  %s%s%s\n", mark, costWidth, strconv.FormatInt(l.CostMs, 10)+" ms",
+			countWidth, l.Count, strings.Repeat("  ", l.Depth), names.Name(l.MethodID), flags)
+	}
+}
+
+// stackJSON is the --format json form of a stack.
+type stackJSON struct {
+	CostMs     int64             `json:"cost"`
+	StackKey   string            `json:"stackKey"`
+	KeyMethods []methodJSON      `json:"keyMethods"`
+	Report     map[string]string `json:"report,omitempty"`
+	Lines      []stackLineJSON   `json:"lines"`
+}
+
+type methodJSON struct {
+	ID      int    `json:"id"`
+	Name    string `json:"name"`
+	Unknown bool   `json:"unknown,omitempty"`
+}
+
+type stackLineJSON struct {
+	Depth    int    `json:"depth"`
+	ID       int    `json:"id"`
+	Name     string `json:"name"`
+	Unknown  bool   `json:"unknown,omitempty"`
+	Count    int    `json:"count"`
+	CostMs   int64  `json:"cost"`
+	Key      bool   `json:"key,omitempty"`
+	Unclosed bool   `json:"unclosed,omitempty"`
+	NoEnter  bool   `json:"startedBeforeBuffer,omitempty"`
+}
+
+// WriteStacksJSON writes {"stacks":[...]} with names resolved.
+func WriteStacksJSON(w io.Writer, stacks []Stack, names *MethodNames) error {
+	out := struct {
+		Stacks []stackJSON `json:"stacks"`
+	}{Stacks: make([]stackJSON, 0, len(stacks))}
+	for _, s := range stacks {
+		js := stackJSON{CostMs: s.CostMs(), StackKey: s.KeyString(), Report: s.Report,
+			KeyMethods: []methodJSON{}, Lines: []stackLineJSON{}}
+		if len(js.Report) == 0 {
+			js.Report = nil
+		}
+		for _, id := range s.Key {
+			_, known := names.Lookup(id)
+			js.KeyMethods = append(js.KeyMethods, methodJSON{ID: id, Name: names.Name(id), Unknown: !known})
+		}
+		marks := s.KeyMarks()
+		for i, l := range s.Lines {
+			_, known := names.Lookup(l.MethodID)
+			js.Lines = append(js.Lines, stackLineJSON{Depth: l.Depth, ID: l.MethodID, Name: names.Name(l.MethodID),
+				Unknown: !known, Count: l.Count, CostMs: l.CostMs, Key: marks[i],
+				Unclosed: l.Unclosed, NoEnter: l.NoEnter})
+		}
+		out.Stacks = append(out.Stacks, js)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

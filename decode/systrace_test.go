@@ -1,0 +1,126 @@
+package decode
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestRewriteSystraceKeepsEveryOtherByte(t *testing.T) {
+	names := testNames(t)
+	tests := []struct {
+		name            string
+		in, want        string
+		translated      int64
+		unknownDistinct int
+	}{
+		{
+			name: "ids become names, CRLF and missing final newline kept",
+			in: "# tracer: nop\r\n" +
+				"           <...>-1234  ( 1234) [001] ...1 100.000100: tracing_mark_write: B|1234|2\r\n" +
+				"           <...>-1234  ( 1234) [001] ...1 100.000200: tracing_mark_write: E|1234\r\n" +
+				"  main-1234  [001] d..1 100.000300: tracing_mark_write: B|1234|3",
+			want: "# tracer: nop\r\n" +
+				"           <...>-1234  ( 1234) [001] ...1 100.000100: tracing_mark_write: B|1234|app.Main.run()V\r\n" +
+				"           <...>-1234  ( 1234) [001] ...1 100.000200: tracing_mark_write: E|1234\r\n" +
+				"  main-1234  [001] d..1 100.000300: tracing_mark_write: B|1234|app.Loader.load(I)V",
+			translated: 2,
+		},
+		{
+			name: "names, unknown ids, signs and spaces stay",
+			in: "a-1 [000] ...1 1.000001: tracing_mark_write: B|1|Choreographer#doFrame\n" +
+				"a-1 [000] ...1 1.000002: tracing_mark_write: B|1|4242\n" +
+				"a-1 [000] ...1 1.000003: tracing_mark_write: B|1|-2\n" +
+				"a-1 [000] ...1 1.000004: tracing_mark_write: B|1| 2\n" +
+				"a-1 [000] ...1 1.000005: tracing_mark_write: B|1|2 \n" +
+				"a-1 [000] ...1 1.000006: tracing_mark_write: C|1|2|5\n" +
+				"a-1 [000] ...1 1.000007: tracing_mark_write: B|x|2\n" +
+				"a-1 [000] ...1 1.000008: tracing_mark_write: B|1|4242\n",
+			translated:      0,
+			unknownDistinct: 1,
+		},
+		{
+			name: "systrace HTML wrapper",
+			in: "<!DOCTYPE html>\n<html><script class=\"trace-data\" type=\"application/text\">\n" +
+				"   RenderThread-5  [002] ...1 9.5: tracing_mark_write: B|4|1048574\n</script></html>\n",
+			want: "<!DOCTYPE html>\n<html><script class=\"trace-data\" type=\"application/text\">\n" +
+				"   RenderThread-5  [002] ...1 9.5: tracing_mark_write: B|4|android.os.Handler.dispatchMessage(Landroid.os.Message;)V\n</script></html>\n",
+			translated: 1,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.want == "" {
+				tc.want = tc.in
+			}
+			var out bytes.Buffer
+			res, err := RewriteSystrace(strings.NewReader(tc.in), &out, names)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.String() != tc.want {
+				t.Errorf("output:\n%q\nwant:\n%q", out.String(), tc.want)
+			}
+			if res.Translated != tc.translated || res.Unknown.Distinct != tc.unknownDistinct {
+				t.Errorf("translated %d unknown %d, want %d and %d", res.Translated, res.Unknown.Distinct, tc.translated, tc.unknownDistinct)
+			}
+		})
+	}
+}
+
+func TestRewriteSystraceLongLines(t *testing.T) {
+	// Lines longer than the read buffer (minified scripts in systrace HTML)
+	// pass through whole, and a marker after them is still rewritten.
+	long := strings.Repeat("x", 700*1024)
+	in := long + "\nt-1 [000] ...1 1.0: tracing_mark_write: B|1|5\n" + long
+	var out bytes.Buffer
+	if _, err := RewriteSystrace(strings.NewReader(in), &out, testNames(t)); err != nil {
+		t.Fatal(err)
+	}
+	want := long + "\nt-1 [000] ...1 1.0: tracing_mark_write: B|1|app.Work.spin(I)V\n" + long
+	if out.String() != want {
+		t.Errorf("long lines changed (got %d bytes, want %d)", out.Len(), len(want))
+	}
+}
+
+func TestSystraceJSON(t *testing.T) {
+	in := "# tracer: nop\n" +
+		"           <...>-1234  ( 1234) [001] ...1 100.000100: tracing_mark_write: B|1234|2\n" +
+		"    RenderThread-1250  ( 1234) [002] ...1 100.000250: tracing_mark_write: B|1234|DrawFrame\n" +
+		"           <...>-1234  ( 1234) [001] ...1 100.000300: tracing_mark_write: B|1234|77\n" +
+		"    RenderThread-1250  ( 1234) [002] ...1 100.000350: tracing_mark_write: E|1234\n" +
+		"           <...>-1234  ( 1234) [001] ...1 100.000400: tracing_mark_write: E|1234\n" +
+		"    RenderThread-1250  ( 1234) [002] ...1 100.000450: tracing_mark_write: E|1234\n" +
+		"  pool-1-thread-1-1300 [003] .... 100.000460: tracing_mark_write: C|1234|queue|5\n" +
+		"  pool-1-thread-1-1300 [003] .... 100.000470: tracing_mark_write: S|1234|async|7\n" +
+		"           <...>-1234  ( 1234) [001] ...1 100.000500: tracing_mark_write: B|1234|3\n"
+	var out bytes.Buffer
+	res, err := DecodeSystrace(strings.NewReader(in), &out, FormatJSON, testNames(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := validateTraceJSON(t, out.Bytes())
+	var got []string
+	for _, ev := range events {
+		got = append(got, ev["ph"].(string)+" "+ev["name"].(string)+" "+ev["ts"].(interface{ String() string }).String()+" "+ev["tid"].(interface{ String() string }).String())
+	}
+	want := []string{
+		"B app.Main.run()V 100000100 1234",
+		"M thread_name 0 1250",
+		"B DrawFrame 100000250 1250",
+		"B 77 100000300 1234",
+		"E DrawFrame 100000350 1250",
+		"E 77 100000400 1234",
+		"M thread_name 0 1300",
+		"C queue 100000460 1300",
+		"B app.Loader.load(I)V 100000500 1234",
+		"E app.Loader.load(I)V 100000500 1234",
+		"E app.Main.run()V 100000500 1234",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if res.EndWithoutBegin != 1 || res.UnclosedBegins != 2 || res.Skipped != 1 || res.Unknown.Distinct != 1 {
+		t.Errorf("result = %+v", res)
+	}
+}

@@ -1,0 +1,52 @@
+package com.github.tracebeat.gradle;
+
+import java.io.File;
+import org.gradle.api.GradleException;
+import org.gradle.api.Project;
+
+/** Copies the {@code tracebeat { }} settings onto an instrument task. */
+final class TaskSettings {
+    private TaskSettings() {
+    }
+
+    /**
+     * @param mapsDir where the method map, ignore map and report go
+     */
+    static void apply(AbstractInstrumentTask task, Project project, TracebeatExtension ext, File mapsDir) {
+        task.setMappingFile(file(project, ext.getMappingFile()));
+        task.setBlackListFile(file(project, ext.getBlackListFile()));
+        task.setBaseMethodMapFile(file(project, ext.getBaseMethodMapFile()));
+        task.setMode(mode(ext));
+        task.setTraceAll(ext.isTraceAll());
+        task.setBeatClass(ext.getBeatClass());
+        task.setWorkers(ext.getWorkers());
+        task.setExtraArgs(ext.getExtraArgs());
+        task.setToolPath(ToolLocator.locate(project, ext));
+        task.setToolVersion(ext.getToolVersion());
+        task.setMethodMapFile(new File(mapsDir, fileName("methodMapFileName", ext.getMethodMapFileName())));
+        task.setIgnoreMapFile(new File(mapsDir, fileName("ignoreMapFileName", ext.getIgnoreMapFileName())));
+        task.setReportFile(new File(mapsDir, fileName("reportFileName", ext.getReportFileName())));
+    }
+
+    private static File file(Project project, Object path) {
+        return path == null ? null : project.file(path);
+    }
+
+    private static String mode(TracebeatExtension ext) {
+        String mode = ext.getMode();
+        if (!TracebeatExtension.MODE_BEAT.equals(mode) && !TracebeatExtension.MODE_SYSTRACE.equals(mode)) {
+            throw new GradleException("tracebeat: mode must be '" + TracebeatExtension.MODE_BEAT + "' or '"
+                    + TracebeatExtension.MODE_SYSTRACE + "', got '" + mode + "'");
+        }
+        return mode;
+    }
+
+    /** The map names are plain file names under build/outputs/tracebeat/, not paths. */
+    private static String fileName(String option, String name) {
+        if (name == null || name.isEmpty() || name.indexOf('/') >= 0 || name.indexOf('\\') >= 0
+                || name.equals(".") || name.equals("..")) {
+            throw new GradleException("tracebeat: " + option + " must be a plain file name, got '" + name + "'");
+        }
+        return name;
+    }
+}

@@ -1,0 +1,189 @@
+package com.github.tracebeat.gradle;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code tracebeat { }} block. The first three options carry Matrix's
+ * {@code trace { enable, baseMethodMapFile, blackListFile }} names so that a
+ * migration is a rename of the block.
+ *
+ * <p>Plain getters and setters (no {@code Property<T>}) so that the same class
+ * works on Gradle 4.4 and 8.x. File options take anything {@code project.file()}
+ * accepts (a String path, as Matrix users have, or a File).
+ */
+public class TracebeatExtension {
+    static final String MODE_BEAT = "beat";
+    static final String MODE_SYSTRACE = "systrace";
+
+    private boolean enable = true;
+    private Object baseMethodMapFile;
+    private Object blackListFile;
+    private Object mappingFile;
+    private String mode = MODE_BEAT;
+    private boolean traceAll;
+    private String methodMapFileName = "methodMapping.txt";
+    private String ignoreMapFileName = "ignoreMethodMapping.txt";
+    private String reportFileName = "tracebeat-report.json";
+    private Object toolPath;
+    private String toolVersion;
+    private String beatClass;
+    private Integer workers;
+    private List<String> extraArgs = new ArrayList<String>();
+    private Map<String, Boolean> variants = new LinkedHashMap<String, Boolean>();
+
+    /** Master switch; per-variant entries in {@link #getVariants()} override it. */
+    public boolean isEnable() {
+        return enable;
+    }
+
+    public void setEnable(boolean enable) {
+        this.enable = enable;
+    }
+
+    /** A previous methodMapping.txt whose ids are kept (Matrix: baseMethodMapFile). */
+    public Object getBaseMethodMapFile() {
+        return baseMethodMapFile;
+    }
+
+    public void setBaseMethodMapFile(Object baseMethodMapFile) {
+        this.baseMethodMapFile = baseMethodMapFile;
+    }
+
+    /** Matrix block list: -keepclass / -keeppackage lines (Matrix: blackListFile). */
+    public Object getBlackListFile() {
+        return blackListFile;
+    }
+
+    public void setBlackListFile(Object blackListFile) {
+        this.blackListFile = blackListFile;
+    }
+
+    /** ProGuard/R8 mapping.txt of the inputs, when they are obfuscated. */
+    public Object getMappingFile() {
+        return mappingFile;
+    }
+
+    public void setMappingFile(Object mappingFile) {
+        this.mappingFile = mappingFile;
+    }
+
+    /** {@code beat} (AppMethodBeat.i/o) or {@code systrace} (Trace.beginSection/endSection). */
+    public String getMode() {
+        return mode;
+    }
+
+    public void setMode(String mode) {
+        this.mode = mode;
+    }
+
+    /** Trace every method with code, without Matrix's ignore rules. */
+    public boolean isTraceAll() {
+        return traceAll;
+    }
+
+    public void setTraceAll(boolean traceAll) {
+        this.traceAll = traceAll;
+    }
+
+    /** File name of the method map written under build/outputs/tracebeat/. */
+    public String getMethodMapFileName() {
+        return methodMapFileName;
+    }
+
+    public void setMethodMapFileName(String methodMapFileName) {
+        this.methodMapFileName = methodMapFileName;
+    }
+
+    /** File name of the ignored-method map written under build/outputs/tracebeat/. */
+    public String getIgnoreMapFileName() {
+        return ignoreMapFileName;
+    }
+
+    public void setIgnoreMapFileName(String ignoreMapFileName) {
+        this.ignoreMapFileName = ignoreMapFileName;
+    }
+
+    /** File name of the JSON report written under build/outputs/tracebeat/. */
+    public String getReportFileName() {
+        return reportFileName;
+    }
+
+    public void setReportFileName(String reportFileName) {
+        this.reportFileName = reportFileName;
+    }
+
+    /**
+     * Path of the tracebeat binary. Unset: the TRACEBEAT_TOOL environment
+     * variable, then {@code tracebeat} on PATH.
+     */
+    public Object getToolPath() {
+        return toolPath;
+    }
+
+    public void setToolPath(Object toolPath) {
+        this.toolPath = toolPath;
+    }
+
+    /**
+     * When set, the build cache key uses this version string instead of the
+     * binary's content, so machines whose binaries differ byte-wise but are the
+     * same release share results. The plugin does not check the claim.
+     */
+    public String getToolVersion() {
+        return toolVersion;
+    }
+
+    public void setToolVersion(String toolVersion) {
+        this.toolVersion = toolVersion;
+    }
+
+    /** Runtime class, internal name; unset means the tool's default (Matrix's AppMethodBeat). */
+    public String getBeatClass() {
+        return beatClass;
+    }
+
+    public void setBeatClass(String beatClass) {
+        this.beatClass = beatClass;
+    }
+
+    /** Worker threads of the tool; unset means one per CPU. Output does not depend on it. */
+    public Integer getWorkers() {
+        return workers;
+    }
+
+    public void setWorkers(Integer workers) {
+        this.workers = workers;
+    }
+
+    /** More command-line arguments for {@code tracebeat instrument}; they win over the config file. */
+    public List<String> getExtraArgs() {
+        return extraArgs;
+    }
+
+    public void setExtraArgs(List<String> extraArgs) {
+        this.extraArgs = new ArrayList<String>(extraArgs);
+    }
+
+    /** Per-variant switch, e.g. {@code variants = [debug: true, release: false]}. */
+    public Map<String, Boolean> getVariants() {
+        return variants;
+    }
+
+    public void setVariants(Map<String, Boolean> variants) {
+        this.variants = new LinkedHashMap<String, Boolean>(variants);
+    }
+
+    /** {@code variant 'release', false} as an alternative to the map. */
+    public void variant(String name, boolean enabled) {
+        variants.put(name, enabled);
+    }
+
+    /** Whether the Android variant {@code name} is instrumented: its own entry, else {@link #isEnable()}. */
+    public boolean enabledFor(String name) {
+        Boolean own = variants.get(name);
+        return own != null ? own : enable;
+    }
+}

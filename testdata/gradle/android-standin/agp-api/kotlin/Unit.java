@@ -1,0 +1,9 @@
+package kotlin;
+
+/** Kotlin stdlib's Unit (stand-in). */
+public final class Unit {
+    public static final Unit INSTANCE = new Unit();
+
+    private Unit() {
+    }
+}
