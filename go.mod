@@ -3,6 +3,7 @@ module github.com/tracebeat/tracebeat
 go 1.26.0
 
 require (
+	github.com/klauspost/compress v1.20.3
 	github.com/spf13/pflag v1.0.10
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/zap v1.28.0

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+
+	"github.com/klauspost/compress/flate"
 )
 
 // input is one jar or class directory given on the command line.
@@ -105,6 +108,7 @@ func openInput(path string) (*input, error) {
 		return nil, fmt.Errorf("%s: not a readable jar: %w", path, err)
 	}
 	in.zr = zr
+	zr.RegisterDecompressor(zip.Deflate, newInflater)
 	in.entries = make([]entry, 0, len(zr.File))
 	for _, f := range zr.File {
 		in.entries = append(in.entries, entry{name: f.Name, zf: f})
@@ -142,4 +146,27 @@ func versionedClass(name string) (string, bool) {
 	}
 	n, _, ok := strings.Cut(rest, "/")
 	return n, ok
+}
+
+// inflaters reuses decompressor state across entries.
+var inflaters sync.Pool
+
+// newInflater is the zip decompressor: klauspost/compress's inflate, which
+// is faster than compress/flate, with its state pooled.
+func newInflater(r io.Reader) io.ReadCloser {
+	if f, ok := inflaters.Get().(io.ReadCloser); ok {
+		if err := f.(flate.Resetter).Reset(r, nil); err == nil {
+			return &pooledInflater{f}
+		}
+	}
+	return &pooledInflater{flate.NewReader(r)}
+}
+
+type pooledInflater struct{ io.ReadCloser }
+
+func (p *pooledInflater) Close() error {
+	err := p.ReadCloser.Close()
+	inflaters.Put(p.ReadCloser)
+	p.ReadCloser = nil
+	return err
 }

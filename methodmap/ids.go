@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Id space, shared with the Matrix runtime: ids are packed into 20 bits of a
@@ -91,13 +92,29 @@ func assign(methods []Method, base *Map, maxID int) (*Map, error) {
 // map line could not tell apart (native overloads) or that would clash with
 // the dispatch entry.
 func uniqueSorted(methods []Method) ([]Method, error) {
-	ms := slices.Clone(methods)
-	slices.SortFunc(ms, func(a, b Method) int {
-		if c := compareKeys(a.Key, b.Key); c != 0 {
+	// Sort by the key text computed once per method: comparing ready
+	// strings is several times faster than walking keys per comparison.
+	type keyed struct {
+		text string
+		m    Method
+	}
+	ks := make([]keyed, len(methods))
+	for i, m := range methods {
+		ks[i] = keyed{m.Key.String(), m}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if c := strings.Compare(a.text, b.text); c != 0 {
 			return c
 		}
-		return int(a.Access) - int(b.Access)
+		if c := compareKeys(a.m.Key, b.m.Key); c != 0 {
+			return c
+		}
+		return int(a.m.Access) - int(b.m.Access)
 	})
+	ms := make([]Method, len(ks))
+	for i := range ks {
+		ms[i] = ks[i].m
+	}
 	ms = slices.CompactFunc(ms, func(a, b Method) bool { return a.Key == b.Key })
 	seen := make(map[MethodKey]MethodKey, len(ms))
 	for _, m := range ms {
