@@ -44,7 +44,7 @@ func TestProgramsStayBalanced(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			out, res := runPipeline(t, mode, 2, orig)
 			traced := filepath.Join(out, filepath.Base(orig))
-			require.NotEmpty(t, res.Traced)
+			require.NotEmpty(t, res.TracedMethods())
 			for _, prog := range javatest.InstrumentPrograms {
 				t.Run(prog, func(t *testing.T) {
 					t.Parallel()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -56,13 +57,35 @@ type Result struct {
 	Inputs     int
 	Classes    int // class entries read
 	Rewritten  int // classes written with changes
-	Traced     []TracedMethod
 	Ignored    []IgnoredMethod
 	Skipped    map[string]int // planned methods left untouched, by reason
 	Focus      []string       // classes that got the focus call
 	Duplicates []string       // class names found in more than one input
 	Warnings   []string
 	Outputs    []string
+}
+
+// NumTraced returns how many methods were instrumented (the map's entries
+// but the dispatch entry).
+func (r *Result) NumTraced() int {
+	n := 0
+	for _, e := range r.Map.Entries {
+		if e.ID != methodmap.DispatchID {
+			n++
+		}
+	}
+	return n
+}
+
+// TracedMethods lists the instrumented methods, sorted by id.
+func (r *Result) TracedMethods() []TracedMethod {
+	out := make([]TracedMethod, 0, len(r.Map.Entries))
+	for _, e := range r.Map.Entries {
+		if e.ID != methodmap.DispatchID {
+			out = append(out, TracedMethod{Key: e.Key, Access: e.Access, ID: e.ID})
+		}
+	}
+	return out
 }
 
 // Run instruments the inputs and writes the outputs. Nothing is left at
@@ -125,7 +148,6 @@ type pipeline struct {
 	infos [][]*classInfo
 	// super of classpath classes
 	cpSuper  map[string]string
-	ids      map[MethodKey]int
 	assigned *methodmap.Map
 	focus    map[string]bool
 
@@ -186,7 +208,7 @@ func outputName(path string) string { return filepath.Base(filepath.Clean(path))
 
 // parallel runs fn(i) for i in [0, n) on the configured workers and
 // returns the first error.
-func (p *pipeline) parallel(ctx context.Context, n int, fn func(i int, scratch *[]byte) error) error {
+func (p *pipeline) parallel(ctx context.Context, n int, fn func(i, worker int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var next atomic.Int64
@@ -197,13 +219,12 @@ func (p *pipeline) parallel(ctx context.Context, n int, fn func(i int, scratch *
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var scratch []byte
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= n {
 					return
 				}
-				if err := fn(i, &scratch); err != nil {
+				if err := fn(i, w); err != nil {
 					once.Do(func() { first = err; cancel() })
 					return
 				}
@@ -231,7 +252,11 @@ func (p *pipeline) scan(ctx context.Context) error {
 		}
 	}
 	p.res.Classes = len(refs)
-	err := p.parallel(ctx, len(refs), func(k int, scratch *[]byte) error {
+	scanners := make([]*scanner, p.opt.Workers)
+	for i := range scanners {
+		scanners[i] = newScanner(&p.opt.Policy)
+	}
+	err := p.parallel(ctx, len(refs), func(k, worker int) error {
 		r := refs[k]
 		in := p.inputs[r.in]
 		e := &in.entries[r.e]
@@ -239,7 +264,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
 		}
-		ci, err := scanClass(data, &p.opt.Policy, *scratch)
+		ci, err := scanners[worker].scan(data)
 		if err != nil {
 			if p.opt.Strict {
 				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
@@ -265,7 +290,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 		}
 	}
 	supers := make([][2]string, len(cpRefs))
-	err = p.parallel(ctx, len(cpRefs), func(k int, _ *[]byte) error {
+	err = p.parallel(ctx, len(cpRefs), func(k, _ int) error {
 		r := cpRefs[k]
 		e := &p.classpath[r.in].entries[r.e]
 		data, err := e.read()
@@ -305,6 +330,7 @@ func (p *pipeline) plan() error {
 	where := map[string]string{}
 	dups := map[string]bool{}
 	var traced []methodmap.Method
+	var tracedAt []*methodInfo
 	for i, infos := range p.infos {
 		for _, ci := range infos {
 			if ci == nil {
@@ -319,9 +345,10 @@ func (p *pipeline) plan() error {
 				}
 				h.super[ci.name] = ci.super
 			}
-			for _, m := range ci.methods {
-				if m.trace {
+			for j := range ci.methods {
+				if m := &ci.methods[j]; m.trace {
 					traced = append(traced, methodmap.Method{Key: m.key, Access: m.access})
+					tracedAt = append(tracedAt, m)
 				}
 			}
 		}
@@ -333,12 +360,14 @@ func (p *pipeline) plan() error {
 	for _, d := range p.res.Duplicates {
 		p.warn("class %s is in more than one input", d)
 	}
-	m, err := methodmap.Assign(traced, p.opt.Policy.BaseMap)
+	m, ids, err := methodmap.AssignIDs(traced, p.opt.Policy.BaseMap)
 	if err != nil {
 		return err
 	}
 	p.assigned = m
-	p.ids = m.IDs()
+	for i, mi := range tracedAt {
+		mi.id = int32(ids[i])
+	}
 	if p.opt.Runtime.Mode == ModeBeat {
 		p.focus = h.focusTargets()
 	}
@@ -360,11 +389,11 @@ func keyLess(a, b MethodKey) bool {
 func (p *pipeline) plansFor(ci *classInfo) (plans []MethodPlan, addFocus bool) {
 	focus := p.focus[ci.name] && !ci.versioned
 	for _, m := range ci.methods {
-		mp := MethodPlan{Index: m.index}
+		mp := MethodPlan{Index: int(m.index)}
 		if m.trace {
-			mp.Trace, mp.ID = true, p.ids[m.key]
+			mp.Trace, mp.ID = true, int(m.id)
 		}
-		if focus && m.index == ci.focusIndex && ci.focusCode {
+		if focus && int(m.index) == ci.focusIndex && ci.focusCode {
 			mp.Focus = true
 		}
 		if mp.Trace || mp.Focus {
@@ -374,40 +403,10 @@ func (p *pipeline) plansFor(ci *classInfo) (plans []MethodPlan, addFocus bool) {
 	return plans, focus && ci.focusIndex < 0
 }
 
-// finish builds the method lists of the result.
+// finish builds the method lists of the result. The map is the assigned
+// one less the methods that could not be rewritten; their ids stay retired
+// through the high-water mark.
 func (p *pipeline) finish() {
-	tracedSeen := map[MethodKey]bool{}
-	ignoredSeen := map[MethodKey]bool{}
-	for _, infos := range p.infos {
-		for _, ci := range infos {
-			if ci == nil {
-				continue
-			}
-			for _, m := range ci.methods {
-				if m.trace {
-					if r, bad := p.skipped[m.key]; bad {
-						if !ignoredSeen[m.key] {
-							ignoredSeen[m.key] = true
-							p.res.Ignored = append(p.res.Ignored, IgnoredMethod{m.key, m.access, r})
-						}
-						continue
-					}
-					if !tracedSeen[m.key] {
-						tracedSeen[m.key] = true
-						p.res.Traced = append(p.res.Traced, TracedMethod{m.key, m.access, p.ids[m.key]})
-					}
-					continue
-				}
-				if !ignoredSeen[m.key] {
-					ignoredSeen[m.key] = true
-					p.res.Ignored = append(p.res.Ignored, IgnoredMethod{m.key, m.access, m.reason})
-				}
-			}
-		}
-	}
-	sort.Slice(p.res.Traced, func(i, j int) bool { return p.res.Traced[i].ID < p.res.Traced[j].ID })
-	// Methods that could not be rewritten leave the map; their ids stay
-	// retired through the high-water mark.
 	p.res.Map = &methodmap.Map{HighWater: p.assigned.HighWater}
 	for _, e := range p.assigned.Entries {
 		if _, bad := p.skipped[e.Key]; bad {
@@ -416,7 +415,27 @@ func (p *pipeline) finish() {
 		}
 		p.res.Map.Entries = append(p.res.Map.Entries, e)
 	}
-	sort.Slice(p.res.Ignored, func(i, j int) bool { return keyLess(p.res.Ignored[i].Key, p.res.Ignored[j].Key) })
+	p.assigned = nil
+	var ignored []IgnoredMethod
+	for _, infos := range p.infos {
+		for _, ci := range infos {
+			if ci == nil {
+				continue
+			}
+			for _, m := range ci.methods {
+				switch r, bad := p.skipped[m.key]; {
+				case m.trace && bad:
+					ignored = append(ignored, IgnoredMethod{m.key, m.access, r})
+				case !m.trace:
+					ignored = append(ignored, IgnoredMethod{m.key, m.access, m.reason})
+				}
+			}
+		}
+	}
+	// The same method can come twice (a class in two inputs, multi-release
+	// variants): sort, then keep the first of each key.
+	sort.SliceStable(ignored, func(i, j int) bool { return keyLess(ignored[i].Key, ignored[j].Key) })
+	p.res.Ignored = slices.CompactFunc(ignored, func(a, b IgnoredMethod) bool { return a.Key == b.Key })
 	for k := range p.focus {
 		p.res.Focus = append(p.res.Focus, k)
 	}

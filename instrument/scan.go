@@ -38,15 +38,51 @@ type classInfo struct {
 }
 
 type methodInfo struct {
-	index  int
-	access uint16
 	key    MethodKey
-	trace  bool
 	reason string
+	index  int32
+	id     int32 // set by plan for traced methods
+	access uint16
+	trace  bool
 }
 
-// scanClass parses a class and decides, method by method, what to trace.
-func scanClass(data []byte, pol *Policy, scratch []byte) (*classInfo, error) {
+// scanner is one worker's state for the scan: scratch space and an
+// intern table, so the ~400,000 method names and descriptors of a large
+// build share their strings instead of holding one copy each.
+type scanner struct {
+	pol     *Policy
+	scratch []byte
+	strs    map[string]string
+}
+
+// maxInterned bounds a scanner's table; past it the table starts over.
+const maxInterned = 1 << 18
+
+func newScanner(pol *Policy) *scanner { return &scanner{pol: pol, strs: map[string]string{}} }
+
+// utf8 returns a Utf8 constant as an interned string.
+func (s *scanner) utf8(pool *cf.ConstantPool, i uint16) (string, error) {
+	b, err := pool.Utf8Bytes(i)
+	if err != nil {
+		return "", err
+	}
+	if v, ok := s.strs[string(b)]; ok {
+		return v, nil
+	}
+	v, err := pool.Utf8(i)
+	if err != nil {
+		return "", err
+	}
+	if len(s.strs) >= maxInterned {
+		clear(s.strs)
+	}
+	s.strs[string(b)] = v
+	return v, nil
+}
+
+// scan parses a class and decides, method by method, what to trace.
+func (s *scanner) scan(data []byte) (*classInfo, error) {
+	pol := s.pol
 	c, err := cf.Parse(data)
 	if err != nil {
 		return nil, err
@@ -76,12 +112,16 @@ func scanClass(data []byte, pol *Policy, scratch []byte) (*classInfo, error) {
 	ci.methods = make([]methodInfo, len(c.Methods))
 	for i := range c.Methods {
 		m := &c.Methods[i]
-		mname, mdesc, err := c.MemberName(m)
+		mname, err := s.utf8(c.Pool, m.Name)
+		if err != nil {
+			return nil, fmt.Errorf("method %d: %w", i, err)
+		}
+		mdesc, err := s.utf8(c.Pool, m.Descriptor)
 		if err != nil {
 			return nil, fmt.Errorf("method %d: %w", i, err)
 		}
 		on, od := pol.originalMethod(name, mname, mdesc)
-		mi := methodInfo{index: i, access: m.Access, key: MethodKey{Class: ci.origName, Name: on, Desc: od}}
+		mi := methodInfo{index: int32(i), access: m.Access, key: MethodKey{Class: ci.origName, Name: on, Desc: od}}
 		codeAttr, hasCode := c.FindAttribute(m.Attributes, "Code")
 		if mname == focusMethod && mdesc == focusMethodDesc && m.Access&cf.AccStatic == 0 {
 			ci.focusIndex, ci.focusCode = i, hasCode
@@ -97,10 +137,10 @@ func scanClass(data []byte, pol *Policy, scratch []byte) (*classInfo, error) {
 			if err != nil {
 				return nil, fmt.Errorf("method %s%s: %w", mname, mdesc, err)
 			}
-			if facts.Opcodes, err = cf.AppendOpcodes(scratch[:0], code); err != nil {
+			if facts.Opcodes, err = cf.AppendOpcodes(s.scratch[:0], code); err != nil {
 				return nil, fmt.Errorf("method %s%s: %w", mname, mdesc, err)
 			}
-			scratch = facts.Opcodes
+			s.scratch = facts.Opcodes
 		}
 		switch {
 		case ci.blocked == ReasonJVMRoot:

@@ -1,23 +1,17 @@
 package mapping
 
 import (
-	"archive/zip"
 	"bufio"
-	"context"
-	"encoding/binary"
-	"fmt"
-	"hash/crc32"
-	"io"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/internal/javatest"
+	"github.com/tracebeat/tracebeat/internal/proguardtest"
 )
 
 // TestProGuardMapping obfuscates a javac-compiled fixture (testdata/src)
@@ -25,29 +19,19 @@ import (
 // files of the input and output jars, read independently here.
 //
 // Needs java, javac and proguard on PATH (Debian: apt-get install -y
-// proguard-cli, which is ProGuard 6.2.2). Without them the test is skipped,
-// except on CI (CI=true), where it fails so the gap is noticed.
+// proguard-cli, which is ProGuard 6.2.2) and the JDK's jmods. Without them
+// the test is skipped, except on CI (CI=true), where it fails so the gap is
+// noticed.
 func TestProGuardMapping(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs javac and ProGuard; skipped with -short")
 	}
-	tools := findTools(t)
-	dir := t.TempDir()
-
-	inJar := filepath.Join(dir, "in.jar")
-	compileFixture(t, tools, filepath.Join(dir, "classes"), inJar)
+	proguardtest.Require(t)
+	// ProGuard 6.2.2 reads class files up to Java 13, so compile for 8.
+	inJar := javatest.Jar(t, javatest.Javac(t, javatest.Options{Release: 8, Debug: true}, filepath.Join("testdata", "src")))
 	// ProGuard needs the JDK's classes to know which methods override
-	// library methods. Without them it still runs (with warnings off) and
-	// writes a mapping consistent with its output, which is what is tested.
-	libraryConfig := "-dontwarn\n-ignorewarnings"
-	libJar := filepath.Join(dir, "java-base.jar")
-	found, err := buildLibraryJar(tools.jdkHomes, libJar)
-	require.NoError(t, err)
-	if found {
-		libraryConfig = "-libraryjars " + quote(libJar)
-	} else {
-		t.Logf("no java.base.jmod or rt.jar in %v: running ProGuard without library classes", tools.jdkHomes)
-	}
+	// library methods; its optimizer fails without them.
+	libJar := proguardtest.LibraryJar(t)
 	inClasses, err := readJarClasses(inJar)
 	require.NoError(t, err)
 
@@ -64,22 +48,17 @@ func TestProGuardMapping(t *testing.T) {
 	for _, cfg := range configs {
 		t.Run(cfg.name, func(t *testing.T) {
 			t.Parallel()
-			if !cfg.exact && !found {
-				// ProGuard's optimizer fails without the library classes.
-				skipOrFailOnCI(t, "optimizing needs the JDK's java.base classes (jmods/java.base.jmod or rt.jar)")
-			}
 			sub := t.TempDir()
 			outJar := filepath.Join(sub, "out.jar")
 			mapPath := filepath.Join(sub, "mapping.txt")
-			runProGuard(t, tools, sub, strings.Join([]string{
-				"-injars " + quote(inJar),
-				"-outjars " + quote(outJar),
-				libraryConfig,
+			proguardtest.Run(t, sub,
+				"-injars "+proguardtest.Quote(inJar),
+				"-outjars "+proguardtest.Quote(outJar),
+				"-libraryjars "+proguardtest.Quote(libJar),
 				"-keep public class com.example.app.Main { public static void main(java.lang.String[]); }",
 				"-keepattributes SourceFile,LineNumberTable",
-				"-printmapping " + quote(mapPath),
-				cfg.extra,
-			}, "\n"))
+				"-printmapping "+proguardtest.Quote(mapPath),
+				cfg.extra)
 
 			m, err := ParseFile(mapPath, nil)
 			require.NoError(t, err)
@@ -210,201 +189,4 @@ func countInlineFrames(t *testing.T, path string) int {
 	}
 	require.NoError(t, sc.Err())
 	return count
-}
-
-type javaTools struct {
-	javac, proguard string
-	// jdkHomes are the JDKs to take library classes from, in order of
-	// preference: $JAVA_HOME, then the JDK of the javac on PATH.
-	jdkHomes []string
-}
-
-func findTools(t *testing.T) javaTools {
-	t.Helper()
-	var missing []string
-	look := func(name string) string {
-		p, err := exec.LookPath(name)
-		if err != nil {
-			missing = append(missing, name)
-		}
-		return p
-	}
-	tools := javaTools{javac: look("javac"), proguard: look("proguard")}
-	look("java")
-	if len(missing) > 0 {
-		skipOrFailOnCI(t, fmt.Sprintf("%s not on PATH (Debian: apt-get install -y openjdk-17-jdk-headless proguard-cli)", strings.Join(missing, ", ")))
-	}
-	if home := os.Getenv("JAVA_HOME"); home != "" {
-		tools.jdkHomes = append(tools.jdkHomes, home)
-	}
-	// /usr/bin/javac is a chain of symlinks into the JDK's bin.
-	if real, err := filepath.EvalSymlinks(tools.javac); err == nil {
-		tools.jdkHomes = append(tools.jdkHomes, filepath.Dir(filepath.Dir(real)))
-	}
-	return tools
-}
-
-// skipOrFailOnCI skips the test, except on CI where a missing tool must be
-// noticed rather than silently skipped.
-func skipOrFailOnCI(t *testing.T, reason string) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatal(reason)
-	}
-	t.Skip(reason)
-}
-
-func compileFixture(t *testing.T, tools javaTools, classesDir, jarPath string) {
-	t.Helper()
-	var sources []string
-	require.NoError(t, filepath.WalkDir(filepath.Join("testdata", "src"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && strings.HasSuffix(p, ".java") {
-			sources = append(sources, p)
-		}
-		return err
-	}))
-	require.NotEmpty(t, sources)
-	// ProGuard 6.2.2 reads class files up to Java 13, so compile for 8.
-	args := append([]string{"--release", "8", "-g", "-d", classesDir}, sources...)
-	run(t, "", tools.javac, args...)
-	require.NoError(t, zipDir(classesDir, jarPath))
-}
-
-func runProGuard(t *testing.T, tools javaTools, dir, config string) {
-	t.Helper()
-	configPath := filepath.Join(dir, "proguard.pro")
-	require.NoError(t, os.WriteFile(configPath, []byte(config), 0o644))
-	run(t, dir, tools.proguard, "@"+configPath)
-}
-
-func run(t *testing.T, dir, name string, args ...string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s %s:\n%s", name, strings.Join(args, " "), out)
-}
-
-// quote quotes a file name for a ProGuard configuration.
-func quote(path string) string { return "'" + path + "'" }
-
-// zipDir writes the files under dir into a new jar at jarPath.
-func zipDir(dir, jarPath string) error {
-	out, err := os.Create(jarPath)
-	if err != nil {
-		return err
-	}
-	zw := zip.NewWriter(out)
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		return addStored(zw, filepath.ToSlash(rel), data)
-	})
-	if cerr := zw.Close(); err == nil {
-		err = cerr
-	}
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// addStored adds an uncompressed entry with its sizes in the local header:
-// ProGuard 6 rejects stored entries that use a trailing data descriptor,
-// which zip.Writer.Create would write.
-func addStored(zw *zip.Writer, name string, data []byte) error {
-	w, err := zw.CreateRaw(&zip.FileHeader{
-		Name:               name,
-		Method:             zip.Store,
-		CRC32:              crc32.ChecksumIEEE(data),
-		CompressedSize64:   uint64(len(data)),
-		UncompressedSize64: uint64(len(data)),
-	})
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(data)
-	return err
-}
-
-// buildLibraryJar writes a jar of the JDK's java.base classes that ProGuard
-// 6 can read as -libraryjars, from the first of jdkHomes that has them, and
-// reports whether one had. A JDK 9+ ships them in jmods/java.base.jmod (a
-// zip after a 4-byte "JM" header, classes under classes/), with class file
-// versions ProGuard 6 refuses; they are only read for the class hierarchy,
-// so the major version is rewritten to 52 (Java 8). A Java 8 JDK's rt.jar
-// is used as is.
-func buildLibraryJar(jdkHomes []string, jarPath string) (bool, error) {
-	for _, home := range jdkHomes {
-		for _, rt := range []string{"jre/lib/rt.jar", "lib/rt.jar"} {
-			if _, err := os.Stat(filepath.Join(home, rt)); err == nil {
-				return true, os.Symlink(filepath.Join(home, rt), jarPath)
-			}
-		}
-		jmod := filepath.Join(home, "jmods", "java.base.jmod")
-		if _, err := os.Stat(jmod); err == nil {
-			return true, patchJmod(jmod, jarPath)
-		}
-	}
-	return false, nil
-}
-
-func patchJmod(jmodPath, jarPath string) error {
-	f, err := os.Open(jmodPath)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	const headerSize = 4
-	zr, err := zip.NewReader(io.NewSectionReader(f, headerSize, st.Size()-headerSize), st.Size()-headerSize)
-	if err != nil {
-		return fmt.Errorf("%s: %w", jmodPath, err)
-	}
-	out, err := os.Create(jarPath)
-	if err != nil {
-		return err
-	}
-	defer out.Close()
-	zw := zip.NewWriter(out)
-	for _, e := range zr.File {
-		name, ok := strings.CutPrefix(e.Name, "classes/")
-		if !ok || !strings.HasSuffix(name, ".class") || name == "module-info.class" {
-			continue
-		}
-		rc, err := e.Open()
-		if err != nil {
-			return fmt.Errorf("%s: %s: %w", jmodPath, e.Name, err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %s: %w", jmodPath, e.Name, err)
-		}
-		if len(data) < 8 || binary.BigEndian.Uint32(data) != 0xCAFEBABE {
-			return fmt.Errorf("%s: %s: not a class file", jmodPath, e.Name)
-		}
-		binary.BigEndian.PutUint16(data[6:8], 52)
-		if err := addStored(zw, name, data); err != nil {
-			return err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	return out.Close()
 }

@@ -2,13 +2,22 @@ package methodmap
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
 
 // writeFileAtomic writes data to a temporary file next to path and renames
 // it over path, so readers never see a half-written map.
-func writeFileAtomic(path string, data []byte) (err error) {
+func writeFileAtomic(path string, data []byte) error {
+	return writeFileAtomicWith(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileAtomicWith is writeFileAtomic for content streamed by write.
+func writeFileAtomicWith(path string, write func(io.Writer) error) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -21,7 +30,7 @@ func writeFileAtomic(path string, data []byte) (err error) {
 			err = fmt.Errorf("%s: %w", path, err)
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
+	if err = write(f); err != nil {
 		return err
 	}
 	if err = f.Chmod(0o644); err != nil {

@@ -39,19 +39,27 @@ var ErrIDSpaceExhausted = errors.New("id space exhausted")
 // Methods listed twice with the same key are one method; the smallest access
 // value wins so the result does not depend on input order.
 func Assign(methods []Method, base *Map) (*Map, error) {
+	m, _, err := assign(methods, base, MaxID)
+	return m, err
+}
+
+// AssignIDs is Assign that also returns the id of every input method
+// (ids[i] for methods[i]), so a caller holding millions of methods needs no
+// key-to-id map of its own.
+func AssignIDs(methods []Method, base *Map) (*Map, []int, error) {
 	return assign(methods, base, MaxID)
 }
 
-func assign(methods []Method, base *Map, maxID int) (*Map, error) {
-	ms, err := uniqueSorted(methods)
+func assign(methods []Method, base *Map, maxID int) (*Map, []int, error) {
+	ms, origin, err := uniqueSorted(methods)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	baseID := map[MethodKey]int{}
 	high := 0
 	if base != nil {
 		if bad := validateEntries(base.Entries, "base map", validateOptions{maxID: maxID}); len(bad) > 0 {
-			return nil, fmt.Errorf("base map is not usable: %s", bad[0].Msg)
+			return nil, nil, fmt.Errorf("base map is not usable: %s", bad[0].Msg)
 		}
 		for _, e := range base.Entries {
 			if e.ID == DispatchID {
@@ -61,46 +69,57 @@ func assign(methods []Method, base *Map, maxID int) (*Map, error) {
 			high = max(high, e.ID)
 		}
 		if base.HighWater > maxID {
-			return nil, fmt.Errorf("base map: highest-id %d is above %d", base.HighWater, maxID)
+			return nil, nil, fmt.Errorf("base map: highest-id %d is above %d", base.HighWater, maxID)
 		}
 		high = max(high, base.HighWater)
 	}
 
-	out := &Map{Entries: make([]Entry, 0, len(ms)+1)}
-	var fresh []Method
-	for _, m := range ms {
+	uniqueID := make([]int, len(ms))
+	fresh := 0
+	for i, m := range ms {
 		if id, ok := baseID[lineKey(m.Key, m.Access)]; ok {
-			out.Entries = append(out.Entries, Entry{ID: id, Access: m.Access, Key: m.Key})
+			uniqueID[i] = id
 		} else {
-			fresh = append(fresh, m)
+			fresh++
 		}
 	}
-	if len(fresh) > maxID-high {
-		return nil, fmt.Errorf("%w: %d methods need ids above %d, but the highest usable id is %d",
-			ErrIDSpaceExhausted, len(fresh), high, maxID)
+	if fresh > maxID-high {
+		return nil, nil, fmt.Errorf("%w: %d methods need ids above %d, but the highest usable id is %d",
+			ErrIDSpaceExhausted, fresh, high, maxID)
 	}
-	for i, m := range fresh {
-		out.Entries = append(out.Entries, Entry{ID: high + 1 + i, Access: m.Access, Key: m.Key})
+	next := high
+	out := &Map{Entries: make([]Entry, 0, len(ms)+1)}
+	for i, m := range ms {
+		if uniqueID[i] == 0 {
+			next++
+			uniqueID[i] = next
+		}
+		out.Entries = append(out.Entries, Entry{ID: uniqueID[i], Access: m.Access, Key: m.Key})
 	}
-	out.HighWater = high + len(fresh)
+	out.HighWater = next
 	slices.SortFunc(out.Entries, func(a, b Entry) int { return a.ID - b.ID })
 	out.Entries = append(out.Entries, DispatchEntry())
-	return out, nil
+	ids := make([]int, len(methods))
+	for i, u := range origin {
+		ids[i] = uniqueID[u]
+	}
+	return out, ids, nil
 }
 
 // uniqueSorted sorts by key, merges exact duplicates and rejects methods a
 // map line could not tell apart (native overloads) or that would clash with
-// the dispatch entry.
-func uniqueSorted(methods []Method) ([]Method, error) {
+// the dispatch entry. origin[i] is the index in the result of methods[i].
+func uniqueSorted(methods []Method) ([]Method, []int, error) {
 	// Sort by the key text computed once per method: comparing ready
 	// strings is several times faster than walking keys per comparison.
 	type keyed struct {
 		text string
 		m    Method
+		i    int
 	}
 	ks := make([]keyed, len(methods))
 	for i, m := range methods {
-		ks[i] = keyed{m.Key.String(), m}
+		ks[i] = keyed{m.Key.String(), m, i}
 	}
 	slices.SortFunc(ks, func(a, b keyed) int {
 		if c := strings.Compare(a.text, b.text); c != 0 {
@@ -111,21 +130,27 @@ func uniqueSorted(methods []Method) ([]Method, error) {
 		}
 		return int(a.m.Access) - int(b.m.Access)
 	})
-	ms := make([]Method, len(ks))
+	ms := make([]Method, 0, len(ks))
+	origin := make([]int, len(methods))
+	// Only native methods drop their descriptor from the map line, so only
+	// they can collide with another method's line.
+	natives := map[MethodKey]MethodKey{}
 	for i := range ks {
-		ms[i] = ks[i].m
-	}
-	ms = slices.CompactFunc(ms, func(a, b Method) bool { return a.Key == b.Key })
-	seen := make(map[MethodKey]MethodKey, len(ms))
-	for _, m := range ms {
-		lk := lineKey(m.Key, m.Access)
-		if lk == DispatchKey {
-			return nil, fmt.Errorf("method %s cannot be traced: the map reserves it for the dispatch entry (id %d)", m.Key, DispatchID)
+		m := ks[i].m
+		if len(ms) == 0 || ms[len(ms)-1].Key != m.Key {
+			lk := lineKey(m.Key, m.Access)
+			if lk == DispatchKey {
+				return nil, nil, fmt.Errorf("method %s cannot be traced: the map reserves it for the dispatch entry (id %d)", m.Key, DispatchID)
+			}
+			if m.Access&accNative != 0 || m.Key.Desc == "" {
+				if prev, dup := natives[lk]; dup {
+					return nil, nil, fmt.Errorf("methods %s and %s would get the same map line %q", prev, m.Key, lk.String())
+				}
+				natives[lk] = m.Key
+			}
+			ms = append(ms, m)
 		}
-		if prev, dup := seen[lk]; dup {
-			return nil, fmt.Errorf("methods %s and %s would get the same map line %q", prev, m.Key, lk.String())
-		}
-		seen[lk] = m.Key
+		origin[ks[i].i] = len(ms) - 1
 	}
-	return ms, nil
+	return ms, origin, nil
 }

@@ -2,6 +2,7 @@ package methodmap
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -205,10 +206,10 @@ func TestAssignExhaustion(t *testing.T) {
 		return ms
 	}
 	// Small limit: 5 ids fit, 6 do not.
-	if _, err := assign(mk(5), nil, 5); err != nil {
+	if _, _, err := assign(mk(5), nil, 5); err != nil {
 		t.Fatalf("5 methods, limit 5: %v", err)
 	}
-	_, err := assign(mk(6), nil, 5)
+	_, _, err := assign(mk(6), nil, 5)
 	if !errors.Is(err, ErrIDSpaceExhausted) || !strings.Contains(err.Error(), "6 methods need ids above 0") {
 		t.Fatalf("6 methods, limit 5: err = %v", err)
 	}
@@ -276,4 +277,27 @@ func mapsEqual(a, b map[string]int) bool {
 		}
 	}
 	return true
+}
+
+// TestAssignIDsFollowInputs: AssignIDs gives each input method the id its
+// entry has in the map, duplicates included.
+func TestAssignIDsFollowInputs(t *testing.T) {
+	k := func(c, n string) MethodKey { return MethodKey{Class: c, Name: n, Desc: "()V"} }
+	in := []Method{{Key: k("b/B", "x")}, {Key: k("a/A", "y")}, {Key: k("b/B", "x")}, {Key: k("a/A", "a")}}
+	m, ids, err := AssignIDs(in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := m.IDs()
+	for i, meth := range in {
+		if ids[i] != byKey[meth.Key] || ids[i] == 0 {
+			t.Errorf("method %d (%v): id %d, map says %d", i, meth.Key, ids[i], byKey[meth.Key])
+		}
+	}
+	if ids[0] != ids[2] {
+		t.Errorf("duplicates got ids %d and %d", ids[0], ids[2])
+	}
+	if want := []int{3, 2, 3, 1}; fmt.Sprint(ids) != fmt.Sprint(want) {
+		t.Errorf("ids %v, want %v (sorted order a/A a, a/A y, b/B x)", ids, want)
+	}
 }

@@ -189,7 +189,17 @@ func parseDecimal(s, what string, limit int) (int, error) {
 // without descriptor, the dispatch entry added when missing. An invalid map
 // (ids out of range or twice, a method twice) is refused.
 func EncodeMap(m *Map) ([]byte, error) {
-	entries := slices.Clone(m.Entries)
+	var b bytes.Buffer
+	if err := encodeMapTo(&b, m); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// encodeMapTo writes the map's lines to w. Maps built by Assign are already
+// sorted with the dispatch entry present, and are written without a copy.
+func encodeMapTo(w io.Writer, m *Map) error {
+	entries := m.Entries
 	hasDispatch := false
 	maxEntry := 0
 	for _, e := range entries {
@@ -199,35 +209,36 @@ func EncodeMap(m *Map) ([]byte, error) {
 			maxEntry = max(maxEntry, e.ID)
 		}
 	}
-	if !hasDispatch {
-		entries = append(entries, DispatchEntry())
+	byID := func(a, b Entry) int { return a.ID - b.ID }
+	if !hasDispatch || !slices.IsSortedFunc(entries, byID) {
+		entries = slices.Clone(entries)
+		if !hasDispatch {
+			entries = append(entries, DispatchEntry())
+		}
+		slices.SortFunc(entries, byID)
 	}
 	if bad := validateEntries(entries, "map", validateOptions{maxID: MaxID, requireDispatch: true}); len(bad) > 0 {
-		return nil, fmt.Errorf("refusing to write an invalid map: %s", bad[0].Msg)
+		return fmt.Errorf("refusing to write an invalid map: %s", bad[0].Msg)
 	}
-	slices.SortFunc(entries, func(a, b Entry) int { return a.ID - b.ID })
-
-	var b bytes.Buffer
+	bw := bufio.NewWriterSize(w, 64*1024)
 	if m.HighWater > maxEntry {
-		fmt.Fprintf(&b, "%s%d\n", highWaterPrefix, m.HighWater)
+		fmt.Fprintf(bw, "%s%d\n", highWaterPrefix, m.HighWater)
 	}
+	var num []byte
 	for _, e := range entries {
-		b.WriteString(strconv.Itoa(e.ID))
-		b.WriteByte(',')
-		b.WriteString(strconv.Itoa(int(e.Access)))
-		b.WriteByte(',')
-		b.WriteString(mapText(e.Key, e.Access))
-		b.WriteByte('\n')
+		num = strconv.AppendInt(num[:0], int64(e.ID), 10)
+		num = append(num, ',')
+		num = strconv.AppendInt(num, int64(e.Access), 10)
+		num = append(num, ',')
+		bw.Write(num)
+		bw.WriteString(mapText(e.Key, e.Access))
+		bw.WriteByte('\n')
 	}
-	return b.Bytes(), nil
+	return bw.Flush()
 }
 
 // WriteMapFile writes EncodeMap(m) to path through a temporary file in the
 // same directory and a rename.
 func WriteMapFile(path string, m *Map) error {
-	data, err := EncodeMap(m)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return writeFileAtomic(path, data)
+	return writeFileAtomicWith(path, func(w io.Writer) error { return encodeMapTo(w, m) })
 }

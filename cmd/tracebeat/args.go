@@ -2,9 +2,10 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -20,7 +21,7 @@ func expandArgfiles(args []string) ([]string, error) {
 		case strings.HasPrefix(a, "@") && len(a) > 1:
 			lines, err := readLines(a[1:])
 			if err != nil {
-				return nil, fmt.Errorf("argfile %s: %w", a[1:], err)
+				return nil, fileError("argfile", a[1:], err)
 			}
 			for _, l := range lines {
 				out = append(out, l)
@@ -65,7 +66,7 @@ type configEntry struct {
 func readConfig(path string) ([]configEntry, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
+		return nil, fileError("config", path, err)
 	}
 	defer f.Close()
 	var out []configEntry
@@ -81,12 +82,38 @@ func readConfig(path string) ([]configEntry, error) {
 		k, v, ok := strings.Cut(l, "=")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" {
-			return nil, fmt.Errorf("config %s:%d: want \"key = value\", got %q", filepath.Base(path), n, l)
+			return nil, fmt.Errorf("config %s:%d: want \"key = value\", got %q", path, n, l)
 		}
 		out = append(out, configEntry{k, strings.TrimSpace(v), n})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
+		return nil, fileError("config", path, err)
 	}
 	return out, nil
 }
+
+// fileError names what a file is for, its path and the reason, without
+// repeating the path that *fs.PathError already carries ("argfile a.txt:
+// no such file or directory", not "argfile a.txt: open a.txt: no such file
+// or directory"). The *fs.PathError stays in the chain, so callers can still
+// tell an unreadable file from a malformed one.
+func fileError(what, path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return &namedFileError{what: what, path: path, reason: pe.Err, wrapped: err}
+	}
+	if strings.Contains(err.Error(), path) {
+		return fmt.Errorf("%s: %w", what, err) // e.g. "mapping.txt:3: ..." already names the file and line
+	}
+	return fmt.Errorf("%s %s: %w", what, path, err)
+}
+
+// namedFileError is a file-system error reworded by fileError.
+type namedFileError struct {
+	what, path string
+	reason     error // the bare cause, e.g. fs.ErrNotExist's syscall error
+	wrapped    error
+}
+
+func (e *namedFileError) Error() string { return e.what + " " + e.path + ": " + e.reason.Error() }
+func (e *namedFileError) Unwrap() error { return e.wrapped }

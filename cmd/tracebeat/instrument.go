@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -39,14 +40,36 @@ ignoreMethodMapping.txt.
 
 Output: with -o DIR each input jar becomes DIR/<name>.jar and each input
 directory DIR/<name>/; with --merge, -o names one jar holding everything.
+Outputs are written to temporary files and renamed at the end: a failed run
+leaves no output behind.
+
+Arguments can come from files:
+  @FILE          one argument (flag or input) per line; blank lines and
+                 lines starting with # are skipped; "@@x" passes "@x".
+  --config FILE  "key = value" lines, key = a long flag name without
+                 dashes ("mapping = /abs/mapping.txt", "merge = true");
+                 "input = PATH" adds an input; list flags (classpath, input)
+                 may repeat; # comments. Flags on the command line win.
+
+A class file that cannot be parsed is copied untouched with a warning naming
+the input and the entry; --strict makes it an error. On a terminal a progress
+line (classes written, rate, ETA) is shown on stderr; it is off when stderr
+is redirected, with --quiet and with --log-format json.
+
+The first line on stdout is the summary scripts read:
+  tracebeat: inputs=N classes=N rewritten=N methods traced=N ignored=N skipped=N (reason=n ...) focus=N seconds=S map=PATH
+further lines, indented, detail ignored methods by reason and the outputs.
 
 Examples:
   tracebeat instrument -o build/traced app.jar lib.jar build/classes
   tracebeat instrument --merge -o out/all.jar --mapping mapping.txt app.jar
   tracebeat instrument --base-map release/methodMapping.txt -o out @inputs.txt
-  tracebeat instrument --config tracebeat.conf
+  tracebeat instrument --config tracebeat.conf @inputs.txt --log-level debug
+  tracebeat instrument --mode systrace --trace-all -o out app.jar
 
-Exit status: 0 ok, 1 failure, 2 usage.
+Exit status: 0 ok, 1 failure (unreadable or corrupt input, bad mapping,
+block list or base map, output not writable), 2 usage (unknown flag, bad
+flag value, no inputs, no -o).
 
 Flags:
 `
@@ -71,7 +94,7 @@ func (f *instrumentFlags) define(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.traceEmpty, "trace-empty", false, "also trace methods that only return")
 	fs.BoolVar(&f.traceGetSet, "trace-getter-setter", false, "also trace getters, setters and trivial constructors")
 	fs.BoolVar(&f.traceSingle, "trace-single", false, "also trace methods that call nothing (leaf methods)")
-	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "parallel workers")
+	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "parallel workers (0: one per CPU)")
 	fs.StringSliceVar(&f.classpath, "classpath", nil, "jars read for the class hierarchy only, e.g. android.jar (repeatable)")
 	fs.StringVar(&f.mapping, "mapping", "", "ProGuard/R8 mapping.txt of the inputs")
 	fs.StringVar(&f.blacklist, "blacklist", "", "Matrix block list (-keepclass / -keeppackage)")
@@ -84,7 +107,7 @@ func (f *instrumentFlags) define(fs *pflag.FlagSet) {
 	fs.StringVar(&f.config, "config", "", "file of \"flag = value\" lines (\"input = PATH\" adds inputs); command-line flags win")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&f.logFormat, "log-format", "console", "console or json")
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors: no summary, no progress, no warnings")
 }
 
 func runInstrument(args []string, stdout, stderr io.Writer) int {
@@ -92,26 +115,39 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tracebeat instrument: %s\nRun 'tracebeat instrument --help' for usage.\n", msg)
 		return exitUsage
 	}
-	args, err := expandArgfiles(args)
-	if err != nil {
+	failure := func(err error) int {
+		fmt.Fprintf(stderr, "tracebeat instrument: %v\n", err)
+		return exitFailure
+	}
+	// An argument or config file that cannot be read is a failure like any
+	// unreadable input; one that reads but says something wrong is usage.
+	fileOrUsage := func(err error) int {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return failure(err)
+		}
 		return usageErr(err.Error())
 	}
+	args, err := expandArgfiles(args)
+	if err != nil {
+		return fileOrUsage(err)
+	}
 	var fl instrumentFlags
-	fs := pflag.NewFlagSet("instrument", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fl.define(fs)
-	if err := fs.Parse(args); err != nil {
+	flags := pflag.NewFlagSet("instrument", pflag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	fl.define(flags)
+	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, instrumentHelp+fs.FlagUsages())
+			fmt.Fprint(stdout, instrumentHelp+flags.FlagUsages())
 			return exitOK
 		}
 		return usageErr(err.Error())
 	}
-	inputs := fs.Args()
+	inputs := flags.Args()
 	if fl.config != "" {
-		extra, err := applyConfig(fs, fl.config)
+		extra, err := applyConfig(flags, fl.config)
 		if err != nil {
-			return usageErr(err.Error())
+			return fileOrUsage(err)
 		}
 		inputs = append(inputs, extra...)
 	}
@@ -121,36 +157,81 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	if fl.output == "" {
 		return usageErr("-o is required")
 	}
+	if fl.workers < 0 {
+		return usageErr(fmt.Sprintf("--workers must be 0 (one per CPU) or more, got %d", fl.workers))
+	}
 	mode, err := instrument.ParseMode(fl.mode)
 	if err != nil {
-		return usageErr(err.Error())
+		return usageErr("--mode: " + err.Error())
 	}
-	log, err := newLogger(stderr, fl.logLevel, fl.logFormat, fl.quiet)
+	bar := newProgressBar(stderr, !fl.quiet && fl.logFormat == "console" && isTerminal(stderr), nil)
+	log, err := newLogger(bar.Writer(), fl.logLevel, fl.logFormat, fl.quiet)
 	if err != nil {
 		return usageErr(err.Error())
 	}
 	defer log.Sync() //nolint:errcheck
 
 	start := time.Now()
+	kinds, err := checkInputs(inputs, fl.classpath)
+	if err != nil {
+		return failure(err)
+	}
+	paths := mapPaths(&fl)
+	if err := paths.checkWritable(); err != nil {
+		return failure(err)
+	}
 	opt, err := buildOptions(&fl, inputs, mode, log)
 	if err != nil {
-		fmt.Fprintf(stderr, "tracebeat instrument: %v\n", err)
-		return exitFailure
+		return failure(err)
 	}
+	opt.Progress = bar.Update
 	res, err := instrument.Run(context.Background(), opt)
+	bar.Finish()
 	if err != nil {
-		fmt.Fprintf(stderr, "tracebeat instrument: %v\n", err)
-		return exitFailure
+		return failure(err)
 	}
-	mapPath, ignorePath := mapPaths(&fl)
-	if err := writeMaps(res, mapPath, ignorePath, fl.report); err != nil {
-		fmt.Fprintf(stderr, "tracebeat instrument: %v\n", err)
-		return exitFailure
+	if err := writeMaps(res, paths); err != nil {
+		// The run failed: take its outputs away so nothing half-done is
+		// mistaken for a result.
+		for _, out := range res.Outputs {
+			os.RemoveAll(out)
+		}
+		return failure(err)
 	}
 	if !fl.quiet {
-		fmt.Fprintln(stdout, summaryLine(res, time.Since(start), mapPath))
+		took := time.Since(start)
+		fmt.Fprintln(stdout, summaryLine(res, took, paths.methodMap))
+		for _, l := range summaryDetails(res, kinds, took, paths) {
+			fmt.Fprintln(stdout, l)
+		}
 	}
 	return exitOK
+}
+
+// inputKinds counts the inputs by kind, for the summary.
+type inputKinds struct{ jars, dirs int }
+
+// checkInputs makes sure every input and classpath entry exists before
+// anything is read, so a typo is reported as such and early.
+func checkInputs(inputs, classpath []string) (inputKinds, error) {
+	var k inputKinds
+	for _, in := range inputs {
+		st, err := os.Stat(in)
+		if err != nil {
+			return k, fileError("input", in, err)
+		}
+		if st.IsDir() {
+			k.dirs++
+		} else {
+			k.jars++
+		}
+	}
+	for _, cp := range classpath {
+		if _, err := os.Stat(cp); err != nil {
+			return k, fileError("classpath", cp, err)
+		}
+	}
+	return k, nil
 }
 
 // applyConfig sets every flag the command line did not set from the
@@ -199,7 +280,7 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode instrument.Mode, lo
 	if fl.mapping != "" {
 		m, err := mapping.ParseFile(fl.mapping, log)
 		if err != nil {
-			return opt, err
+			return opt, fileError("mapping", fl.mapping, err)
 		}
 		opt.Policy.OriginalClass = func(name string) string {
 			if o, ok := m.OriginalClass(name); ok {
@@ -220,7 +301,7 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode instrument.Mode, lo
 	}
 	if fl.blacklist != "" {
 		if err := bl.AddFile(fl.blacklist); err != nil {
-			return opt, err
+			return opt, fileError("blacklist", fl.blacklist, err)
 		}
 	}
 	opt.Policy.Blocked = func(orig string) (string, bool) {
@@ -247,53 +328,102 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode instrument.Mode, lo
 	if fl.baseMap != "" {
 		base, err := methodmap.ReadMapFile(fl.baseMap)
 		if err != nil {
-			return opt, err
+			return opt, fileError("base map", fl.baseMap, err)
 		}
 		opt.Policy.BaseMap = base
 	}
 	return opt, nil
 }
 
+// outputPaths are the files written after the pipeline: the maps and the
+// optional report.
+type outputPaths struct {
+	methodMap, ignoreMap, report string
+}
+
 // mapPaths returns where the maps go: given paths, else the output
 // directory, else beside the merged jar.
-func mapPaths(fl *instrumentFlags) (string, string) {
+func mapPaths(fl *instrumentFlags) outputPaths {
 	dir := fl.output
 	if fl.merge {
 		dir = filepath.Dir(fl.output)
 	}
-	m, ig := fl.methodMap, fl.ignoreMap
-	if m == "" {
-		m = filepath.Join(dir, "methodMapping.txt")
+	p := outputPaths{methodMap: fl.methodMap, ignoreMap: fl.ignoreMap, report: fl.report}
+	if p.methodMap == "" {
+		p.methodMap = filepath.Join(dir, "methodMapping.txt")
 	}
-	if ig == "" {
-		ig = filepath.Join(filepath.Dir(m), "ignoreMethodMapping.txt")
+	if p.ignoreMap == "" {
+		p.ignoreMap = filepath.Join(filepath.Dir(p.methodMap), "ignoreMethodMapping.txt")
 	}
-	return m, ig
+	return p
 }
 
-func writeMaps(res *instrument.Result, mapPath, ignorePath, reportPath string) error {
-	if err := os.MkdirAll(filepath.Dir(mapPath), 0o755); err != nil {
-		return err
+// checkWritable refuses map and report paths that can never be written
+// (a parent is a file, the path is a directory) before the pipeline runs,
+// so such a mistake does not cost a whole run and leave outputs without
+// maps.
+func (p outputPaths) checkWritable() error {
+	for _, f := range []struct{ what, path string }{
+		{"method map", p.methodMap}, {"ignore map", p.ignoreMap}, {"report", p.report},
+	} {
+		if f.path == "" {
+			continue
+		}
+		if st, err := os.Stat(f.path); err == nil && st.IsDir() {
+			return fmt.Errorf("%s %s: is a directory", f.what, f.path)
+		}
+		// The nearest existing ancestor must be a directory.
+		for dir := filepath.Dir(f.path); ; dir = filepath.Dir(dir) {
+			st, err := os.Stat(dir)
+			if err == nil {
+				if !st.IsDir() {
+					return fmt.Errorf("%s %s: %s is not a directory", f.what, f.path, dir)
+				}
+				break
+			}
+			// Missing (or under a file: ENOTDIR): look further up.
+			if parent := filepath.Dir(dir); parent == dir {
+				break
+			}
+		}
 	}
-	if err := methodmap.WriteMapFile(mapPath, res.Map); err != nil {
-		return fmt.Errorf("method map %s: %w", mapPath, err)
+	return nil
+}
+
+// writeMaps writes the maps and the report. On an error it removes what
+// it wrote, so a failed run leaves no map behind.
+func writeMaps(res *instrument.Result, p outputPaths) (err error) {
+	var written []string
+	defer func() {
+		if err != nil {
+			for _, w := range written {
+				os.Remove(w)
+			}
+		}
+	}()
+	write := func(what, path string, fn func() error) error {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return fileError(what, path, err)
+		}
+		if err := fn(); err != nil {
+			return fileError(what, path, err)
+		}
+		written = append(written, path)
+		return nil
+	}
+	if err := write("method map", p.methodMap, func() error { return methodmap.WriteMapFile(p.methodMap, res.Map) }); err != nil {
+		return err
 	}
 	ignored := make([]methodmap.IgnoredMethod, len(res.Ignored))
 	for i, m := range res.Ignored {
 		ignored[i] = methodmap.IgnoredMethod{Key: m.Key, Access: m.Access, Reason: methodmap.Reason(m.Reason)}
 	}
-	if err := os.MkdirAll(filepath.Dir(ignorePath), 0o755); err != nil {
+	if err := write("ignore map", p.ignoreMap, func() error { return methodmap.WriteIgnoreMapFile(p.ignoreMap, ignored) }); err != nil {
 		return err
 	}
-	if err := methodmap.WriteIgnoreMapFile(ignorePath, ignored); err != nil {
-		return fmt.Errorf("ignore map %s: %w", ignorePath, err)
-	}
-	if reportPath != "" {
-		if err := os.MkdirAll(filepath.Dir(reportPath), 0o755); err != nil {
+	if p.report != "" {
+		if err := write("report", p.report, func() error { return methodmap.WriteReportFile(p.report, res.NumTraced(), ignored) }); err != nil {
 			return err
-		}
-		if err := methodmap.WriteReportFile(reportPath, len(res.Traced), ignored); err != nil {
-			return fmt.Errorf("report %s: %w", reportPath, err)
 		}
 	}
 	return nil
@@ -303,7 +433,7 @@ func writeMaps(res *instrument.Result, mapPath, ignorePath, reportPath string) e
 func summaryLine(res *instrument.Result, took time.Duration, mapPath string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "tracebeat: inputs=%d classes=%d rewritten=%d methods traced=%d ignored=%d skipped=%d",
-		res.Inputs, res.Classes, res.Rewritten, len(res.Traced), len(res.Ignored), sum(res.Skipped))
+		res.Inputs, res.Classes, res.Rewritten, res.NumTraced(), len(res.Ignored), sum(res.Skipped))
 	if len(res.Skipped) > 0 {
 		reasons := make([]string, 0, len(res.Skipped))
 		for r, n := range res.Skipped {
@@ -322,4 +452,81 @@ func sum(m map[string]int) int {
 		n += v
 	}
 	return n
+}
+
+// maxListedOutputs caps the output lines of the summary: a mirror of
+// thousands of inputs should not flood the build log.
+const maxListedOutputs = 10
+
+// summaryDetails are the indented lines after the summary line: counts
+// spelled out, ignored methods by reason (most frequent first), and every
+// file written.
+func summaryDetails(res *instrument.Result, kinds inputKinds, took time.Duration, p outputPaths) []string {
+	var out []string
+	add := func(key, format string, args ...any) {
+		out = append(out, fmt.Sprintf("  %-11s %s", key+":", fmt.Sprintf(format, args...)))
+	}
+	add("inputs", "%d (%s, %s)", res.Inputs, plural(kinds.jars, "jar", "jars"), plural(kinds.dirs, "directory", "directories"))
+	add("classes", "%d read, %d rewritten", res.Classes, res.Rewritten)
+	add("methods", "%d traced, %d ignored", res.NumTraced(), len(res.Ignored))
+	if reasons := countByReason(res.Ignored); len(reasons) > 0 {
+		add("ignored", "%s", strings.Join(reasons, " "))
+	}
+	if n := sum(res.Skipped); n > 0 {
+		add("untouched", "%d planned methods could not be rewritten validly (listed as ignored)", n)
+	}
+	if len(res.Focus) > 0 {
+		add("focus", "%s", plural(len(res.Focus), "Activity class", "Activity classes"))
+	}
+	if len(res.Duplicates) > 0 {
+		add("duplicates", "%s in more than one input", plural(len(res.Duplicates), "class", "classes"))
+	}
+	if len(res.Warnings) > 0 {
+		add("warnings", "%d (see stderr)", len(res.Warnings))
+	}
+	add("time", "%.2f s", took.Seconds())
+	for i, o := range res.Outputs {
+		if i == maxListedOutputs {
+			add("output", "... and %d more", len(res.Outputs)-i)
+			break
+		}
+		add("output", "%s", o)
+	}
+	add("method map", "%s", p.methodMap)
+	add("ignore map", "%s", p.ignoreMap)
+	if p.report != "" {
+		add("report", "%s", p.report)
+	}
+	return out
+}
+
+// countByReason returns "reason=n" for the ignored methods, the most
+// frequent reason first (ties by name, so the order is stable).
+func countByReason(ignored []instrument.IgnoredMethod) []string {
+	counts := map[string]int{}
+	for _, m := range ignored {
+		counts[m.Reason]++
+	}
+	reasons := make([]string, 0, len(counts))
+	for r := range counts {
+		reasons = append(reasons, r)
+	}
+	sort.Slice(reasons, func(i, j int) bool {
+		a, b := reasons[i], reasons[j]
+		if counts[a] != counts[b] {
+			return counts[a] > counts[b]
+		}
+		return a < b
+	})
+	for i, r := range reasons {
+		reasons[i] = fmt.Sprintf("%s=%d", r, counts[r])
+	}
+	return reasons
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -9,7 +9,7 @@ import (
 	"sort"
 )
 
-// Exit codes, documented in the README.
+// Exit codes, documented in the README and in every command's help.
 const (
 	exitOK      = 0
 	exitFailure = 1
@@ -39,12 +39,23 @@ func main() {
 }
 
 func runMain(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "--help":
 		usage(stdout)
-		if len(args) == 0 {
-			return exitUsage
-		}
 		return exitOK
+	case "help":
+		if len(args) == 1 {
+			usage(stdout)
+			return exitOK
+		}
+		// "tracebeat help COMMAND" is "tracebeat COMMAND --help".
+		args = []string{args[1], "--help"}
+	case "--version":
+		args = []string{"version"}
 	}
 	c, ok := commands[args[0]]
 	if !ok {
@@ -68,5 +79,9 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'tracebeat COMMAND --help' for the flags of a command.")
+	fmt.Fprintln(w, "Run 'tracebeat COMMAND --help' (or 'tracebeat help COMMAND') for the flags")
+	fmt.Fprintln(w, "and examples of a command.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Exit status: 0 ok, 1 failure, 2 usage (unknown command or flag, missing")
+	fmt.Fprintln(w, "argument).")
 }
