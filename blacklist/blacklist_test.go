@@ -61,7 +61,7 @@ func TestBlocked(t *testing.T) {
 		{"androidx/core/app/ComponentActivity", ""},
 		{"com/tencent/matrix/trace/core/AppMethodBeat", "-keepclass com/tencent/matrix/trace/core/AppMethodBeat (built-in)"},
 		{"com/tencent/matrix/trace/core/AppMethodBeat$1", "-keepclass com/tencent/matrix/trace/core/AppMethodBeat (built-in)"},
-		{"com/tencent/matrix/trace/core/UIThreadMonitor", "-keeppackage com/tencent/matrix/trace/core/ (built-in)"},
+		{"com/tencent/matrix/trace/core/UIThreadMonitor", "-keeppackage com/tencent/matrix/ (built-in)"},
 		{"com/tencent/matrix/Matrix", "-keeppackage com/tencent/matrix/ (built-in)"},
 		{"com/tencent/matrixx/Foo", ""},
 		{"com/tencent/Other", ""},
@@ -100,11 +100,13 @@ func TestRuntimeClass(t *testing.T) {
 		want    string
 	}{
 		{"custom runtime class", "com/acme/trace/Beat", "com/acme/trace/Beat", "-keepclass com/acme/trace/Beat (built-in)"},
-		{"custom runtime package", "com/acme/trace/Beat", "com/acme/trace/sub/X", "-keeppackage com/acme/trace/ (built-in)"},
+		{"custom runtime package", "com/acme/trace/Beat", "com/acme/trace/Helper", "runtime package com/acme/trace/, without subpackages (built-in)"},
+		{"runtime subpackages are app code", "com/acme/trace/Beat", "com/acme/trace/sub/X", ""},
 		{"outside custom runtime package", "com/acme/trace/Beat", "com/acme/Other", ""},
 		{"Matrix package still blocked", "com/acme/trace/Beat", "com/tencent/matrix/Matrix", "-keeppackage com/tencent/matrix/ (built-in)"},
 		{"old default not special", "com/acme/trace/Beat", "com/tencent/matrix/trace/core/AppMethodBeat", "-keeppackage com/tencent/matrix/ (built-in)"},
-		{"dotted runtime class", "com.acme.Beat", "com/acme/X", "-keeppackage com/acme/ (built-in)"},
+		{"dotted runtime class", "com.acme.Beat", "com/acme/X", "runtime package com/acme/, without subpackages (built-in)"},
+		{"app below a custom runtime stays traced", "com.acme.Beat", "com/acme/app/Main", ""},
 		{"runtime without package blocks only itself", "Beat", "Beat$1", "-keepclass Beat (built-in)"},
 		{"runtime without package: others pass", "Beat", "Other", ""},
 	}
@@ -137,7 +139,7 @@ func TestRules(t *testing.T) {
 		"-keeppackage android/ (built-in)",
 		"-keeppackage com/tencent/matrix/ (built-in)",
 		"-keepclass com/tencent/matrix/trace/core/AppMethodBeat (built-in)",
-		"-keeppackage com/tencent/matrix/trace/core/ (built-in)",
+		"runtime package com/tencent/matrix/trace/core/, without subpackages (built-in)",
 		"-keepclass a/b/C (testdata/blacklist.txt:3)",
 		"-keeppackage x/y/ (testdata/blacklist.txt:4)",
 		"-keeppackage p/q/ (testdata/blacklist.txt:6)",

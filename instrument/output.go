@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -69,9 +70,13 @@ func (p *pipeline) write(ctx context.Context) error {
 	}
 
 	var sinks []sink
+	createdOut := false
 	abortAll := func() {
 		for _, s := range sinks {
 			s.abort()
+		}
+		if createdOut {
+			os.Remove(p.opt.Output) // only when still empty
 		}
 	}
 	var merged sink
@@ -82,8 +87,13 @@ func (p *pipeline) write(ctx context.Context) error {
 		}
 		merged = s
 		sinks = append(sinks, s)
-	} else if err := os.MkdirAll(p.opt.Output, 0o755); err != nil {
-		return err
+	} else {
+		if _, err := os.Stat(p.opt.Output); os.IsNotExist(err) {
+			createdOut = true
+		}
+		if err := os.MkdirAll(p.opt.Output, 0o755); err != nil {
+			return err
+		}
 	}
 	for i, in := range p.inputs {
 		s := merged
@@ -111,7 +121,7 @@ func (p *pipeline) write(ctx context.Context) error {
 		p.res.Outputs = append(p.res.Outputs, p.opt.Output)
 	}
 	for k, s := range sinks {
-		if err := s.commit(); err != nil {
+		if err := s.commit(); err != nil { // a failed commit cleans up after itself
 			for _, rest := range sinks[k+1:] {
 				rest.abort()
 			}
@@ -160,7 +170,7 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 			case <-ctx.Done():
 				return
 			}
-			if f.ci == nil && !(toJar && in.isDir) {
+			if f.ci == nil && !(toJar && in.isDir) && !needsCheck(f.e) {
 				close(f.done) // copied as is by the writer
 				continue
 			}
@@ -223,9 +233,40 @@ func (p *pipeline) emit(s sink, in *input, f *future, modified bool) error {
 
 func isDirName(name string) bool { return len(name) > 0 && name[len(name)-1] == '/' }
 
+// needsCheck reports whether an entry that is copied raw must first be
+// inflated to check it: class entries were read (and their CRC checked) by
+// the scan; other jar entries were not, and a corrupt one must not reach
+// the output unnoticed.
+func needsCheck(e *entry) bool { return e.zf != nil && !e.isClass() && !isDirName(e.name) }
+
+// checkBuffers hold the copy buffers of entry checks.
+var checkBuffers = sync.Pool{New: func() any { b := make([]byte, 32*1024); return &b }}
+
+// checkEntry inflates a jar entry to the end, which makes archive/zip
+// verify its size and CRC.
+func checkEntry(e *entry) error {
+	rc, err := e.zf.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	buf := checkBuffers.Get().(*[]byte)
+	defer checkBuffers.Put(buf)
+	_, err = io.CopyBuffer(io.Discard, rc, *buf)
+	return err
+}
+
 // processEntry rewrites one class (when it has plans) and compresses what
 // goes into a jar. It runs on a worker.
 func (p *pipeline) processEntry(in *input, e *entry, ci *classInfo, toJar bool) entryResult {
+	if ci == nil && needsCheck(e) {
+		if err := checkEntry(e); err != nil {
+			return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}
+		}
+		if !(toJar && in.isDir) {
+			return entryResult{}
+		}
+	}
 	var data []byte
 	changed := false
 	if ci != nil {
@@ -412,11 +453,20 @@ func (j *jarSink) commit() error {
 		j.abort()
 		return err
 	}
+	// CreateTemp makes the file 0600; a jar is an ordinary readable file.
+	if err := j.tmp.Chmod(0o644); err != nil {
+		j.abort()
+		return err
+	}
 	if err := j.tmp.Close(); err != nil {
 		os.Remove(j.tmp.Name())
 		return err
 	}
-	return os.Rename(j.tmp.Name(), j.path)
+	if err := os.Rename(j.tmp.Name(), j.path); err != nil {
+		os.Remove(j.tmp.Name())
+		return err
+	}
+	return nil
 }
 
 func (j *jarSink) abort() {
@@ -478,10 +528,20 @@ func (d *dirSink) put(name string, orig *entry, body []byte, deflated bool, _ ui
 }
 
 func (d *dirSink) commit() error {
-	if err := os.RemoveAll(d.path); err != nil {
+	// MkdirTemp makes the directory 0700; a class directory is ordinary.
+	if err := os.Chmod(d.tmp, 0o755); err != nil {
+		d.abort()
 		return err
 	}
-	return os.Rename(d.tmp, d.path)
+	if err := os.RemoveAll(d.path); err != nil {
+		d.abort()
+		return err
+	}
+	if err := os.Rename(d.tmp, d.path); err != nil {
+		d.abort()
+		return err
+	}
+	return nil
 }
 
 func (d *dirSink) abort() { os.RemoveAll(d.tmp) }

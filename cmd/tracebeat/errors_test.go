@@ -235,13 +235,12 @@ func TestFailedCommitLeavesNoTempFiles(t *testing.T) {
 // commitRemovesTempOnFailure is false until instrument/output.go removes
 // the temporary jar (and directory) when the final rename fails; flip it
 // with that change.
-const commitRemovesTempOnFailure = false
+const commitRemovesTempOnFailure = true
 
 // TestCorruptResourceEntry is a jar whose non-class entry has a broken
 // deflate stream. The pipeline copies non-class entries without
 // decompressing them, so today the damage reaches the output unnoticed.
 func TestCorruptResourceEntry(t *testing.T) {
-	t.Skip("pending an instrument change: entries copied raw are not checked (see the CLI report); remove this Skip with it")
 	in := t.TempDir()
 	good := insFixtureClass(t, "ins/Throwing.class")
 	text := bytes.Repeat([]byte("resource text "), 200)
