@@ -39,6 +39,15 @@ type ConstantPool struct {
 	tags []uint8  // tags[i], 0 for unusable slots
 
 	grown bool
+	// consts indexes Integer and String entries on first lookup of one of
+	// them: a rewrite adds one per traced method, and a linear scan each
+	// time would cost the pool's size per method.
+	consts map[poolKey]uint16
+}
+
+type poolKey struct {
+	tag  uint8
+	body string
 }
 
 // Count returns constant_pool_count: one more than the highest index.
@@ -270,14 +279,8 @@ func (p *ConstantPool) appendTo(dst []byte) []byte {
 // handful of constants per class, and scanning the tag array costs less
 // than building an index of the whole pool for every class.
 func (p *ConstantPool) findOrAdd(tag uint8, body []byte) (uint16, error) {
-	for i, t := range p.tags {
-		if t != tag {
-			continue
-		}
-		off := int(p.offs[i]) + 1
-		if n := entryBodyLen(p.data, off-1); n == len(body) && string(p.data[off:off+n]) == string(body) {
-			return uint16(i), nil
-		}
+	if i, ok := p.find(tag, body); ok {
+		return i, nil
 	}
 	slots := 1
 	if tag == TagLong || tag == TagDouble {
@@ -298,7 +301,40 @@ func (p *ConstantPool) findOrAdd(tag uint8, body []byte) (uint16, error) {
 		p.tags = append(p.tags, 0)
 	}
 	p.grown = true
+	if p.consts != nil && (tag == TagInteger || tag == TagString) {
+		p.consts[poolKey{tag, string(body)}] = i
+	}
 	return i, nil
+}
+
+// find returns the first entry with this tag and body.
+func (p *ConstantPool) find(tag uint8, body []byte) (uint16, bool) {
+	if tag == TagInteger || tag == TagString {
+		if p.consts == nil {
+			p.consts = map[poolKey]uint16{}
+			for i, t := range p.tags {
+				if t == TagInteger || t == TagString {
+					off := int(p.offs[i])
+					k := poolKey{t, string(p.data[off+1 : off+1+entryBodyLen(p.data, off)])}
+					if _, seen := p.consts[k]; !seen {
+						p.consts[k] = uint16(i)
+					}
+				}
+			}
+		}
+		i, ok := p.consts[poolKey{tag, string(body)}]
+		return i, ok
+	}
+	for i, t := range p.tags {
+		if t != tag {
+			continue
+		}
+		off := int(p.offs[i]) + 1
+		if n := entryBodyLen(p.data, off-1); n == len(body) && string(p.data[off:off+n]) == string(body) {
+			return uint16(i), true
+		}
+	}
+	return 0, false
 }
 
 // AddUtf8 finds or adds a Utf8 entry.

@@ -11,7 +11,7 @@ type codeDecoder struct {
 	pool    *ConstantPool
 	code    []byte
 	c       *Code
-	insnAt  []int32 // code offset -> instruction index, -1 inside an instruction
+	insnAt  []int32 // code offset -> instruction index + 1; 0 inside an instruction
 	insnOff []int32 // instruction index -> code offset
 	insns   []Insn  // instructions as decoded, copied out at the end
 	spans   []frameSpan
@@ -73,10 +73,10 @@ func (d *codeDecoder) labelAt(off int) (Label, error) {
 		}
 		return d.c.End, nil
 	}
-	if off < 0 || off > len(d.code) || d.insnAt[off] < 0 {
+	if off < 0 || off > len(d.code) || d.insnAt[off] == 0 {
 		return NoLabel, formatErr("code", off, "offset is not the start of an instruction")
 	}
-	in := &d.c.Insns[d.insnAt[off]]
+	in := &d.c.Insns[d.insnAt[off]-1]
 	if in.Mark == NoLabel {
 		in.Mark = d.c.NewLabel()
 	}
@@ -100,9 +100,7 @@ func (d *codeDecoder) decodeInsns() error {
 		d.insnAt = make([]int32, n+1)
 	}
 	d.insnAt = d.insnAt[:n+1]
-	for i := range d.insnAt {
-		d.insnAt[i] = -1
-	}
+	clear(d.insnAt)
 	c := d.c
 	d.insns = d.insns[:0]
 	d.insnOff = d.insnOff[:0]
@@ -216,7 +214,7 @@ func (d *codeDecoder) decodeInsns() error {
 		default:
 			return formatErr("code", off, "unknown opcode 0x%02X", op)
 		}
-		d.insnAt[off] = int32(len(d.insns))
+		d.insnAt[off] = int32(len(d.insns)) + 1
 		d.insnOff = append(d.insnOff, int32(off))
 		d.insns = append(d.insns, in)
 		off += size
@@ -325,7 +323,7 @@ func (d *codeDecoder) resolveTargets() error {
 }
 
 func (d *codeDecoder) branchLabel(from, target int) (Label, error) {
-	if target < 0 || target >= len(d.code) || d.insnAt[target] < 0 {
+	if target < 0 || target >= len(d.code) || d.insnAt[target] == 0 {
 		if from < 0 {
 			return NoLabel, formatErr("code", target, "switch target is not the start of an instruction")
 		}

@@ -63,10 +63,8 @@ func insnSize(in *Insn, sw []Switch, off int) int {
 
 // layout assigns an offset to every label and returns the code length.
 func (c *Code) layout() ([]int32, int, error) {
-	offs := make([]int32, c.NumLabels()) // one per label; labels are dense small ints
-	for i := range offs {
-		offs[i] = -1
-	}
+	// offs[l] is the offset of label l plus one; 0 means not placed yet.
+	offs := make([]int32, c.NumLabels())
 	off := 0
 	for i := range c.Insns {
 		in := &c.Insns[i]
@@ -74,10 +72,10 @@ func (c *Code) layout() ([]int32, int, error) {
 			return nil, 0, fmt.Errorf("instruction %d: invalid opcode 0x%02X", i, in.Op)
 		}
 		if in.Mark != NoLabel {
-			if int(in.Mark) >= len(offs) || offs[in.Mark] >= 0 {
+			if int(in.Mark) >= len(offs) || offs[in.Mark] != 0 {
 				return nil, 0, fmt.Errorf("instruction %d: label %d placed twice or never allocated", i, in.Mark)
 			}
-			offs[in.Mark] = int32(off)
+			offs[in.Mark] = int32(off) + 1
 		}
 		if k := opInfo[in.Op].kind; (k == opTableSwitch || k == opLookupSwitch) && (in.A < 0 || int(in.A) >= len(c.Switches)) {
 			return nil, 0, fmt.Errorf("instruction %d: switch index %d out of range", i, in.A)
@@ -91,10 +89,10 @@ func (c *Code) layout() ([]int32, int, error) {
 		return nil, 0, fmt.Errorf("code is empty")
 	}
 	if c.End != NoLabel {
-		if int(c.End) >= len(offs) || offs[c.End] >= 0 {
+		if int(c.End) >= len(offs) || offs[c.End] != 0 {
 			return nil, 0, fmt.Errorf("end label %d placed twice or never allocated", c.End)
 		}
-		offs[c.End] = int32(off)
+		offs[c.End] = int32(off) + 1
 	}
 	return offs, off, nil
 }
@@ -107,13 +105,13 @@ func (c *Code) AppendTo(dst []byte) ([]byte, error) {
 	}
 	var lerr error
 	at := func(l Label) int {
-		if l <= NoLabel || int(l) >= len(offs) || offs[l] < 0 {
+		if l <= NoLabel || int(l) >= len(offs) || offs[l] == 0 {
 			if lerr == nil {
 				lerr = fmt.Errorf("label %d is used but not placed", l)
 			}
 			return 0
 		}
-		return int(offs[l])
+		return int(offs[l]) - 1
 	}
 	dst = binary.BigEndian.AppendUint16(dst, c.MaxStack)
 	dst = binary.BigEndian.AppendUint16(dst, c.MaxLocals)

@@ -77,10 +77,12 @@ type validateOptions struct {
 
 func validateEntries(entries []Entry, name string, o validateOptions) []Violation {
 	var vs []Violation
-	byID := map[int]Entry{}
-	byKey := map[MethodKey]Entry{}
+	// Index maps (not copies of the 80-byte entries): a map of a large app
+	// has hundreds of thousands of lines.
+	byID := make(map[int]int32, len(entries))
+	byKey := make(map[MethodKey]int32, len(entries))
 	prevID, dispatchSeen := 0, false
-	for _, e := range entries {
+	for i, e := range entries {
 		inRange := true
 		switch {
 		case e.ID == DispatchID:
@@ -94,18 +96,20 @@ func validateEntries(entries []Entry, name string, o validateOptions) []Violatio
 			vs = append(vs, violation(KindIDOutOfRange, name, e.Line, "id %d of %s is out of range 1..%d (and %d for the dispatch entry)",
 				e.ID, e.Key, o.maxID, DispatchID))
 		}
-		if first, dup := byID[e.ID]; dup {
+		if fi, dup := byID[e.ID]; dup {
+			first := entries[fi]
 			vs = append(vs, violation(KindDuplicateID, name, e.Line, "duplicate id %d: %s, already used by %s%s",
 				e.ID, e.Key, first.Key, onLine(first)))
 		} else {
-			byID[e.ID] = e
+			byID[e.ID] = int32(i)
 		}
 		k := lineKey(e.Key, e.Access)
-		if first, dup := byKey[k]; dup {
+		if fi, dup := byKey[k]; dup {
+			first := entries[fi]
 			vs = append(vs, violation(KindDuplicateMethod, name, e.Line, "duplicate method %s: id %d, already id %d%s",
 				k, e.ID, first.ID, onLine(first)))
 		} else {
-			byKey[k] = e
+			byKey[k] = int32(i)
 		}
 		// Out-of-range ids are reported once above, not again as misplaced.
 		if o.requireSorted && inRange {
