@@ -417,3 +417,24 @@ func (p *ConstantPool) IndyNameAndType(i uint16) (uint16, error) {
 	b, _ := p.entry(i, tag)
 	return binary.BigEndian.Uint16(b[2:]), nil
 }
+
+// Entry returns the tag of entry i and its body: the bytes after the tag,
+// in class-file form (for constants without a typed accessor: Float, Long,
+// Double, MethodHandle, MethodType, bootstrap indices).
+func (p *ConstantPool) Entry(i uint16) (tag uint8, body []byte, err error) {
+	tag = p.Tag(i)
+	if tag == 0 {
+		return 0, nil, fmt.Errorf("constant pool index %d is not a valid entry (count %d)", i, len(p.tags))
+	}
+	body, err = p.entry(i, tag)
+	return tag, body, err
+}
+
+// StringValue returns the text of a String constant.
+func (p *ConstantPool) StringValue(i uint16) (string, error) {
+	b, err := p.entry(i, TagString)
+	if err != nil {
+		return "", err
+	}
+	return p.Utf8(binary.BigEndian.Uint16(b))
+}

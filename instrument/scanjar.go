@@ -1,7 +1,6 @@
 package instrument
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strconv"
 
@@ -78,7 +77,6 @@ func (m *injectionMatcher) scanClass(data []byte, out []methodmap.InstrumentedMe
 	if err != nil {
 		return nil, err
 	}
-	var strs *stringConstants // built on the first systrace call seen
 	for i := range c.Methods {
 		mt := &c.Methods[i]
 		name, desc, err := c.MemberName(mt)
@@ -95,7 +93,7 @@ func (m *injectionMatcher) scanClass(data []byte, out []methodmap.InstrumentedMe
 		}
 		im := methodmap.InstrumentedMethod{Class: class, Name: name, Desc: desc, Access: mt.Access}
 		for k := 1; k < len(code.Insns); k++ {
-			id, ok, err := m.injectedID(c, &strs, data, code.Insns[k-1], code.Insns[k])
+			id, ok, err := m.injectedID(c, code.Insns[k-1], code.Insns[k])
 			if err != nil {
 				return nil, fmt.Errorf("method %s%s: instruction %d: %w", name, desc, k, err)
 			}
@@ -110,7 +108,7 @@ func (m *injectionMatcher) scanClass(data []byte, out []methodmap.InstrumentedMe
 
 // injectedID reports the id that arg passes to call when call is one of
 // the runtime's id-carrying methods.
-func (m *injectionMatcher) injectedID(c *cf.Class, strs **stringConstants, data []byte, arg, call cf.Insn) (int, bool, error) {
+func (m *injectionMatcher) injectedID(c *cf.Class, arg, call cf.Insn) (int, bool, error) {
 	if call.Op != cf.INVOKESTATIC {
 		return 0, false, nil
 	}
@@ -125,12 +123,7 @@ func (m *injectionMatcher) injectedID(c *cf.Class, strs **stringConstants, data 
 		if (arg.Op != cf.LDC && arg.Op != cf.LDC_W) || c.Pool.Tag(uint16(arg.A)) != cf.TagString {
 			return 0, false, nil
 		}
-		if *strs == nil {
-			if *strs, err = readStringConstants(c.Pool, data); err != nil {
-				return 0, false, err
-			}
-		}
-		s, err := (*strs).value(uint16(arg.A))
+		s, err := c.Pool.StringValue(uint16(arg.A))
 		if err != nil {
 			return 0, false, err
 		}
@@ -169,70 +162,4 @@ func decimalID(s string) (int, bool, error) {
 	}
 	id, err := strconv.Atoi(s)
 	return id, err == nil, nil
-}
-
-// stringConstants maps the String entries of a constant pool to the Utf8
-// entries holding their text.
-//
-// The classfile package has no accessor for a String constant's value, so
-// this walks the pool bytes of the (already parsed, hence well-formed)
-// class once. A (*classfile.ConstantPool).String(i) method would replace it.
-type stringConstants struct {
-	pool *cf.ConstantPool
-	utf8 map[uint16]uint16
-}
-
-func (s *stringConstants) value(i uint16) (string, error) {
-	u, ok := s.utf8[i]
-	if !ok {
-		return "", fmt.Errorf("constant pool index %d is not a String", i)
-	}
-	return s.pool.Utf8(u)
-}
-
-// readStringConstants walks the constant pool at the start of a class file.
-func readStringConstants(pool *cf.ConstantPool, data []byte) (*stringConstants, error) {
-	const poolStart = 10 // magic u4, minor u2, major u2, constant_pool_count u2
-	if len(data) < poolStart {
-		return nil, fmt.Errorf("class file too short")
-	}
-	count := int(binary.BigEndian.Uint16(data[8:]))
-	s := &stringConstants{pool: pool, utf8: map[uint16]uint16{}}
-	pos := poolStart
-	for i := 1; i < count; i++ {
-		if pos >= len(data) {
-			return nil, fmt.Errorf("constant pool entry %d past the end of the class file", i)
-		}
-		tag := data[pos]
-		var n int
-		switch tag {
-		case cf.TagUtf8:
-			if pos+3 > len(data) {
-				return nil, fmt.Errorf("constant pool entry %d past the end of the class file", i)
-			}
-			n = 2 + int(binary.BigEndian.Uint16(data[pos+1:]))
-		case cf.TagClass, cf.TagString, cf.TagMethodType, cf.TagModule, cf.TagPackage:
-			n = 2
-		case cf.TagMethodHandle:
-			n = 3
-		case cf.TagLong, cf.TagDouble:
-			n = 8
-		case cf.TagInteger, cf.TagFloat, cf.TagFieldref, cf.TagMethodref, cf.TagInterfaceMethodref,
-			cf.TagNameAndType, cf.TagDynamic, cf.TagInvokeDynamic:
-			n = 4
-		default:
-			return nil, fmt.Errorf("constant pool entry %d: unknown tag %d", i, tag)
-		}
-		if pos+1+n > len(data) {
-			return nil, fmt.Errorf("constant pool entry %d past the end of the class file", i)
-		}
-		if tag == cf.TagString {
-			s.utf8[uint16(i)] = binary.BigEndian.Uint16(data[pos+1:])
-		}
-		pos += 1 + n
-		if tag == cf.TagLong || tag == cf.TagDouble {
-			i++ // the next slot is unusable
-		}
-	}
-	return s, nil
 }

@@ -351,10 +351,6 @@ func countInstrumented(data []byte, rt injectedRuntime) (methods, traced int, er
 	if err != nil {
 		return 0, 0, err
 	}
-	raw, err := newRawPool(data)
-	if err != nil {
-		return 0, 0, err
-	}
 	for i := range c.Methods {
 		attr, ok := c.FindAttribute(c.Methods[i].Attributes, "Code")
 		if !ok {
@@ -364,7 +360,7 @@ func countInstrumented(data []byte, rt injectedRuntime) (methods, traced int, er
 		if err != nil {
 			continue // shown when the class is inspected
 		}
-		if findMarks(code, c.Pool, raw, rt).any() {
+		if findMarks(code, c.Pool, rt).any() {
 			traced++
 		}
 	}

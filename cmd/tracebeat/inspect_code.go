@@ -10,105 +10,42 @@ import (
 	cf "github.com/tracebeat/tracebeat/classfile"
 )
 
-// rawPool indexes the constant pool of the original class bytes for the
-// constants classfile.ConstantPool has no accessor for (String, Float,
-// Long, Double, MethodHandle, MethodType, bootstrap indices). cf.Parse has
-// validated the pool before this runs.
-type rawPool struct {
-	data []byte
-	off  []int // index -> offset of the entry's tag byte; 0 for unusable slots
-}
-
-func newRawPool(class []byte) (*rawPool, error) {
-	if len(class) < 10 {
-		return nil, fmt.Errorf("class file truncated")
-	}
-	count := int(binary.BigEndian.Uint16(class[8:]))
-	p := &rawPool{data: class, off: make([]int, count)}
-	pos := 10
-	for i := 1; i < count; i++ {
-		if pos >= len(class) {
-			return nil, fmt.Errorf("constant pool truncated at entry %d", i)
-		}
-		p.off[i] = pos
-		tag := class[pos]
-		size := 0
-		switch tag {
-		case cf.TagUtf8:
-			if pos+3 > len(class) {
-				return nil, fmt.Errorf("constant pool truncated at entry %d", i)
-			}
-			size = 2 + int(binary.BigEndian.Uint16(class[pos+1:]))
-		case cf.TagClass, cf.TagString, cf.TagMethodType, cf.TagModule, cf.TagPackage:
-			size = 2
-		case cf.TagMethodHandle:
-			size = 3
-		case cf.TagLong, cf.TagDouble:
-			size = 8
-		case cf.TagInteger, cf.TagFloat, cf.TagFieldref, cf.TagMethodref, cf.TagInterfaceMethodref,
-			cf.TagNameAndType, cf.TagDynamic, cf.TagInvokeDynamic:
-			size = 4
-		default:
-			return nil, fmt.Errorf("constant pool entry %d: unknown tag %d", i, tag)
-		}
-		pos += 1 + size
-		if pos > len(class) {
-			return nil, fmt.Errorf("constant pool truncated at entry %d", i)
-		}
-		if tag == cf.TagLong || tag == cf.TagDouble {
-			i++ // takes two slots
-		}
-	}
-	return p, nil
-}
-
-// body returns the bytes after the tag of entry i, when it has tag want.
-func (p *rawPool) body(i uint16, want uint8) ([]byte, bool) {
-	if int(i) >= len(p.off) || p.off[i] == 0 || p.data[p.off[i]] != want {
-		return nil, false
-	}
-	return p.data[p.off[i]+1:], true
-}
-
-func (p *rawPool) stringAt(i uint16, pool *cf.ConstantPool) (string, bool) {
-	b, ok := p.body(i, cf.TagString)
-	if !ok {
-		return "", false
-	}
-	s, err := pool.Utf8(binary.BigEndian.Uint16(b))
-	return s, err == nil
+// poolBody returns the body of entry i when it has tag want.
+func poolBody(pool *cf.ConstantPool, i uint16, want uint8) ([]byte, bool) {
+	tag, b, err := pool.Entry(i)
+	return b, err == nil && tag == want
 }
 
 // constant renders a loadable constant (ldc, ldc_w, ldc2_w operands).
-func (p *rawPool) constant(i uint16, pool *cf.ConstantPool) string {
+func poolConstant(i uint16, pool *cf.ConstantPool) string {
 	switch tag := pool.Tag(i); tag {
 	case cf.TagInteger:
 		v, _ := pool.Integer(i)
 		return strconv.Itoa(int(v))
 	case cf.TagFloat:
-		b, _ := p.body(i, tag)
+		b, _ := poolBody(pool, i, tag)
 		return strconv.FormatFloat(float64(math.Float32frombits(binary.BigEndian.Uint32(b))), 'g', -1, 32) + "f"
 	case cf.TagLong:
-		b, _ := p.body(i, tag)
+		b, _ := poolBody(pool, i, tag)
 		return strconv.FormatInt(int64(binary.BigEndian.Uint64(b)), 10) + "L"
 	case cf.TagDouble:
-		b, _ := p.body(i, tag)
+		b, _ := poolBody(pool, i, tag)
 		return strconv.FormatFloat(math.Float64frombits(binary.BigEndian.Uint64(b)), 'g', -1, 64) + "d"
 	case cf.TagString:
-		s, _ := p.stringAt(i, pool)
+		s, _ := pool.StringValue(i)
 		return strconv.Quote(s)
 	case cf.TagClass:
 		n, _ := pool.ClassName(i)
 		return "class " + n
 	case cf.TagMethodType:
-		b, _ := p.body(i, tag)
+		b, _ := poolBody(pool, i, tag)
 		d, _ := pool.Utf8(binary.BigEndian.Uint16(b))
 		return "methodtype " + d
 	case cf.TagMethodHandle:
-		b, _ := p.body(i, tag)
+		b, _ := poolBody(pool, i, tag)
 		return "methodhandle " + handleKind(b[0]) + " " + memberRef(pool, binary.BigEndian.Uint16(b[1:]))
 	case cf.TagDynamic:
-		return "dynamic " + p.dynamic(i, pool)
+		return "dynamic " + poolDynamic(i, pool)
 	default:
 		return fmt.Sprintf("#%d (tag %d)", i, tag)
 	}
@@ -116,14 +53,14 @@ func (p *rawPool) constant(i uint16, pool *cf.ConstantPool) string {
 
 // dynamic renders an InvokeDynamic or Dynamic entry as
 // "#<bootstrap>:<name><descriptor>".
-func (p *rawPool) dynamic(i uint16, pool *cf.ConstantPool) string {
+func poolDynamic(i uint16, pool *cf.ConstantPool) string {
 	nat, err := pool.IndyNameAndType(i)
 	if err != nil {
 		return fmt.Sprintf("#%d", i)
 	}
 	name, desc, _ := pool.NameAndType(nat)
 	bsm := -1
-	if b, ok := p.body(i, pool.Tag(i)); ok {
+	if b, ok := poolBody(pool, i, pool.Tag(i)); ok {
 		bsm = int(binary.BigEndian.Uint16(b))
 	}
 	if strings.HasPrefix(desc, "(") {
@@ -225,7 +162,6 @@ var newarrayTypes = map[int32]string{4: "boolean", 5: "char", 6: "float", 7: "do
 type disassembler struct {
 	code     *cf.Code
 	pool     *cf.ConstantPool
-	raw      *rawPool
 	labelOff map[cf.Label]int
 }
 
@@ -271,11 +207,11 @@ func (d *disassembler) insn(in cf.Insn) (text string, cases []string) {
 		}
 		return op("%d", in.A), nil
 	case in.Op == cf.LDC || in.Op == cf.LDC_W || in.Op == cf.LDC2_W:
-		return op("%s", d.raw.constant(uint16(in.A), d.pool)), nil
+		return op("%s", poolConstant(uint16(in.A), d.pool)), nil
 	case in.Op >= cf.GETSTATIC && in.Op <= cf.INVOKEINTERFACE:
 		return op("%s", memberRef(d.pool, uint16(in.A))), nil
 	case in.Op == cf.INVOKEDYNAMIC:
-		return op("%s", d.raw.dynamic(uint16(in.A), d.pool)), nil
+		return op("%s", poolDynamic(uint16(in.A), d.pool)), nil
 	case in.Op == cf.NEW || in.Op == cf.ANEWARRAY || in.Op == cf.CHECKCAST || in.Op == instanceofOp:
 		n, err := d.pool.ClassName(uint16(in.A))
 		if err != nil {

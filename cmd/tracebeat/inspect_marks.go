@@ -48,7 +48,7 @@ func (m *codeMarks) any() bool {
 //	focus:   aload_0; iload_1; invokestatic Beat.at(Activity, Z)V
 //	handler: the last exception-table entries, catch type 0 (any), all
 //	         with one handler whose code is <exit>; athrow at the very end.
-func findMarks(code *cf.Code, pool *cf.ConstantPool, raw *rawPool, rt injectedRuntime) *codeMarks {
+func findMarks(code *cf.Code, pool *cf.ConstantPool, rt injectedRuntime) *codeMarks {
 	n := len(code.Insns)
 	m := &codeMarks{injected: make([]bool, n), comment: map[int]string{}, handler: make([]bool, len(code.Handlers))}
 	call := func(k int, class, name, desc string) bool {
@@ -82,7 +82,7 @@ func findMarks(code *cf.Code, pool *cf.ConstantPool, raw *rawPool, rt injectedRu
 			k++
 			continue
 		}
-		if id, ok := sectionName(in, pool, raw); ok && call(k+1, rt.traceClass, rt.begin, "(Ljava/lang/String;)V") {
+		if id, ok := sectionName(in, pool); ok && call(k+1, rt.traceClass, rt.begin, "(Ljava/lang/String;)V") {
 			mark(k, 2, "tracebeat: enter id="+strconv.Itoa(id)+" (beginSection)")
 			m.enterIDs = append(m.enterIDs, id)
 			k++
@@ -165,12 +165,12 @@ func pushedInt(in cf.Insn, pool *cf.ConstantPool) (int, bool) {
 }
 
 // sectionName returns the id of `ldc "<id>"`, the systrace entry push.
-func sectionName(in cf.Insn, pool *cf.ConstantPool, raw *rawPool) (int, bool) {
+func sectionName(in cf.Insn, pool *cf.ConstantPool) (int, bool) {
 	if in.Op != cf.LDC && in.Op != cf.LDC_W {
 		return 0, false
 	}
-	s, ok := raw.stringAt(uint16(in.A), pool)
-	if !ok {
+	s, err := pool.StringValue(uint16(in.A))
+	if err != nil {
 		return 0, false
 	}
 	id, err := strconv.Atoi(s)

@@ -35,10 +35,6 @@ func (p *classPrinter) print(where string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	raw, err := newRawPool(data)
-	if err != nil {
-		return err
-	}
 	name, err := c.Name()
 	if err != nil {
 		return err
@@ -51,7 +47,7 @@ func (p *classPrinter) print(where string, data []byte) error {
 	instrumented := 0
 	var shown []int
 	for i := range c.Methods {
-		v := p.view(c, &c.Methods[i], raw)
+		v := p.view(c, &c.Methods[i])
 		views[i] = v
 		if v.marks != nil && v.marks.any() {
 			instrumented++
@@ -95,7 +91,7 @@ func (p *classPrinter) print(where string, data []byte) error {
 		}
 		fmt.Fprintln(p.w, p.header(name, v))
 		if !p.noCode {
-			p.body(c, raw, v)
+			p.body(c, v)
 		}
 	}
 	if broken > 0 {
@@ -104,7 +100,7 @@ func (p *classPrinter) print(where string, data []byte) error {
 	return nil
 }
 
-func (p *classPrinter) view(c *cf.Class, m *cf.Member, raw *rawPool) methodView {
+func (p *classPrinter) view(c *cf.Class, m *cf.Member) methodView {
 	v := methodView{access: m.Access}
 	v.name, v.desc, v.err = c.MemberName(m)
 	if v.err != nil {
@@ -121,7 +117,7 @@ func (p *classPrinter) view(c *cf.Class, m *cf.Member, raw *rawPool) methodView 
 	}
 	v.codeLen = len(body)
 	if v.code, v.err = cf.DecodeCode(c.Pool, attr.Data); v.err == nil {
-		v.marks = findMarks(v.code, c.Pool, raw, p.rt)
+		v.marks = findMarks(v.code, c.Pool, p.rt)
 	}
 	return v
 }
@@ -198,7 +194,7 @@ func joinInts(xs []int) string {
 const commentColumn = 56
 
 // body prints the instructions and the exception table of a method.
-func (p *classPrinter) body(c *cf.Class, raw *rawPool, v *methodView) {
+func (p *classPrinter) body(c *cf.Class, v *methodView) {
 	if v.code == nil {
 		return
 	}
@@ -209,7 +205,7 @@ func (p *classPrinter) body(c *cf.Class, raw *rawPool, v *methodView) {
 		return
 	}
 	fmt.Fprintf(p.w, "    stack=%d locals=%d code=%d bytes\n", code.MaxStack, code.MaxLocals, v.codeLen)
-	d := &disassembler{code: code, pool: c.Pool, raw: raw, labelOff: labelOff}
+	d := &disassembler{code: code, pool: c.Pool, labelOff: labelOff}
 	for i, in := range code.Insns {
 		text, cases := d.insn(in)
 		margin := " "

@@ -81,6 +81,7 @@ type instrumentFlags struct {
 	merge, traceAll, strict, quiet            bool
 	traceAbstract, traceEmpty, traceGetSet    bool
 	traceSingle                               bool
+	cpuProfile, memProfile                    string
 	workers                                   int
 	classpath                                 []string
 }
@@ -107,6 +108,8 @@ func (f *instrumentFlags) define(fs *pflag.FlagSet) {
 	fs.StringVar(&f.config, "config", "", "file of \"flag = value\" lines (\"input = PATH\" adds inputs); command-line flags win")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&f.logFormat, "log-format", "console", "console or json")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
+	fs.StringVar(&f.memProfile, "memprofile", "", "write a heap profile (pprof) at the end of the run to this file")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors: no summary, no progress, no warnings")
 }
 
@@ -185,8 +188,15 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		return failure(err)
 	}
 	opt.Progress = bar.Update
+	stopProfiles, err := startProfiles(fl.cpuProfile, fl.memProfile)
+	if err != nil {
+		return failure(err)
+	}
 	res, err := instrument.Run(context.Background(), opt)
 	bar.Finish()
+	if perr := stopProfiles(); perr != nil && err == nil {
+		err = perr
+	}
 	if err != nil {
 		return failure(err)
 	}
