@@ -353,3 +353,24 @@ func appendVType(dst []byte, v VType, at func(Label) int) []byte {
 	}
 	return dst
 }
+
+// Offsets lays the code out as Encode would and returns the byte offset of
+// every instruction, and of every placed label (-1 for labels not placed),
+// for tools that show code by offset.
+func (c *Code) Offsets() (insns []int, labels []int, err error) {
+	offs, _, err := c.layout()
+	if err != nil {
+		return nil, nil, err
+	}
+	insns = make([]int, len(c.Insns))
+	off := 0
+	for i := range c.Insns {
+		insns[i] = off
+		off += insnSize(&c.Insns[i], c.Switches, off)
+	}
+	labels = make([]int, len(offs))
+	for l, o := range offs {
+		labels[l] = int(o) - 1 // layout stores offset+1, 0 for unplaced
+	}
+	return insns, labels, nil
+}

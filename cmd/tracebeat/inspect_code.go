@@ -91,83 +91,18 @@ func memberRef(pool *cf.ConstantPool, i uint16) string {
 	return r.Class + "." + r.Name + r.Descriptor
 }
 
-// operandBytes is the operand length of each fixed-size opcode (the
-// switches are sized by insnSize).
-var operandBytes = func() (t [256]uint8) {
-	set := func(n uint8, ops ...int) {
-		for _, op := range ops {
-			t[op] = n
-		}
-	}
-	set(1, 0x10, 0x12, 0x15, 0x16, 0x17, 0x18, 0x19, 0x36, 0x37, 0x38, 0x39, 0x3a, 0xa9, 0xbc)
-	set(2, 0x11, 0x13, 0x14, 0x84, 0xbb, 0xbd, 0xc0, 0xc1, 0xc6, 0xc7)
-	for op := 0x99; op <= 0xa8; op++ { // if<cond>, if_<x>cmp<cond>, goto, jsr
-		t[op] = 2
-	}
-	for op := 0xb2; op <= 0xb8; op++ { // field access, invokevirtual/special/static
-		t[op] = 2
-	}
-	set(3, 0xc5)
-	set(4, 0xb9, 0xba, 0xc8, 0xc9)
-	return t
-}()
-
-// insnSize is the encoded size of an instruction at offset off.
-func insnSize(in *cf.Insn, code *cf.Code, off int) int {
-	if in.Wide {
-		if in.Op == cf.IINC {
-			return 6
-		}
-		return 4
-	}
-	switch in.Op {
-	case cf.TABLESWITCH:
-		return 1 + (3 - off%4) + 12 + 4*len(code.Switches[in.A].Targets)
-	case cf.LOOKUPSWITCH:
-		return 1 + (3 - off%4) + 8 + 8*len(code.Switches[in.A].Keys)
-	}
-	return 1 + int(operandBytes[in.Op])
-}
-
-// codeOffsets returns the byte offset of every instruction and of every
-// label (Mark, End), computed from instruction sizes. codeLen, the length
-// of the code array, cross-checks the walk.
-func codeOffsets(code *cf.Code, codeLen int) (insnOff []int, labelOff map[cf.Label]int, err error) {
-	insnOff = make([]int, len(code.Insns))
-	labelOff = map[cf.Label]int{}
-	off := 0
-	for i := range code.Insns {
-		in := &code.Insns[i]
-		if (in.Op == cf.TABLESWITCH || in.Op == cf.LOOKUPSWITCH) && (in.A < 0 || int(in.A) >= len(code.Switches)) {
-			return nil, nil, fmt.Errorf("instruction %d: switch %d of %d", i, in.A, len(code.Switches))
-		}
-		insnOff[i] = off
-		if in.Mark != cf.NoLabel {
-			labelOff[in.Mark] = off
-		}
-		off += insnSize(in, code, off)
-	}
-	if off != codeLen {
-		return nil, nil, fmt.Errorf("instruction sizes add up to %d bytes, the code has %d", off, codeLen)
-	}
-	if code.End != cf.NoLabel {
-		labelOff[code.End] = off
-	}
-	return insnOff, labelOff, nil
-}
-
 var newarrayTypes = map[int32]string{4: "boolean", 5: "char", 6: "float", 7: "double", 8: "byte", 9: "short", 10: "int", 11: "long"}
 
 // disassembler renders the instructions of one method.
 type disassembler struct {
 	code     *cf.Code
 	pool     *cf.ConstantPool
-	labelOff map[cf.Label]int
+	labelOff []int // by label, -1 when not placed
 }
 
 func (d *disassembler) target(l cf.Label) string {
-	if off, ok := d.labelOff[l]; ok {
-		return strconv.Itoa(off)
+	if int(l) < len(d.labelOff) && d.labelOff[l] >= 0 {
+		return strconv.Itoa(d.labelOff[l])
 	}
 	return fmt.Sprintf("?L%d", l)
 }
@@ -221,7 +156,7 @@ func (d *disassembler) insn(in cf.Insn) (text string, cases []string) {
 	case in.Op == cf.MULTIANEWARRAY:
 		n, _ := d.pool.ClassName(uint16(in.A))
 		return op("%s %d", n, in.B), nil
-	case operandBytes[in.Op] == 1 || in.Wide: // locals: xload, xstore, ret
+	case in.Wide || in.Op >= cf.ILOAD && in.Op <= cf.ALOAD || in.Op >= cf.ISTORE && in.Op <= cf.ASTORE || in.Op == cf.RET: // locals
 		return op("%d", in.A), nil
 	}
 	return name, nil

@@ -199,7 +199,7 @@ func (p *classPrinter) body(c *cf.Class, v *methodView) {
 		return
 	}
 	code := v.code
-	insnOff, labelOff, err := codeOffsets(code, v.codeLen)
+	insnOff, labelOff, err := code.Offsets()
 	if err != nil {
 		fmt.Fprintf(p.w, "    (cannot lay out the code: %v)\n", err)
 		return
