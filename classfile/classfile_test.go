@@ -210,25 +210,23 @@ func TestMalformedClasses(t *testing.T) {
 	}
 }
 
-// poolSize returns the byte length of the constant pool entries.
+// poolSize returns the byte length of the constant pool entries: one tag
+// byte plus the body of every usable slot.
 func poolSize(t *testing.T, data []byte) int {
 	t.Helper()
 	c, err := cf.Parse(data)
 	require.NoError(t, err)
-	// Encode with an empty class tail is not available; measure instead by
-	// re-encoding and locating access_flags after the pool: the class
-	// encodes as magic..count (10 bytes) + pool + access(2) + this(2) ...
-	out, _ := c.Encode()
-	for n := 0; n+10 < len(out); n++ {
-		if binary.BigEndian.Uint16(out[10+n:]) == c.Access && binary.BigEndian.Uint16(out[12+n:]) == c.ThisClass &&
-			binary.BigEndian.Uint16(out[14+n:]) == c.SuperClass {
-			if _, err := cf.Parse(out); err == nil && n > 0 {
-				return n
-			}
+	n := 0
+	for i := 1; i < c.Pool.Count(); i++ {
+		if c.Pool.Tag(uint16(i)) == 0 {
+			continue // second slot of a long or double
 		}
+		_, body, err := c.Pool.Entry(uint16(i))
+		require.NoError(t, err)
+		n += 1 + len(body)
 	}
-	t.Fatal("pool end not found")
-	return 0
+	require.Equal(t, c.Access, binary.BigEndian.Uint16(data[10+n:]), "access_flags must follow the pool")
+	return n
 }
 
 // code builds a Code attribute body around raw instructions.

@@ -2,7 +2,6 @@ package instrument
 
 import (
 	"errors"
-	"strings"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
 )
@@ -10,15 +9,13 @@ import (
 // Reasons a planned method was left untouched. They appear in the report
 // and in the one-line summary.
 const (
-	ReasonCodeTooLarge    = "code-too-large"
-	ReasonPoolFull        = "constant-pool-full"
-	ReasonBranchOverflow  = "branch-overflow"
-	ReasonStackOverflow   = "max-stack-overflow"
-	ReasonCtorFlow        = "constructor-flow"
-	ReasonMalformedCode   = "malformed-code"
-	ReasonNoCode          = "no-code"
-	ReasonUnmappableFrame = "frames"
-	ReasonJVMRoot         = "jvm-root-class"
+	ReasonCodeTooLarge   = "code-too-large"
+	ReasonPoolFull       = "constant-pool-full"
+	ReasonBranchOverflow = "branch-overflow"
+	ReasonStackOverflow  = "max-stack-overflow"
+	ReasonCtorFlow       = "constructor-flow"
+	ReasonMalformedCode  = "malformed-code"
+	ReasonJVMRoot        = "jvm-root-class"
 )
 
 // reasonOf classifies a rewrite error.
@@ -34,8 +31,6 @@ func reasonOf(err error) string {
 		return ReasonStackOverflow
 	case errors.Is(err, errCtorFlow):
 		return ReasonCtorFlow
-	case strings.Contains(err.Error(), "stack map"):
-		return ReasonUnmappableFrame
 	}
 	return ReasonMalformedCode
 }
