@@ -2,7 +2,9 @@ package instrument
 
 import (
 	"archive/zip"
+	"bytes"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -36,15 +38,126 @@ func (e *entry) isClass() bool { return strings.HasSuffix(e.name, ".class") }
 // hostile size field cannot make us allocate without limit.
 const maxEntrySize = 1 << 30
 
-// read returns the entry's uncompressed bytes, read straight into one
-// buffer of the size the zip directory declares (archive/zip checks that
-// size and the CRC at the end of the stream).
+// read returns the entry's uncompressed bytes in a buffer from getBuffer;
+// the caller gives it back with putBuffer when done.
+//
+// A deflated jar entry is read whole in one ReadAt and inflated from
+// memory, which spares the per-4 KB reads and the reader state archive/zip
+// allocates per entry; the size and CRC the zip directory declares are
+// checked as archive/zip would.
 func (e *entry) read() ([]byte, error) {
 	if e.zf == nil {
 		return os.ReadFile(e.file)
 	}
+	if !e.fastPath() {
+		return e.readThroughArchive()
+	}
+	raw, err := e.stored()
+	if err != nil {
+		return nil, err
+	}
+	defer putBuffer(raw)
+	return e.contents(raw)
+}
+
+// fastPath reports whether stored and contents can read a jar entry
+// themselves; other compression methods, and an entry whose directory
+// record has no CRC, are left to archive/zip.
+func (e *entry) fastPath() bool {
+	m := e.zf.Method
+	return (m == zip.Deflate || m == zip.Store) && (e.zf.CRC32 != 0 || e.zf.UncompressedSize64 == 0)
+}
+
+// stored returns what the entry holds as stored: a jar entry's compressed
+// bytes, a file's bytes. Jar entries come in a buffer from getBuffer.
+func (e *entry) stored() ([]byte, error) {
+	if e.zf == nil {
+		return os.ReadFile(e.file)
+	}
+	return e.rawBytes()
+}
+
+// contents returns a jar entry's uncompressed bytes, given its stored
+// bytes, in a new buffer from getBuffer, after checking size and CRC.
+func (e *entry) contents(raw []byte) ([]byte, error) {
+	if !e.fastPath() {
+		return e.readThroughArchive()
+	}
 	size := e.zf.UncompressedSize64
 	if size > maxEntrySize {
+		return nil, fmt.Errorf("entry declares %d bytes uncompressed, more than %d", size, maxEntrySize)
+	}
+	buf := getBuffer(int(size))
+	if e.zf.Method == zip.Store {
+		if len(raw) != len(buf) {
+			putBuffer(buf)
+			return nil, fmt.Errorf("stored entry has %d bytes, its header declares %d", len(raw), size)
+		}
+		copy(buf, raw)
+	} else if err := inflateInto(buf, raw); err != nil {
+		putBuffer(buf)
+		return nil, err
+	}
+	if crc32.ChecksumIEEE(buf) != e.zf.CRC32 {
+		putBuffer(buf)
+		return nil, zip.ErrChecksum
+	}
+	return buf, nil
+}
+
+// rawBytes returns the entry's stored (compressed) bytes in a buffer from
+// getBuffer.
+func (e *entry) rawBytes() ([]byte, error) {
+	if e.zf.CompressedSize64 > maxEntrySize {
+		return nil, fmt.Errorf("entry declares %d bytes compressed, more than %d", e.zf.CompressedSize64, maxEntrySize)
+	}
+	r, err := e.zf.OpenRaw()
+	if err != nil {
+		return nil, err
+	}
+	raw := getBuffer(int(e.zf.CompressedSize64))
+	if ra, ok := r.(io.ReaderAt); ok {
+		_, err = ra.ReadAt(raw, 0)
+	} else {
+		_, err = io.ReadFull(r, raw)
+	}
+	if err != nil {
+		putBuffer(raw)
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("reading compressed data: %w", err)
+	}
+	return raw, nil
+}
+
+// inflateInto inflates the deflate stream src into exactly len(dst) bytes
+// and checks that the stream ends there.
+func inflateInto(dst, src []byte) error {
+	var br bytes.Reader
+	br.Reset(src)
+	rc := newInflater(&br)
+	defer rc.Close()
+	if _, err := io.ReadFull(rc, dst); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	var probe [1]byte
+	if n, err := rc.Read(probe[:]); n != 0 || err != io.EOF {
+		if err == nil || err == io.EOF {
+			err = fmt.Errorf("entry is longer than its declared %d bytes", len(dst))
+		}
+		return err
+	}
+	return nil
+}
+
+// readThroughArchive reads an entry with archive/zip's own reader, for the
+// compression methods and CRC conventions the fast path leaves to it.
+func (e *entry) readThroughArchive() ([]byte, error) {
+	if size := e.zf.UncompressedSize64; size > maxEntrySize {
 		return nil, fmt.Errorf("entry declares %d bytes uncompressed, more than %d", size, maxEntrySize)
 	}
 	rc, err := e.zf.Open()
@@ -52,15 +165,17 @@ func (e *entry) read() ([]byte, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	buf := make([]byte, size)
+	buf := getBuffer(int(e.zf.UncompressedSize64))
 	if _, err := io.ReadFull(rc, buf); err != nil {
+		putBuffer(buf)
 		return nil, err
 	}
 	// Reading on to EOF makes archive/zip verify the size and CRC.
 	var probe [1]byte
 	if n, err := rc.Read(probe[:]); n != 0 || err != io.EOF {
+		putBuffer(buf)
 		if err == nil || err == io.EOF {
-			err = fmt.Errorf("entry is longer than its declared %d bytes", size)
+			err = fmt.Errorf("entry is longer than its declared %d bytes", len(buf))
 		}
 		return nil, err
 	}

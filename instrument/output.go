@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -47,9 +48,11 @@ type entryResult struct {
 // future is one entry on its way from the workers to the writer.
 type future struct {
 	e    *entry
+	j    int // entry index in its input
 	ci   *classInfo
 	done chan struct{}
 	res  entryResult
+	rec  *cachedClass // with a cache: the record whose body emit stores
 }
 
 // write produces every output: rewriting runs on the workers, writing
@@ -98,12 +101,26 @@ func (p *pipeline) write(ctx context.Context) error {
 	for i, in := range p.inputs {
 		s := merged
 		if s == nil {
-			var err error
 			target := filepath.Join(p.opt.Output, outputName(in.path))
+			if p.wholeJarReusable(i) {
+				ix, key := p.caches[i].from, p.caches[i].key
+				if c, err := newCopiedJar(target, p.cache.packPath(key, ".jar"), ix.jarSize, ix.jarSum); err == nil {
+					sinks = append(sinks, c)
+					p.res.Outputs = append(p.res.Outputs, target)
+					p.reuseWholeJar(i, tick)
+					continue
+				}
+			}
+			var err error
 			if in.isDir {
 				s, err = newDirSink(target)
 			} else {
-				s, err = newJarSink(target)
+				var js *jarSink
+				js, err = newJarSink(target)
+				if err == nil && p.cache != nil {
+					js.hashOutput(p.caches[i])
+				}
+				s = js
 			}
 			if err != nil {
 				abortAll()
@@ -111,6 +128,11 @@ func (p *pipeline) write(ctx context.Context) error {
 			}
 			sinks = append(sinks, s)
 			p.res.Outputs = append(p.res.Outputs, target)
+		}
+		if p.cache != nil {
+			if err := p.startPack(p.caches[i]); err != nil {
+				p.warn("%v", err) // the run goes on; it just leaves no pack
+			}
 		}
 		if err := p.writeInput(ctx, i, s, tick); err != nil {
 			abortAll()
@@ -155,7 +177,7 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 		go func() {
 			defer wg.Done()
 			for f := range jobs {
-				f.res = p.processEntry(in, f.e, f.ci, toJar)
+				f.res, f.rec = p.processEntry(idx, f.j, f.ci, toJar)
 				close(f.done)
 			}
 		}()
@@ -164,7 +186,7 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 		defer close(window)
 		defer close(jobs)
 		for j := range in.entries {
-			f := &future{e: &in.entries[j], ci: infos[j], done: make(chan struct{})}
+			f := &future{e: &in.entries[j], j: j, ci: infos[j], done: make(chan struct{})}
 			select {
 			case window <- f:
 			case <-ctx.Done():
@@ -189,7 +211,7 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 			tick()
 		}
 		if firstErr == nil {
-			if firstErr = p.emit(s, in, f, modified); firstErr != nil {
+			if firstErr = p.emit(s, idx, f, modified); firstErr != nil {
 				cancel()
 			}
 		}
@@ -202,18 +224,40 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 }
 
 // emit writes one finished entry.
-func (p *pipeline) emit(s sink, in *input, f *future, modified bool) error {
+func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
+	in := p.inputs[idx]
 	e := f.e
 	if f.res.err != nil {
 		return f.res.err
 	}
+	var ic *inputCache
+	if p.cache != nil {
+		ic = p.caches[idx]
+		if f.rec != nil {
+			if f.rec.result.rewritten {
+				if err := ic.appendBody(f.rec, f.res.body); err != nil {
+					p.warn("%v", err)
+					ic.newDat.Close()
+					os.Remove(ic.newDat.Name())
+					ic.newDat = nil
+				}
+			}
+			ic.recs[f.j] = f.rec
+		}
+	}
 	if modified && !in.isDir && isSignatureFile(e.name) {
 		p.warn("%s: %s: signature dropped: the jar's classes were rewritten", in.path, e.name)
+		if ic != nil {
+			ic.emitWarned = true
+		}
 		return nil
 	}
 	if s.seen(e.name) {
 		if !isDirName(e.name) {
 			p.warn("%s: %s: already written from an earlier input, skipped", in.path, e.name)
+			if ic != nil {
+				ic.emitWarned = true
+			}
 		}
 		return nil
 	}
@@ -226,8 +270,11 @@ func (p *pipeline) emit(s sink, in *input, f *future, modified bool) error {
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
 		}
+		defer putBuffer(data)
 		return s.put(e.name, e, data, false, crc32.ChecksumIEEE(data), len(data))
 	}
+	f.res.body = nil
+	defer putBuffer(body)
 	return s.put(e.name, e, body, f.res.deflated, f.res.crc, f.res.size)
 }
 
@@ -239,32 +286,29 @@ func isDirName(name string) bool { return len(name) > 0 && name[len(name)-1] == 
 // the output unnoticed.
 func needsCheck(e *entry) bool { return e.zf != nil && !e.isClass() && !isDirName(e.name) }
 
-// checkBuffers hold the copy buffers of entry checks.
-var checkBuffers = sync.Pool{New: func() any { b := make([]byte, 32*1024); return &b }}
-
-// checkEntry inflates a jar entry to the end, which makes archive/zip
-// verify its size and CRC.
+// checkEntry inflates a jar entry, which verifies its size and CRC.
 func checkEntry(e *entry) error {
-	rc, err := e.zf.Open()
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	buf := checkBuffers.Get().(*[]byte)
-	defer checkBuffers.Put(buf)
-	_, err = io.CopyBuffer(io.Discard, rc, *buf)
+	data, err := e.read()
+	putBuffer(data)
 	return err
 }
 
-// processEntry rewrites one class (when it has plans) and compresses what
-// goes into a jar. It runs on a worker.
-func (p *pipeline) processEntry(in *input, e *entry, ci *classInfo, toJar bool) entryResult {
+// processEntry rewrites class entry j of input idx (when it has plans)
+// and compresses what goes into a jar. It runs on a worker. With a cache,
+// rec is the record of a class that had plans (its body, if any, still
+// to be stored by emit).
+func (p *pipeline) processEntry(idx, j int, ci *classInfo, toJar bool) (res entryResult, rec *cachedClass) {
+	in := p.inputs[idx]
+	e := &in.entries[j]
+	fail := func(err error) (entryResult, *cachedClass) {
+		return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}, nil
+	}
 	if ci == nil && needsCheck(e) {
 		if err := checkEntry(e); err != nil {
-			return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}
+			return fail(err)
 		}
 		if !(toJar && in.isDir) {
-			return entryResult{}
+			return entryResult{}, nil
 		}
 	}
 	var data []byte
@@ -272,88 +316,135 @@ func (p *pipeline) processEntry(in *input, e *entry, ci *classInfo, toJar bool) 
 	if ci != nil {
 		plans, addFocus := p.plansFor(ci)
 		if len(plans) > 0 || addFocus {
+			var ic *inputCache
+			var ps [32]byte
+			if p.cache != nil {
+				ic, ps = p.caches[idx], planSum(plans, addFocus, toJar)
+				if res, rec, ok := p.cachedOutcome(ic, j, e, ci, ps); ok {
+					if res.body != nil || !(toJar && in.isDir) {
+						return res, rec
+					}
+					// Unchanged class of a directory going into a jar: compress it below.
+					data, err := e.read()
+					if err != nil {
+						return fail(err)
+					}
+					if res, err = compressed(data, toJar); err != nil {
+						return fail(err)
+					}
+					return res, rec
+				}
+			}
 			raw, err := e.read()
 			if err != nil {
-				return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}
+				return fail(err)
 			}
 			out, err := p.rewrite(raw, ci, plans, addFocus)
 			if err != nil {
-				return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}
+				putBuffer(raw)
+				return fail(err)
 			}
-			if out != nil {
-				data, changed = out, true
+			if ic != nil {
+				rec = &cachedClass{sum: ic.sums[j], info: ci, plan: ps, result: cachedResult{
+					rewritten: out.body != nil, skipped: out.skipped, warnings: out.warnings}}
+			}
+			if out.body != nil {
+				putBuffer(raw)
+				data, changed = out.body, true
 			} else {
 				data = raw
 			}
 		}
 	}
 	if !changed && !(toJar && in.isDir) {
-		return entryResult{} // copied raw
+		putBuffer(data)
+		return entryResult{}, rec // copied raw
 	}
 	if data == nil {
 		raw, err := e.read()
 		if err != nil {
-			return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}
+			return fail(err)
 		}
 		data = raw
 	}
+	res, err := compressed(data, toJar)
+	if err != nil {
+		return fail(err)
+	}
+	if rec != nil && changed {
+		rec.result.deflated, rec.result.crc, rec.result.size = res.deflated, res.crc, res.size
+	}
+	return res, rec
+}
+
+// compressed makes the entry result of new contents: deflated when it goes
+// into a jar. data is consumed.
+func compressed(data []byte, toJar bool) (entryResult, error) {
 	res := entryResult{crc: crc32.ChecksumIEEE(data), size: len(data)}
 	if !toJar {
 		res.body = data
-		return res
+		return res, nil
 	}
 	comp, err := deflate(data)
+	putBuffer(data)
 	if err != nil {
-		return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}
+		return entryResult{}, err
 	}
 	res.body, res.deflated = comp, true
-	return res
+	return res, nil
 }
 
-// rewrite applies the plans to one class and returns the new bytes, or nil
-// when no method could be changed.
-func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []MethodPlan, addFocus bool) ([]byte, error) {
+// rewriteOutcome is what rewriting one class produced: the new bytes (a
+// buffer from getBuffer), or nil when no method could be changed, and what
+// it reported.
+type rewriteOutcome struct {
+	body     []byte
+	skipped  []cachedSkip
+	warnings []string
+}
+
+// rewrite applies the plans to one class.
+func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []MethodPlan, addFocus bool) (rewriteOutcome, error) {
+	var out rewriteOutcome
 	c, err := cf.Parse(raw)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	skipped, changed, err := RewriteClass(c, &p.opt.Runtime, plans)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
-	if len(skipped) > 0 {
-		p.mu.Lock()
-		for _, s := range skipped {
-			m := ci.methods[s.Index]
-			p.res.Skipped[s.Reason]++
-			if m.trace {
-				p.skipped[m.key] = s.Reason
-			}
-			p.opt.Log.Debug("method left untouched", zap.String("class", ci.name), zap.String("method", m.key.Name+m.key.Desc), zap.String("reason", s.Reason), zap.Error(s.Err))
-		}
-		p.mu.Unlock()
+	for _, s := range skipped {
+		m := ci.methods[s.Index]
+		out.skipped = append(out.skipped, cachedSkip{index: int32(s.Index), reason: s.Reason})
+		p.opt.Log.Debug("method left untouched", zap.String("class", ci.name), zap.String("method", m.key.Name+m.key.Desc), zap.String("reason", s.Reason), zap.Error(s.Err))
 	}
+	p.recordSkipped(ci, out.skipped)
 	if addFocus {
 		if err := AddFocusMethod(c, &p.opt.Runtime); err != nil {
-			p.warn("class %s: focus method not added: %v", ci.name, err)
+			w := fmt.Sprintf("class %s: focus method not added: %v", ci.name, err)
+			out.warnings = append(out.warnings, w)
+			p.warn("%s", w)
 		} else {
 			changed = true
 		}
 	}
 	if !changed {
-		return nil, nil
+		return out, nil
 	}
-	out, err := c.Encode()
+	body, err := c.AppendTo(getBuffer(c.Size())[:0])
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	// Never write a class we cannot read back.
-	if _, err := cf.Parse(out); err != nil {
-		return nil, fmt.Errorf("internal error: rewritten class does not parse: %w", err)
+	if _, err := cf.Parse(body); err != nil {
+		putBuffer(body)
+		return out, fmt.Errorf("internal error: rewritten class does not parse: %w", err)
 	}
 	p.mu.Lock()
 	p.res.Rewritten++
 	p.mu.Unlock()
+	out.body = body
 	return out, nil
 }
 
@@ -368,12 +459,12 @@ var deflaters = sync.Pool{New: func() any {
 	return w
 }}
 
+// deflate compresses data into a buffer from getBuffer.
 func deflate(data []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.Grow(len(data)/2 + 64)
+	buf := bytes.NewBuffer(getBuffer(len(data)/2 + 64)[:0])
 	w := deflaters.Get().(*flate.Writer)
 	defer deflaters.Put(w)
-	w.Reset(&buf)
+	w.Reset(buf)
 	if _, err := w.Write(data); err != nil {
 		return nil, err
 	}
@@ -420,8 +511,23 @@ func (j *jarSink) copyRaw(f *zip.File) error {
 		_, err := j.zw.CreateRaw(&fh)
 		return err
 	}
-	return j.zw.Copy(f)
+	fh := f.FileHeader // the writer keeps the header it is given
+	w, err := j.zw.CreateRaw(&fh)
+	if err != nil {
+		return err
+	}
+	r, err := f.OpenRaw()
+	if err != nil {
+		return err
+	}
+	buf := getBuffer(copyChunk)
+	defer putBuffer(buf)
+	_, err = io.CopyBuffer(w, r, buf)
+	return err
 }
+
+// copyChunk is the buffer size of raw entry copies.
+const copyChunk = 64 << 10
 
 func (j *jarSink) put(name string, orig *entry, body []byte, deflated bool, crc uint32, size int) error {
 	var fh zip.FileHeader
@@ -448,11 +554,22 @@ func (j *jarSink) put(name string, orig *entry, body []byte, deflated bool, crc 
 	return err
 }
 
+// hashOutput makes the sink hash what it writes into ic.jarHash.
+func (j *jarSink) hashOutput(ic *inputCache) {
+	ic.jarHash = sha256.New()
+	j.zw = zip.NewWriter(io.MultiWriter(j.tmp, ic.jarHash))
+}
+
 func (j *jarSink) commit() error {
 	if err := j.zw.Close(); err != nil {
 		j.abort()
 		return err
 	}
+	return j.commitFile()
+}
+
+// commitFile renames the finished temporary file into place.
+func (j *jarSink) commitFile() error {
 	// CreateTemp makes the file 0600; a jar is an ordinary readable file.
 	if err := j.tmp.Chmod(0o644); err != nil {
 		j.abort()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -33,6 +35,14 @@ type Options struct {
 	Log    *zap.Logger
 	// Progress, when set, is called as classes are written.
 	Progress func(done, total int)
+	// Cache, when set, is a directory where runs keep what they made, so
+	// that a later run reuses it for unchanged inputs and classes.
+	Cache string
+	// CacheKey names, in any stable text, what besides the inputs, the
+	// runtime and the plans decides the outputs: the caller's policy
+	// (mapping, block list, tracing rules). Runs with different keys share
+	// nothing.
+	CacheKey string
 }
 
 // TracedMethod is a method that got an id.
@@ -53,7 +63,12 @@ type IgnoredMethod struct {
 type Result struct {
 	// Map is the method map of what was instrumented: every traced method
 	// with its id, and the dispatch entry.
-	Map        *methodmap.Map
+	Map *methodmap.Map
+	// Planned is Map with the planned methods that could not be rewritten
+	// (Skipped) still in, with the ids they were planned with. As the next
+	// run's base map it keeps those ids too, so the same inputs plan the
+	// same again (and a cache can serve them).
+	Planned    *methodmap.Map
 	Inputs     int
 	Classes    int // class entries read
 	Rewritten  int // classes written with changes
@@ -63,6 +78,10 @@ type Result struct {
 	Duplicates []string       // class names found in more than one input
 	Warnings   []string
 	Outputs    []string
+	// With Options.Cache: inputs whose output was the cached jar whole,
+	// classes whose scan came from the cache, and classes whose rewrite
+	// outcome did.
+	CachedInputs, CachedScans, CachedRewrites int
 }
 
 // NumTraced returns how many methods were instrumented (the map's entries
@@ -126,16 +145,31 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		p.classpath = append(p.classpath, in)
 	}
 	p.res.Inputs = len(p.inputs)
+	phase := newPhaseLog(opt.Log)
+	if opt.Cache != "" {
+		if err := p.prepareCache(ctx); err != nil {
+			return nil, err
+		}
+		phase("cache lookup")
+	}
 	if err := p.scan(ctx); err != nil {
 		return nil, err
 	}
+	phase("scan")
 	if err := p.plan(); err != nil {
 		return nil, err
 	}
+	phase("plan")
 	if err := p.write(ctx); err != nil {
 		return nil, err
 	}
+	phase("write")
+	if p.cache != nil {
+		p.storeCache()
+		phase("cache store")
+	}
 	p.finish()
+	phase("finish")
 	return p.res, nil
 }
 
@@ -153,9 +187,24 @@ type pipeline struct {
 
 	mu      sync.Mutex
 	skipped map[MethodKey]string // planned methods that could not be rewritten
+
+	cache  *cacheStore
+	caches []*inputCache // by input; nil without a cache
 }
 
 func (p *pipeline) close() {
+	for _, ic := range p.caches {
+		if ic == nil {
+			continue
+		}
+		if ic.dat != nil {
+			ic.dat.Close()
+		}
+		if ic.newDat != nil { // a failed run's pack in the making
+			ic.newDat.Close()
+			os.Remove(ic.newDat.Name())
+		}
+	}
 	for _, in := range p.inputs {
 		in.close()
 	}
@@ -260,20 +309,40 @@ func (p *pipeline) scan(ctx context.Context) error {
 		r := refs[k]
 		in := p.inputs[r.in]
 		e := &in.entries[r.e]
-		data, err := e.read()
-		if err != nil {
+		var data []byte
+		var err error
+		if p.cache != nil {
+			ci, hit, d, err := p.scanFromCache(p.caches[r.in], r.e, e)
+			if err != nil {
+				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
+			}
+			if hit {
+				p.infos[r.in][r.e] = ci
+				return nil
+			}
+			data = d
+		} else if data, err = e.read(); err != nil {
 			return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
 		}
 		ci, err := scanners[worker].scan(data)
+		putBuffer(data) // the scan copies what it keeps
 		if err != nil {
 			if p.opt.Strict {
 				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
 			}
 			p.warn("%s: %s: cannot parse, copied untouched: %v", in.path, e.name, err)
+			if p.cache != nil {
+				ic := p.caches[r.in]
+				ic.recs[r.e] = &cachedClass{sum: ic.sums[r.e], warn: err.Error()}
+			}
 			return nil
 		}
 		_, ci.versioned = versionedClass(e.name)
 		p.infos[r.in][r.e] = ci
+		if p.cache != nil {
+			ic := p.caches[r.in]
+			ic.recs[r.e] = &cachedClass{sum: ic.sums[r.e], info: ci}
+		}
 		return nil
 	})
 	if err != nil {
@@ -297,6 +366,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("classpath %s: %s: %w", p.classpath[r.in].path, e.name, err)
 		}
+		defer putBuffer(data)
 		c, err := cf.Parse(data)
 		if err != nil {
 			return nil // a classpath class we cannot read only narrows Activity detection
@@ -375,6 +445,17 @@ func (p *pipeline) plan() error {
 	return nil
 }
 
+// newPhaseLog returns a function that logs, at debug level, how long the
+// run spent since the previous call.
+func newPhaseLog(log *zap.Logger) func(name string) {
+	last := time.Now()
+	return func(name string) {
+		now := time.Now()
+		log.Debug("phase done", zap.String("phase", name), zap.Duration("took", now.Sub(last)))
+		last = now
+	}
+}
+
 func keyLess(a, b MethodKey) bool {
 	if a.Class != b.Class {
 		return a.Class < b.Class
@@ -414,6 +495,10 @@ func (p *pipeline) finish() {
 			continue
 		}
 		p.res.Map.Entries = append(p.res.Map.Entries, e)
+	}
+	p.res.Planned = p.assigned
+	if len(p.skipped) == 0 {
+		p.res.Planned = p.res.Map
 	}
 	p.assigned = nil
 	var ignored []IgnoredMethod

@@ -39,7 +39,7 @@ var ErrIDSpaceExhausted = errors.New("id space exhausted")
 // Methods listed twice with the same key are one method; the smallest access
 // value wins so the result does not depend on input order.
 func Assign(methods []Method, base *Map) (*Map, error) {
-	m, _, err := assign(methods, base, MaxID)
+	m, _, err := assign(methods, base, MaxID, false)
 	return m, err
 }
 
@@ -47,25 +47,40 @@ func Assign(methods []Method, base *Map) (*Map, error) {
 // (ids[i] for methods[i]), so a caller holding millions of methods needs no
 // key-to-id map of its own.
 func AssignIDs(methods []Method, base *Map) (*Map, []int, error) {
-	return assign(methods, base, MaxID)
+	return assign(methods, base, MaxID, false)
 }
 
-func assign(methods []Method, base *Map, maxID int) (*Map, []int, error) {
-	ms, origin, err := uniqueSorted(methods)
-	if err != nil {
-		return nil, nil, err
+// assign is Assign with the id ceiling as a parameter; sortAll turns the
+// shortcut for base maps off (the tests compare both paths).
+func assign(methods []Method, base *Map, maxID int, sortAll bool) (*Map, []int, error) {
+	var ms []Method
+	var origin []int
+	var err error
+	if base != nil && len(base.Entries) > 0 && !sortAll {
+		// Most methods keep their base ids: only the new ones need the order.
+		ms, origin = uniqueUnsorted(methods)
 	}
-	baseID := map[MethodKey]int{}
+	if ms == nil {
+		if ms, origin, err = uniqueSorted(methods); err != nil {
+			return nil, nil, err
+		}
+	}
+	// The base entries by the key of their map line.
+	var baseKeys []MethodKey
+	baseAt := newKeyIndex(0, func(i int32) MethodKey { return baseKeys[i] })
 	high := 0
 	if base != nil {
 		if bad := validateEntries(base.Entries, "base map", validateOptions{maxID: maxID}); len(bad) > 0 {
 			return nil, nil, fmt.Errorf("base map is not usable: %s", bad[0].Msg)
 		}
-		for _, e := range base.Entries {
+		baseKeys = make([]MethodKey, len(base.Entries))
+		baseAt = newKeyIndex(len(base.Entries), baseAt.keyOf)
+		for i, e := range base.Entries {
 			if e.ID == DispatchID {
 				continue
 			}
-			baseID[lineKey(e.Key, e.Access)] = e.ID
+			baseKeys[i] = lineKey(e.Key, e.Access)
+			baseAt.put(baseKeys[i], int32(i))
 			high = max(high, e.ID)
 		}
 		if base.HighWater > maxID {
@@ -75,25 +90,28 @@ func assign(methods []Method, base *Map, maxID int) (*Map, []int, error) {
 	}
 
 	uniqueID := make([]int, len(ms))
-	fresh := 0
+	var fresh []int // indexes into ms
 	for i, m := range ms {
-		if id, ok := baseID[lineKey(m.Key, m.Access)]; ok {
-			uniqueID[i] = id
+		if b, ok := baseAt.get(lineKey(m.Key, m.Access)); ok {
+			uniqueID[i] = base.Entries[b].ID
 		} else {
-			fresh++
+			fresh = append(fresh, i)
 		}
 	}
-	if fresh > maxID-high {
+	if len(fresh) > maxID-high {
 		return nil, nil, fmt.Errorf("%w: %d methods need ids above %d, but the highest usable id is %d",
-			ErrIDSpaceExhausted, fresh, high, maxID)
+			ErrIDSpaceExhausted, len(fresh), high, maxID)
 	}
+	// New methods are numbered in key order (ms is in that order unless
+	// uniqueUnsorted made it).
+	slices.SortFunc(fresh, func(a, b int) int { return compareMethods(ms[a], ms[b]) })
 	next := high
+	for _, i := range fresh {
+		next++
+		uniqueID[i] = next
+	}
 	out := &Map{Entries: make([]Entry, 0, len(ms)+1)}
 	for i, m := range ms {
-		if uniqueID[i] == 0 {
-			next++
-			uniqueID[i] = next
-		}
 		out.Entries = append(out.Entries, Entry{ID: uniqueID[i], Access: m.Access, Key: m.Key})
 	}
 	out.HighWater = next
@@ -104,6 +122,41 @@ func assign(methods []Method, base *Map, maxID int) (*Map, []int, error) {
 		ids[i] = uniqueID[u]
 	}
 	return out, ids, nil
+}
+
+// compareMethods is the order of uniqueSorted.
+func compareMethods(a, b Method) int {
+	if c := compareKeys(a.Key, b.Key); c != 0 {
+		return c
+	}
+	return int(a.Access) - int(b.Access)
+}
+
+// uniqueUnsorted is uniqueSorted without the sort, for runs where most
+// methods take their ids from a base map: methods merged by key in
+// first-seen order, the smallest access kept. It returns nil when some
+// method needs uniqueSorted's checks (a native, whose map line drops the
+// descriptor, or the dispatch key); the caller then takes that path,
+// which also reports the errors.
+func uniqueUnsorted(methods []Method) ([]Method, []int) {
+	ms := make([]Method, 0, len(methods))
+	index := newKeyIndex(len(methods), func(u int32) MethodKey { return ms[u].Key })
+	origin := make([]int, len(methods))
+	for i, m := range methods {
+		if m.Access&accNative != 0 || m.Key.Desc == "" || m.Key == DispatchKey {
+			return nil, nil
+		}
+		u, seen := index.get(m.Key)
+		if !seen {
+			u = int32(len(ms))
+			ms = append(ms, m)
+			index.put(m.Key, u)
+		} else if m.Access < ms[u].Access {
+			ms[u].Access = m.Access
+		}
+		origin[i] = int(u)
+	}
+	return ms, origin
 }
 
 // uniqueSorted sorts by key, merges exact duplicates and rejects methods a

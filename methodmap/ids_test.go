@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func key(class, name, desc string) MethodKey { return MethodKey{class, name, desc} }
@@ -206,10 +208,10 @@ func TestAssignExhaustion(t *testing.T) {
 		return ms
 	}
 	// Small limit: 5 ids fit, 6 do not.
-	if _, _, err := assign(mk(5), nil, 5); err != nil {
+	if _, _, err := assign(mk(5), nil, 5, false); err != nil {
 		t.Fatalf("5 methods, limit 5: %v", err)
 	}
-	_, _, err := assign(mk(6), nil, 5)
+	_, _, err := assign(mk(6), nil, 5, false)
 	if !errors.Is(err, ErrIDSpaceExhausted) || !strings.Contains(err.Error(), "6 methods need ids above 0") {
 		t.Fatalf("6 methods, limit 5: err = %v", err)
 	}
@@ -299,5 +301,58 @@ func TestAssignIDsFollowInputs(t *testing.T) {
 	}
 	if want := []int{3, 2, 3, 1}; fmt.Sprint(ids) != fmt.Sprint(want) {
 		t.Errorf("ids %v, want %v (sorted order a/A a, a/A y, b/B x)", ids, want)
+	}
+}
+
+// TestAssignBaseShortcut checks that the shortcut taken with a base map
+// (merge by hash, sort only the new methods) gives exactly what sorting
+// everything gives: same map, same id per input method, across base maps
+// that cover none, some or all of the methods, with duplicates, access
+// differences and natives (which must take the sorting path).
+func TestAssignBaseShortcut(t *testing.T) {
+	var methods []Method
+	for c := 0; c < 40; c++ {
+		for m := 0; m < 25; m++ {
+			k := MethodKey{Class: fmt.Sprintf("p/C%d$%d", c%7, c), Name: fmt.Sprintf("m%d", (m*7919)%25), Desc: fmt.Sprintf("(I)%c", "VIJZ"[m%4])}
+			methods = append(methods, Method{Key: k, Access: uint16(1 + m%3)})
+		}
+	}
+	// Duplicates in other orders with other access values.
+	for i := len(methods) - 1; i >= 0; i -= 13 {
+		d := methods[i]
+		d.Access = 8
+		methods = append(methods, d)
+	}
+	native := append(append([]Method(nil), methods...), Method{Key: MethodKey{Class: "p/N", Name: "n", Desc: "()V"}, Access: accNative})
+	for _, tc := range []struct {
+		name    string
+		methods []Method
+		every   int // every n-th unique method is in the base (0: none)
+	}{
+		{"half in base", methods, 2},
+		{"all in base", methods, 1},
+		{"few in base", methods, 17},
+		{"with a native", native, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			full, _, err := assign(tc.methods, nil, MaxID, true)
+			require.NoError(t, err)
+			base := &Map{HighWater: 5000}
+			for i, e := range full.Entries {
+				if e.ID != DispatchID && tc.every > 0 && i%tc.every == 0 {
+					e.ID = 4000 - i // not the order of keys
+					base.Entries = append(base.Entries, e)
+				}
+			}
+			want, wantIDs, err := assign(tc.methods, base, MaxID, true)
+			require.NoError(t, err)
+			got, gotIDs, err := assign(tc.methods, base, MaxID, false)
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+			require.Equal(t, wantIDs, gotIDs)
+			if tc.every != 1 {
+				require.Greater(t, got.HighWater, 5000, "new methods are numbered above the base")
+			}
+		})
 	}
 }

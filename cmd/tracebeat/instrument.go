@@ -82,6 +82,7 @@ type instrumentFlags struct {
 	traceAbstract, traceEmpty, traceGetSet    bool
 	traceSingle                               bool
 	cpuProfile, memProfile                    string
+	cache                                     string
 	workers                                   int
 	classpath                                 []string
 }
@@ -95,11 +96,12 @@ func (f *instrumentFlags) define(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.traceEmpty, "trace-empty", false, "also trace methods that only return")
 	fs.BoolVar(&f.traceGetSet, "trace-getter-setter", false, "also trace getters, setters and trivial constructors")
 	fs.BoolVar(&f.traceSingle, "trace-single", false, "also trace methods that call nothing (leaf methods)")
-	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "parallel workers (0: one per CPU)")
+	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "parallel workers, and the cores used (0: one per CPU)")
 	fs.StringSliceVar(&f.classpath, "classpath", nil, "jars read for the class hierarchy only, e.g. android.jar (repeatable)")
 	fs.StringVar(&f.mapping, "mapping", "", "ProGuard/R8 mapping.txt of the inputs")
 	fs.StringVar(&f.blacklist, "blacklist", "", "Matrix block list (-keepclass / -keeppackage)")
 	fs.StringVar(&f.baseMap, "base-map", "", "previous methodMapping.txt: its methods keep their ids")
+	fs.StringVar(&f.cache, "cache", "", "directory of results kept between runs: unchanged jars and classes are reused, the last map is the base map")
 	fs.StringVar(&f.methodMap, "method-map", "", "methodMapping.txt to write (default: in the output directory, or beside the --merge jar)")
 	fs.StringVar(&f.ignoreMap, "ignore-map", "", "ignoreMethodMapping.txt to write (default: beside the method map)")
 	fs.StringVar(&f.report, "report", "", "JSON report of ignored methods with reasons")
@@ -163,6 +165,11 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	if fl.workers < 0 {
 		return usageErr(fmt.Sprintf("--workers must be 0 (one per CPU) or more, got %d", fl.workers))
 	}
+	if fl.workers > 0 && fl.workers < runtime.GOMAXPROCS(0) {
+		// --workers bounds the cores used, the garbage collector's included:
+		// on a shared build machine "--workers 1" means one core.
+		runtime.GOMAXPROCS(fl.workers)
+	}
 	mode, err := instrument.ParseMode(fl.mode)
 	if err != nil {
 		return usageErr("--mode: " + err.Error())
@@ -187,6 +194,12 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failure(err)
 	}
+	cachedMap := ""
+	if fl.cache != "" {
+		if cachedMap, err = useCachedMap(&opt, &fl, paths.methodMap, log); err != nil {
+			return failure(err)
+		}
+	}
 	opt.Progress = bar.Update
 	stopProfiles, err := startProfiles(fl.cpuProfile, fl.memProfile)
 	if err != nil {
@@ -207,6 +220,11 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 			os.RemoveAll(out)
 		}
 		return failure(err)
+	}
+	if cachedMap != "" {
+		if err := keepMap(res, paths.methodMap, cachedMap); err != nil {
+			log.Warn("cache: method map not kept: " + err.Error())
+		}
 	}
 	if !fl.quiet {
 		took := time.Since(start)
@@ -493,6 +511,10 @@ func summaryDetails(res *instrument.Result, kinds inputKinds, took time.Duration
 	}
 	if len(res.Warnings) > 0 {
 		add("warnings", "%d (see stderr)", len(res.Warnings))
+	}
+	if res.CachedScans > 0 || res.CachedRewrites > 0 {
+		add("cache", "%s reused whole, %d class scans and %d rewrites reused",
+			plural(res.CachedInputs, "input", "inputs"), res.CachedScans, res.CachedRewrites)
 	}
 	add("time", "%.2f s", took.Seconds())
 	for i, o := range res.Outputs {

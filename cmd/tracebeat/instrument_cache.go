@@ -1,0 +1,113 @@
+package main
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"go.uber.org/zap"
+
+	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/methodmap"
+)
+
+// useCachedMap sets up a run with --cache: the options get the cache
+// directory and a key of everything on the command line that decides the
+// outputs besides the inputs, and, unless --base-map names one, the map
+// the last run wrote to the same map path becomes the base map, so the
+// ids of existing methods stay. It returns where this run's map is kept.
+func useCachedMap(opt *instrument.Options, fl *instrumentFlags, methodMap string, log *zap.Logger) (string, error) {
+	dir := fl.cache
+	opt.Cache = dir
+	key, err := policyKey(fl)
+	if err != nil {
+		return "", err
+	}
+	opt.CacheKey = key
+	kept, err := instrument.CachedMapPath(dir, methodMap)
+	if err != nil {
+		return "", err
+	}
+	if opt.Policy.BaseMap != nil {
+		return kept, nil // an explicit --base-map wins
+	}
+	base, err := methodmap.ReadMapFile(kept)
+	switch {
+	case err == nil:
+		opt.Policy.BaseMap = base
+	case errors.Is(err, fs.ErrNotExist):
+	default:
+		// A damaged copy only costs the ids their history; say so.
+		log.Warn("cache: previous method map not used: " + err.Error())
+	}
+	return kept, nil
+}
+
+// policyKey is the text of every option that decides what is traced and
+// how: the tracing rules and the contents of the mapping and block list
+// (the runtime and mode are keyed by the pipeline itself).
+func policyKey(fl *instrumentFlags) (string, error) {
+	key := fmt.Sprintf("trace-all=%v abstract=%v empty=%v getset=%v single=%v",
+		fl.traceAll, fl.traceAbstract, fl.traceEmpty, fl.traceGetSet, fl.traceSingle)
+	for _, f := range []struct{ what, path string }{{"mapping", fl.mapping}, {"blacklist", fl.blacklist}} {
+		if f.path == "" {
+			continue
+		}
+		data, err := os.ReadFile(f.path)
+		if err != nil {
+			return "", fileError(f.what, f.path, err)
+		}
+		key += fmt.Sprintf(" %s=%x", f.what, sha256.Sum256(data))
+	}
+	return key, nil
+}
+
+// keepMap keeps the run's planned ids in the cache as the next run's base
+// map: the written method map itself when every planned method was
+// rewritten, else the planned map (instrument.Result.Planned), so methods
+// left untouched keep their ids too.
+func keepMap(res *instrument.Result, written, kept string) error {
+	if res.Planned == res.Map {
+		return copyFileAtomic(written, kept)
+	}
+	tmp := kept + ".tmp"
+	if err := methodmap.WriteMapFile(tmp, res.Planned); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, kept)
+}
+
+// copyFileAtomic copies src to dst through a temporary file and a rename.
+func copyFileAtomic(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".map-*")
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(tmp, in); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}

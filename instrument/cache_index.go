@@ -1,0 +1,368 @@
+package instrument
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// A pack is what the cache keeps of one input after a run: an index (this
+// file's format), the rewritten class bodies one after another (.dat) and,
+// for a jar input written as its own jar, that output jar (.jar).
+//
+// The index records, for every class entry: the hash of its stored bytes,
+// the scan of it, and when it had plans, the hash of those plans and what
+// rewriting produced (a body in .dat, or nothing because no method could
+// be changed) together with the methods left untouched. A later run reuses
+// a record only when the stored bytes and the plans hash the same.
+type packIndex struct {
+	optSum   [32]byte // the options it was made with (cacheStore.optSum)
+	inputSum [32]byte // the whole input (jars), zero for directories
+	jarSum   [32]byte // the output jar kept in the pack, when hasJar
+	jarSize  int64
+	hasJar   bool
+	classes  map[string]*cachedClass // by entry name
+}
+
+// cachedClass is the index record of one class entry.
+type cachedClass struct {
+	sum    [32]byte   // entry content hash (see entrySum)
+	info   *classInfo // nil: the class could not be parsed
+	warn   string     // the parse error, when info is nil
+	plan   [32]byte   // plans the outcome is for; zero: none recorded
+	result cachedResult
+}
+
+// cachedResult is the outcome of rewriting one class with its plans.
+type cachedResult struct {
+	rewritten bool // a body was produced (else the class was copied as is)
+	deflated  bool
+	crc       uint32
+	size      int   // uncompressed size
+	off, n    int64 // the body in .dat
+	bodySum   [32]byte
+	skipped   []cachedSkip
+	warnings  []string
+}
+
+type cachedSkip struct {
+	index  int32
+	reason string
+}
+
+const packMagic = "tracebeat-pack-3\n"
+
+var errBadPack = errors.New("cache pack index is damaged")
+
+// writeIndex serialises ix: magic, the string table (every distinct
+// string once; records refer to strings by number, as class and method
+// names repeat across thousands of methods), the records, and last the
+// SHA-256 of all before it, so a torn or altered index is never trusted.
+func writeIndex(path string, ix *packIndex, names []string) error {
+	e := indexEncoder{ids: map[string]int{}}
+	e.buf = append(e.buf, ix.optSum[:]...)
+	e.buf = append(e.buf, ix.inputSum[:]...)
+	e.buf = append(e.buf, ix.jarSum[:]...)
+	e.uvarint(uint64(ix.jarSize))
+	e.bool(ix.hasJar)
+	e.uvarint(uint64(len(names)))
+	for _, name := range names {
+		e.class(name, ix.classes[name])
+	}
+	out := append([]byte(nil), packMagic...)
+	out = binary.AppendUvarint(out, uint64(len(e.table)))
+	for _, s := range e.table {
+		out = binary.AppendUvarint(out, uint64(len(s)))
+	}
+	for _, s := range e.table {
+		out = append(out, s...)
+	}
+	out = append(out, e.buf...)
+	sum := sha256.Sum256(out)
+	return writeFileAtomic(path, append(out, sum[:]...))
+}
+
+func readIndex(path string) (*packIndex, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) < len(packMagic)+32 || string(data[:len(packMagic)]) != packMagic {
+		return nil, errBadPack
+	}
+	body, sum := data[:len(data)-32], data[len(data)-32:]
+	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+		return nil, errBadPack
+	}
+	d := indexDecoder{buf: body[len(packMagic):]}
+	d.readTable()
+	ix := &packIndex{}
+	d.sum(&ix.optSum)
+	d.sum(&ix.inputSum)
+	d.sum(&ix.jarSum)
+	ix.jarSize = int64(d.uvarint())
+	ix.hasJar = d.bool()
+	n := d.count()
+	ix.classes = make(map[string]*cachedClass, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		name, c := d.class()
+		ix.classes[name] = c
+	}
+	if d.err != nil || len(d.buf) != 0 {
+		return nil, errBadPack
+	}
+	return ix, nil
+}
+
+type indexEncoder struct {
+	buf   []byte
+	table []string
+	ids   map[string]int
+}
+
+func (e *indexEncoder) uvarint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
+
+func (e *indexEncoder) str(s string) {
+	id, ok := e.ids[s]
+	if !ok {
+		id = len(e.table)
+		e.ids[s] = id
+		e.table = append(e.table, s)
+	}
+	e.uvarint(uint64(id))
+}
+func (e *indexEncoder) bool(b bool) {
+	if b {
+		e.buf = append(e.buf, 1)
+	} else {
+		e.buf = append(e.buf, 0)
+	}
+}
+
+func (e *indexEncoder) class(name string, c *cachedClass) {
+	e.str(name)
+	e.buf = append(e.buf, c.sum[:]...)
+	e.bool(c.info != nil)
+	if c.info == nil {
+		e.str(c.warn)
+	} else {
+		e.info(c.info)
+	}
+	e.buf = append(e.buf, c.plan[:]...)
+	r := &c.result
+	e.bool(r.rewritten)
+	e.bool(r.deflated)
+	e.uvarint(uint64(r.crc))
+	e.uvarint(uint64(r.size))
+	e.uvarint(uint64(r.off))
+	e.uvarint(uint64(r.n))
+	e.buf = append(e.buf, r.bodySum[:]...)
+	e.uvarint(uint64(len(r.skipped)))
+	for _, s := range r.skipped {
+		e.uvarint(uint64(s.index))
+		e.str(s.reason)
+	}
+	e.uvarint(uint64(len(r.warnings)))
+	for _, w := range r.warnings {
+		e.str(w)
+	}
+}
+
+func (e *indexEncoder) info(ci *classInfo) {
+	e.str(ci.name)
+	e.str(ci.super)
+	e.str(ci.origName)
+	e.uvarint(uint64(ci.access))
+	e.bool(ci.versioned)
+	e.uvarint(uint64(ci.focusIndex + 1))
+	e.bool(ci.focusCode)
+	e.bool(ci.focusSuper)
+	e.str(ci.blocked)
+	e.uvarint(uint64(len(ci.methods)))
+	for i := range ci.methods {
+		m := &ci.methods[i]
+		e.str(m.key.Class)
+		e.str(m.key.Name)
+		e.str(m.key.Desc)
+		e.str(m.reason)
+		e.uvarint(uint64(m.index))
+		e.uvarint(uint64(m.access))
+		e.bool(m.trace)
+	}
+}
+
+// indexDecoder reads what indexEncoder wrote; the first problem sticks in
+// err and every later read returns zero values.
+type indexDecoder struct {
+	buf   []byte
+	err   error
+	table []string
+}
+
+// readTable reads the string table into one string the entries slice.
+func (d *indexDecoder) readTable() {
+	n := d.count()
+	lens := make([]int, n)
+	total := 0
+	for i := range lens {
+		lens[i] = d.count()
+		total += lens[i]
+	}
+	if total > len(d.buf) {
+		d.fail()
+		return
+	}
+	all := string(d.buf[:total])
+	d.buf = d.buf[total:]
+	d.table = make([]string, n)
+	for i, l := range lens {
+		d.table[i], all = all[:l], all[l:]
+	}
+}
+
+func (d *indexDecoder) fail() {
+	if d.err == nil {
+		d.err = errBadPack
+	}
+	d.buf = nil
+}
+
+func (d *indexDecoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.buf)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.buf = d.buf[n:]
+	return v
+}
+
+// count reads a length that must fit in what is left of the index.
+func (d *indexDecoder) count() int {
+	v := d.uvarint()
+	if v > uint64(len(d.buf)) {
+		d.fail()
+		return 0
+	}
+	return int(v)
+}
+
+func (d *indexDecoder) bool() bool {
+	if len(d.buf) == 0 {
+		d.fail()
+		return false
+	}
+	b := d.buf[0]
+	d.buf = d.buf[1:]
+	if b > 1 {
+		d.fail()
+	}
+	return b == 1
+}
+
+func (d *indexDecoder) sum(dst *[32]byte) {
+	if len(d.buf) < 32 {
+		d.fail()
+		return
+	}
+	copy(dst[:], d.buf)
+	d.buf = d.buf[32:]
+}
+
+func (d *indexDecoder) str() string {
+	i := d.uvarint()
+	if i >= uint64(len(d.table)) {
+		d.fail()
+		return ""
+	}
+	return d.table[i]
+}
+
+func (d *indexDecoder) class() (string, *cachedClass) {
+	name := d.str()
+	c := &cachedClass{}
+	d.sum(&c.sum)
+	if d.bool() {
+		c.info = d.info()
+	} else {
+		c.warn = d.str()
+	}
+	d.sum(&c.plan)
+	r := &c.result
+	r.rewritten = d.bool()
+	r.deflated = d.bool()
+	r.crc = uint32(d.uvarint())
+	r.size = int(d.uvarint())
+	r.off = int64(d.uvarint())
+	r.n = int64(d.uvarint())
+	d.sum(&r.bodySum)
+	if n := d.count(); n > 0 {
+		r.skipped = make([]cachedSkip, n)
+		for i := range r.skipped {
+			r.skipped[i] = cachedSkip{index: int32(d.uvarint()), reason: d.str()}
+		}
+	}
+	if n := d.count(); n > 0 {
+		r.warnings = make([]string, n)
+		for i := range r.warnings {
+			r.warnings[i] = d.str()
+		}
+	}
+	return name, c
+}
+
+func (d *indexDecoder) info() *classInfo {
+	ci := &classInfo{}
+	ci.name = d.str()
+	ci.super = d.str()
+	ci.origName = d.str()
+	ci.access = uint16(d.uvarint())
+	ci.versioned = d.bool()
+	ci.focusIndex = int(d.uvarint()) - 1
+	ci.focusCode = d.bool()
+	ci.focusSuper = d.bool()
+	ci.blocked = d.str()
+	n := d.count()
+	ci.methods = make([]methodInfo, n)
+	for i := range ci.methods {
+		m := &ci.methods[i]
+		m.key.Class = d.str()
+		m.key.Name = d.str()
+		m.key.Desc = d.str()
+		m.reason = d.str()
+		m.index = int32(d.uvarint())
+		m.access = uint16(d.uvarint())
+		m.trace = d.bool()
+	}
+	if d.err != nil {
+		return nil
+	}
+	return ci
+}
+
+// writeFileAtomic writes data to path through a temporary file and a
+// rename, so readers see the old file or the whole new one.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("cache: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,440 @@
+package instrument
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// inputCache is the cache's view of one input during a run.
+type inputCache struct {
+	abs   string
+	isJar bool
+	key   string   // the pack this run writes
+	sum   [32]byte // the jar's bytes; zero for a directory
+	// from is the pack records are taken from: the one made from these
+	// exact bytes (whole) or the one of the input's previous version.
+	from    *packIndex
+	fromKey string
+	whole   bool
+	dat     *os.File // from's .dat, opened on first use
+	datOnce sync.Once
+	datErr  error
+
+	sums [][32]byte     // entry content hashes, by entry index (classes)
+	recs []*cachedClass // this run's records, by entry index (classes)
+
+	unchanged  bool     // the output was the pack's jar: nothing to store
+	newDat     *os.File // this run's .dat, being written
+	newDatOff  int64
+	jarHash    hash.Hash // of the output jar as it is written
+	emitWarned bool      // writing the output warned: keep no jar
+}
+
+// prepareCache hashes the jar inputs and loads the packs they can use.
+func (p *pipeline) prepareCache(ctx context.Context) error {
+	c, err := openCache(&p.opt)
+	if err != nil {
+		return err
+	}
+	p.cache = c
+	p.caches = make([]*inputCache, len(p.inputs))
+	return p.parallel(ctx, len(p.inputs), func(i, _ int) error {
+		in := p.inputs[i]
+		abs, err := filepath.Abs(in.path)
+		if err != nil {
+			return err
+		}
+		ic := &inputCache{abs: abs, isJar: !in.isDir,
+			sums: make([][32]byte, len(in.entries)), recs: make([]*cachedClass, len(in.entries))}
+		p.caches[i] = ic
+		if in.isDir {
+			ic.key = c.pathKey(abs)
+			ic.from, ic.fromKey = c.loadPack(ic.key, nil), ic.key
+			return nil
+		}
+		if ic.sum, err = fileSum(in.path); err != nil {
+			return fmt.Errorf("%s: %w", in.path, err)
+		}
+		ic.key = c.packKeyOf(ic.sum)
+		if ix := c.loadPack(ic.key, &ic.sum); ix != nil {
+			ic.from, ic.fromKey, ic.whole = ix, ic.key, true
+		} else if last := c.lastPack(abs); last != "" {
+			ic.from, ic.fromKey = c.loadPack(last, nil), last
+		}
+		return nil
+	})
+}
+
+// loadPack reads a pack index; a missing or damaged one is no pack. With
+// inputSum set, the pack must have been made from those bytes.
+func (c *cacheStore) loadPack(key string, inputSum *[32]byte) *packIndex {
+	ix, err := readIndex(c.packPath(key, ".idx"))
+	if err != nil || ix.optSum != c.optSum || (inputSum != nil && ix.inputSum != *inputSum) {
+		return nil
+	}
+	return ix
+}
+
+// scanFromCache serves the scan of class entry j from the pack when it
+// can: the whole input is unchanged, or the entry's stored bytes hash as
+// in the previous version. Otherwise it returns the entry's contents for
+// a fresh scan (a buffer from getBuffer).
+func (p *pipeline) scanFromCache(ic *inputCache, j int, e *entry) (ci *classInfo, hit bool, data []byte, err error) {
+	if ic.from != nil && ic.whole {
+		if rec := ic.from.classes[e.name]; rec != nil {
+			ic.sums[j] = rec.sum
+			return p.reuseScan(ic, j, e, rec)
+		}
+	}
+	raw, err := e.stored()
+	if err != nil {
+		return nil, false, nil, err
+	}
+	ic.sums[j] = entrySum(e, raw)
+	if ic.from != nil {
+		if rec := ic.from.classes[e.name]; rec != nil && rec.sum == ic.sums[j] {
+			putBuffer(raw)
+			return p.reuseScan(ic, j, e, rec)
+		}
+	}
+	if e.zf == nil {
+		return nil, false, raw, nil // a file's stored bytes are its contents
+	}
+	data, err = e.contents(raw)
+	putBuffer(raw)
+	return nil, false, data, err
+}
+
+func (p *pipeline) reuseScan(ic *inputCache, j int, e *entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
+	ic.recs[j] = &cachedClass{sum: rec.sum, info: rec.info, warn: rec.warn}
+	p.mu.Lock()
+	p.res.CachedScans++
+	p.mu.Unlock()
+	if rec.info == nil {
+		if p.opt.Strict {
+			return nil, true, nil, errors.New(rec.warn)
+		}
+		p.warn("%s: %s: cannot parse, copied untouched: %s", p.inputs[p.inputIndex(ic)].path, e.name, rec.warn)
+	}
+	return rec.info, true, nil, nil
+}
+
+func (p *pipeline) inputIndex(ic *inputCache) int {
+	for i, c := range p.caches {
+		if c == ic {
+			return i
+		}
+	}
+	return -1
+}
+
+// cachedOutcome returns the recorded outcome of rewriting class entry j
+// with the plans hashing to ps, replaying what that rewrite reported. ok
+// is false when there is none or its body cannot be read back intact.
+func (p *pipeline) cachedOutcome(ic *inputCache, j int, e *entry, ci *classInfo, ps [32]byte) (res entryResult, rec *cachedClass, ok bool) {
+	if ic.from == nil {
+		return res, nil, false
+	}
+	old := ic.from.classes[e.name]
+	if old == nil || old.sum != ic.sums[j] || old.plan != ps {
+		return res, nil, false
+	}
+	r := old.result
+	if r.rewritten {
+		body, err := ic.readBody(p.cache, &r)
+		if err != nil {
+			p.opt.Log.Debug("cache: body not reused: " + err.Error())
+			return res, nil, false
+		}
+		res = entryResult{body: body, deflated: r.deflated, crc: r.crc, size: r.size}
+	}
+	p.recordSkipped(ci, r.skipped)
+	for _, w := range r.warnings {
+		p.warn("%s", w)
+	}
+	rec = &cachedClass{sum: old.sum, info: ci, plan: ps, result: r}
+	rec.result.off, rec.result.n = 0, 0
+	p.mu.Lock()
+	p.res.CachedRewrites++
+	if r.rewritten {
+		p.res.Rewritten++
+	}
+	p.mu.Unlock()
+	return res, rec, true
+}
+
+// readBody reads a recorded body from the pack's .dat and checks it.
+func (ic *inputCache) readBody(c *cacheStore, r *cachedResult) ([]byte, error) {
+	ic.datOnce.Do(func() { ic.dat, ic.datErr = os.Open(c.packPath(ic.fromKey, ".dat")) })
+	if ic.datErr != nil {
+		return nil, ic.datErr
+	}
+	if r.n < 0 || r.n > maxEntrySize {
+		return nil, errBadPack
+	}
+	body := getBuffer(int(r.n))
+	if _, err := ic.dat.ReadAt(body, r.off); err != nil {
+		putBuffer(body)
+		return nil, err
+	}
+	if sha256.Sum256(body) != r.bodySum {
+		putBuffer(body)
+		return nil, errBadPack
+	}
+	return body, nil
+}
+
+// recordSkipped notes planned methods of ci that were left untouched.
+func (p *pipeline) recordSkipped(ci *classInfo, skipped []cachedSkip) {
+	if len(skipped) == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range skipped {
+		if s.index < 0 || int(s.index) >= len(ci.methods) {
+			continue
+		}
+		m := ci.methods[s.index]
+		p.res.Skipped[s.reason]++
+		if m.trace {
+			p.skipped[m.key] = s.reason
+		}
+	}
+}
+
+// wholeJarReusable reports whether input i's output is exactly the jar of
+// its pack: same bytes in, and every class has the plans it had then.
+func (p *pipeline) wholeJarReusable(i int) bool {
+	if p.cache == nil {
+		return false
+	}
+	ic := p.caches[i]
+	if ic == nil || !ic.whole || !ic.from.hasJar || p.opt.Merge {
+		return false
+	}
+	in := p.inputs[i]
+	for j := range in.entries {
+		e := &in.entries[j]
+		if !e.isClass() {
+			continue
+		}
+		rec := ic.from.classes[e.name]
+		ci := p.infos[i][j]
+		if rec == nil || (rec.info == nil) != (ci == nil) {
+			return false
+		}
+		var ps [32]byte
+		if ci != nil {
+			if plans, add := p.plansFor(ci); len(plans) > 0 || add {
+				ps = planSum(plans, add, true)
+			}
+		}
+		if rec.plan != ps {
+			return false
+		}
+	}
+	return true
+}
+
+// reuseWholeJar replays what writing input i reported last time; its
+// output comes from the pack's jar.
+func (p *pipeline) reuseWholeJar(i int, tick func()) {
+	ic, in := p.caches[i], p.inputs[i]
+	ic.unchanged = true
+	p.mu.Lock()
+	p.res.CachedInputs++
+	p.mu.Unlock()
+	for j := range in.entries {
+		e := &in.entries[j]
+		if !e.isClass() {
+			continue
+		}
+		tick()
+		ci := p.infos[i][j]
+		rec := ic.from.classes[e.name]
+		if ci == nil || rec.plan == ([32]byte{}) {
+			continue
+		}
+		p.recordSkipped(ci, rec.result.skipped)
+		for _, w := range rec.result.warnings {
+			p.warn("%s", w)
+		}
+		p.mu.Lock()
+		p.res.CachedRewrites++
+		if rec.result.rewritten {
+			p.res.Rewritten++
+		}
+		p.mu.Unlock()
+	}
+}
+
+// copiedJar is the sink of an output that is a copy of a pack's jar,
+// checked against the hash recorded when it was stored.
+type copiedJar struct{ *jarSink }
+
+func newCopiedJar(target, src string, size int64, sum [32]byte) (*copiedJar, error) {
+	s, err := newJarSink(target)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(src)
+	if err != nil {
+		s.abort()
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	buf := getBuffer(1 << 20)
+	defer putBuffer(buf)
+	n, err := io.CopyBuffer(io.MultiWriter(s.tmp, h), f, buf)
+	if err == nil && (n != size || !bytes.Equal(h.Sum(nil), sum[:])) {
+		err = errBadPack
+	}
+	if err != nil {
+		s.abort()
+		return nil, err
+	}
+	return &copiedJar{s}, nil
+}
+
+// commit renames the copy into place (the zip writer has nothing to add).
+func (c *copiedJar) commit() error { return c.jarSink.commitFile() }
+
+// startPack opens this run's .dat for input i.
+func (p *pipeline) startPack(ic *inputCache) error {
+	f, err := os.CreateTemp(filepath.Join(p.cache.dir, "packs"), ".dat-*")
+	if err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	ic.newDat = f
+	return nil
+}
+
+// appendBody adds a rewritten body to this run's .dat (writer goroutine).
+func (ic *inputCache) appendBody(rec *cachedClass, body []byte) error {
+	if ic.newDat == nil {
+		return nil
+	}
+	if _, err := ic.newDat.Write(body); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	rec.result.off, rec.result.n = ic.newDatOff, int64(len(body))
+	rec.result.bodySum = sha256.Sum256(body)
+	ic.newDatOff += int64(len(body))
+	return nil
+}
+
+// storeCache writes the packs of this run after its outputs are in place.
+// A cache that cannot be written costs the next run time, not this one
+// its result: problems are warnings.
+func (p *pipeline) storeCache() {
+	if p.cache == nil {
+		return
+	}
+	for i, ic := range p.caches {
+		if err := p.storePack(i, ic); err != nil {
+			p.warn("cache: %s: %v", p.inputs[i].path, err)
+		}
+	}
+}
+
+func (p *pipeline) storePack(i int, ic *inputCache) error {
+	if ic.dat != nil {
+		ic.dat.Close()
+		ic.dat = nil
+	}
+	if ic.newDat != nil {
+		// On success the file was renamed and these do nothing.
+		defer func() {
+			ic.newDat.Close()
+			os.Remove(ic.newDat.Name())
+			ic.newDat = nil
+		}()
+	}
+	if ic.unchanged {
+		return p.cache.setLastPack(ic.abs, ic.key)
+	}
+	if ic.newDat == nil {
+		return nil
+	}
+	in := p.inputs[i]
+	ix := &packIndex{optSum: p.cache.optSum, inputSum: ic.sum, classes: map[string]*cachedClass{}}
+	var names []string
+	for j := range in.entries {
+		if rec := ic.recs[j]; rec != nil {
+			if _, dup := ix.classes[in.entries[j].name]; dup {
+				continue
+			}
+			ix.classes[in.entries[j].name] = rec
+			names = append(names, in.entries[j].name)
+		}
+	}
+	if err := ic.newDat.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(ic.newDat.Name(), p.cache.packPath(ic.key, ".dat")); err != nil {
+		return err
+	}
+	jarPath := p.cache.packPath(ic.key, ".jar")
+	os.Remove(jarPath)
+	if ic.jarHash != nil && !ic.emitWarned && len(p.res.Outputs) > i {
+		out := p.res.Outputs[i]
+		if err := linkOrCopy(out, jarPath); err == nil {
+			if st, err := os.Stat(jarPath); err == nil {
+				ix.hasJar, ix.jarSize = true, st.Size()
+				ic.jarHash.Sum(ix.jarSum[:0])
+			}
+		}
+	}
+	if err := writeIndex(p.cache.packPath(ic.key, ".idx"), ix, names); err != nil {
+		return err
+	}
+	prev := p.cache.lastPack(ic.abs)
+	if err := p.cache.setLastPack(ic.abs, ic.key); err != nil {
+		return err
+	}
+	if prev != "" && prev != ic.key {
+		// One pack per input path and options: the superseded one goes.
+		for _, ext := range []string{".idx", ".dat", ".jar"} {
+			os.Remove(p.cache.packPath(prev, ext))
+		}
+	}
+	return nil
+}
+
+// linkOrCopy makes dst a copy of src, by a hard link where the file system
+// allows (the pack keeps the jar's hash, so a later change to the output
+// in place is noticed, not trusted).
+func linkOrCopy(src, dst string) error {
+	if err := os.Link(src, dst); err == nil {
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".jar-*")
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(tmp, in); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), dst)
+}
