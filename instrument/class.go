@@ -12,12 +12,17 @@ import (
 // rewritten validly keeps its original code. changed reports whether any
 // method was rewritten.
 func RewriteClass(c *cf.Class, rt *Runtime, plans []MethodPlan) (skipped []MethodOutcome, changed bool, err error) {
-	w, err := newClassRewriter(c, rt)
+	w, err := newScratchRewriter(c, rt)
 	if err != nil {
 		return nil, false, err
 	}
-	plans = append([]MethodPlan(nil), plans...)
-	sort.Slice(plans, func(i, j int) bool { return plans[i].Index < plans[j].Index })
+	defer w.release()
+	// The caller's slice is not reordered; plans in index order (the usual
+	// case) need no copy.
+	if !plansSorted(plans) {
+		plans = append([]MethodPlan(nil), plans...)
+		sort.Slice(plans, func(i, j int) bool { return plans[i].Index < plans[j].Index })
+	}
 	for _, p := range plans {
 		if p.Index < 0 || p.Index >= len(c.Methods) {
 			return nil, false, fmt.Errorf("plan for method %d of %d", p.Index, len(c.Methods))
@@ -38,10 +43,10 @@ func RewriteClass(c *cf.Class, rt *Runtime, plans []MethodPlan) (skipped []Metho
 //
 // to c, whose direct superclass is superName.
 func AddFocusMethod(c *cf.Class, rt *Runtime) error {
-	w, err := newClassRewriter(c, rt)
-	if err != nil {
+	if _, err := c.Name(); err != nil {
 		return err
 	}
+	w := &classRewriter{c: c, rt: rt}
 	if c.SuperClass == 0 {
 		return fmt.Errorf("class has no superclass")
 	}
@@ -49,7 +54,7 @@ func AddFocusMethod(c *cf.Class, rt *Runtime) error {
 	if err != nil {
 		return err
 	}
-	superRef, err := w.method(superName, focusMethod, focusMethodDesc)
+	superRef, err := c.Pool.AddMethodref(superName, focusMethod, focusMethodDesc)
 	if err != nil {
 		return err
 	}
@@ -87,4 +92,13 @@ func AddFocusMethod(c *cf.Class, rt *Runtime) error {
 		Attributes: []cf.Attribute{{Name: codeName, Data: body}},
 	})
 	return nil
+}
+
+func plansSorted(plans []MethodPlan) bool {
+	for i := 1; i < len(plans); i++ {
+		if plans[i].Index < plans[i-1].Index {
+			return false
+		}
+	}
+	return true
 }

@@ -87,10 +87,6 @@ type slotState struct {
 	stack  []bool
 }
 
-func (s *slotState) clone() *slotState {
-	return &slotState{flag: s.flag, locals: append([]bool(nil), s.locals...), stack: append([]bool(nil), s.stack...)}
-}
-
 // join merges o into s (may-hold semantics) and reports whether s grew.
 func (s *slotState) join(o *slotState) (bool, error) {
 	if len(s.stack) != len(o.stack) {
@@ -137,7 +133,7 @@ func (s *slotState) setLocal(i int, v bool) error {
 
 // step applies one instruction to s. initThis is set when the instruction
 // is an invokespecial <init> whose receiver may be uninitializedThis.
-func step(s *slotState, in *cf.Insn, pool *cf.ConstantPool) (initThis bool, err error) {
+func step(s *slotState, in *cf.Insn, refs *refCache) (initThis bool, err error) {
 	op := in.Op
 	if e := simpleEffect[op]; e.pop >= 0 {
 		if err := s.pop(int(e.pop)); err != nil {
@@ -181,11 +177,11 @@ func step(s *slotState, in *cf.Insn, pool *cf.ConstantPool) (initThis bool, err 
 	case op >= cf.DUP && op <= 0x5f:
 		return false, dupFamily(s, op)
 	case op >= cf.GETSTATIC && op <= cf.PUTFIELD:
-		ref, err := pool.Ref(uint16(in.A))
+		ref, err := refs.ref(uint16(in.A))
 		if err != nil {
 			return false, err
 		}
-		n, err := cf.FieldSlots(ref.Descriptor)
+		n, err := fieldSlots(ref.desc)
 		if err != nil {
 			return false, err
 		}
@@ -203,23 +199,29 @@ func step(s *slotState, in *cf.Insn, pool *cf.ConstantPool) (initThis bool, err 
 			return false, s.pop(n + 1)
 		}
 	case op >= cf.INVOKEVIRTUAL && op <= cf.INVOKEDYNAMIC:
-		var desc, name string
+		var params, ret int
+		isInit := false
 		if op == cf.INVOKEDYNAMIC {
+			pool := refs.pool
 			if pool.Tag(uint16(in.A)) != cf.TagInvokeDynamic {
 				return false, fmt.Errorf("invokedynamic operand is not an InvokeDynamic constant")
 			}
-			name, desc, err = indyNameAndType(pool, uint16(in.A))
+			_, desc, err := indyNameAndType(pool, uint16(in.A))
+			if err != nil {
+				return false, err
+			}
+			if params, ret, err = cf.MethodSlots(desc); err != nil {
+				return false, err
+			}
 		} else {
-			var ref cf.MemberRef
-			ref, err = pool.Ref(uint16(in.A))
-			name, desc = ref.Name, ref.Descriptor
-		}
-		if err != nil {
-			return false, err
-		}
-		params, ret, err := cf.MethodSlots(desc)
-		if err != nil {
-			return false, err
+			ref, err := refs.ref(uint16(in.A))
+			if err != nil {
+				return false, err
+			}
+			if params, ret, err = methodSlots(ref.desc); err != nil {
+				return false, err
+			}
+			isInit = ref.isInit
 		}
 		if err := s.pop(params); err != nil {
 			return false, err
@@ -230,7 +232,7 @@ func step(s *slotState, in *cf.Insn, pool *cf.ConstantPool) (initThis bool, err 
 			}
 			recv := s.stack[len(s.stack)-1]
 			s.stack = s.stack[:len(s.stack)-1]
-			if op == cf.INVOKESPECIAL && name == "<init>" && recv {
+			if op == cf.INVOKESPECIAL && isInit && recv {
 				initThis = true
 				s.flag = false
 				for i := range s.locals {
@@ -293,4 +295,74 @@ func dupFamily(s *slotState, op uint8) error {
 		s.stack = append(s.stack, top[i])
 	}
 	return nil
+}
+
+// methodSlots is cf.MethodSlots on a descriptor's raw bytes, without
+// making a string of them; a descriptor it does not accept goes to
+// cf.MethodSlots, which names the problem.
+func methodSlots(desc []byte) (params, ret int, err error) {
+	if len(desc) == 0 || desc[0] != '(' {
+		return cf.MethodSlots(string(desc))
+	}
+	i := 1
+	for i < len(desc) && desc[i] != ')' {
+		n, next := typeSlots(desc, i)
+		if n == 0 {
+			return cf.MethodSlots(string(desc))
+		}
+		params += n
+		i = next
+	}
+	if i >= len(desc) {
+		return cf.MethodSlots(string(desc))
+	}
+	i++
+	if i+1 == len(desc) && desc[i] == 'V' {
+		return params, 0, nil
+	}
+	ret, next := typeSlots(desc, i)
+	if ret == 0 || next != len(desc) {
+		return cf.MethodSlots(string(desc))
+	}
+	return params, ret, nil
+}
+
+// fieldSlots is cf.FieldSlots on a descriptor's raw bytes.
+func fieldSlots(desc []byte) (int, error) {
+	n, next := typeSlots(desc, 0)
+	if n == 0 || next != len(desc) {
+		return cf.FieldSlots(string(desc))
+	}
+	return n, nil
+}
+
+// typeSlots parses one field type at desc[i:] and returns its slot count
+// (0 when malformed) and the index after it.
+func typeSlots(desc []byte, i int) (slots, next int) {
+	start := i
+	for i < len(desc) && desc[i] == '[' {
+		i++
+	}
+	if i >= len(desc) {
+		return 0, 0
+	}
+	switch desc[i] {
+	case 'B', 'C', 'F', 'I', 'S', 'Z':
+		return 1, i + 1
+	case 'J', 'D':
+		if i > start { // an array is one reference
+			return 1, i + 1
+		}
+		return 2, i + 1
+	case 'L':
+		for j := i + 1; j < len(desc); j++ {
+			if desc[j] == ';' {
+				if j == i+1 {
+					break
+				}
+				return 1, j + 1
+			}
+		}
+	}
+	return 0, 0
 }
