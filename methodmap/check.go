@@ -76,11 +76,29 @@ type validateOptions struct {
 }
 
 func validateEntries(entries []Entry, name string, o validateOptions) []Violation {
+	vs, _ := validateIndexed(entries, name, o)
+	return vs
+}
+
+// validateIndexed is validateEntries that also returns the index it built
+// of the entries by the key of their map line (values: entry index; the
+// first entry of a duplicated key).
+func validateIndexed(entries []Entry, name string, o validateOptions) ([]Violation, *keyIndex) {
 	var vs []Violation
 	// Index maps (not copies of the 80-byte entries): a map of a large app
 	// has hundreds of thousands of lines.
-	byID := make(map[int]int32, len(entries))
-	byKey := make(map[MethodKey]int32, len(entries))
+	// By id: a slice over the ids in range (they are small and dense), a
+	// map for the rest; by key: a hashed index (see keyIndex).
+	maxInRange := 0
+	for _, e := range entries {
+		if e.ID >= 1 && e.ID <= o.maxID {
+			maxInRange = max(maxInRange, e.ID)
+		}
+	}
+	idAt := make([]int32, maxInRange+1) // entry index + 1; 0: none
+	otherIDs := map[int]int32{}
+	keys := make([]MethodKey, len(entries))
+	byKey := newKeyIndex(len(entries), func(i int32) MethodKey { return keys[i] })
 	prevID, dispatchSeen := 0, false
 	for i, e := range entries {
 		inRange := true
@@ -96,20 +114,28 @@ func validateEntries(entries []Entry, name string, o validateOptions) []Violatio
 			vs = append(vs, violation(KindIDOutOfRange, name, e.Line, "id %d of %s is out of range 1..%d (and %d for the dispatch entry)",
 				e.ID, e.Key, o.maxID, DispatchID))
 		}
-		if fi, dup := byID[e.ID]; dup {
+		fi, dup := int32(0), false
+		if e.ID >= 1 && e.ID <= o.maxID {
+			fi, dup = idAt[e.ID]-1, idAt[e.ID] != 0
+			if !dup {
+				idAt[e.ID] = int32(i) + 1
+			}
+		} else if fi, dup = otherIDs[e.ID]; !dup {
+			otherIDs[e.ID] = int32(i)
+		}
+		if dup {
 			first := entries[fi]
 			vs = append(vs, violation(KindDuplicateID, name, e.Line, "duplicate id %d: %s, already used by %s%s",
 				e.ID, e.Key, first.Key, onLine(first)))
-		} else {
-			byID[e.ID] = int32(i)
 		}
 		k := lineKey(e.Key, e.Access)
-		if fi, dup := byKey[k]; dup {
+		keys[i] = k
+		if fi, dup := byKey.get(k); dup {
 			first := entries[fi]
 			vs = append(vs, violation(KindDuplicateMethod, name, e.Line, "duplicate method %s: id %d, already id %d%s",
 				k, e.ID, first.ID, onLine(first)))
 		} else {
-			byKey[k] = int32(i)
+			byKey.put(k, int32(i))
 		}
 		// Out-of-range ids are reported once above, not again as misplaced.
 		if o.requireSorted && inRange {
@@ -122,7 +148,7 @@ func validateEntries(entries []Entry, name string, o validateOptions) []Violatio
 	if o.requireDispatch && !dispatchSeen {
 		vs = append(vs, violation(KindDispatch, name, 0, "missing the dispatch entry %q", dispatchLine()))
 	}
-	return vs
+	return vs, byKey
 }
 
 func dispatchLine() string { return entryText(DispatchEntry()) }

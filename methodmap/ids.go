@@ -53,46 +53,52 @@ func AssignIDs(methods []Method, base *Map) (*Map, []int, error) {
 // assign is Assign with the id ceiling as a parameter; sortAll turns the
 // shortcut for base maps off (the tests compare both paths).
 func assign(methods []Method, base *Map, maxID int, sortAll bool) (*Map, []int, error) {
-	var ms []Method
-	var origin []int
-	var err error
-	if base != nil && len(base.Entries) > 0 && !sortAll {
-		// Most methods keep their base ids: only the new ones need the order.
-		ms, origin = uniqueUnsorted(methods)
-	}
-	if ms == nil {
-		if ms, origin, err = uniqueSorted(methods); err != nil {
-			return nil, nil, err
-		}
-	}
-	// The base entries by the key of their map line.
-	var baseKeys []MethodKey
-	baseAt := newKeyIndex(0, func(i int32) MethodKey { return baseKeys[i] })
+	// The base entries by the key of their map line (values: entry index).
+	var baseAt *keyIndex
 	high := 0
 	if base != nil {
-		if bad := validateEntries(base.Entries, "base map", validateOptions{maxID: maxID}); len(bad) > 0 {
+		bad, index := validateIndexed(base.Entries, "base map", validateOptions{maxID: maxID})
+		if len(bad) > 0 {
 			return nil, nil, fmt.Errorf("base map is not usable: %s", bad[0].Msg)
 		}
-		baseKeys = make([]MethodKey, len(base.Entries))
-		baseAt = newKeyIndex(len(base.Entries), baseAt.keyOf)
-		for i, e := range base.Entries {
-			if e.ID == DispatchID {
-				continue
+		baseAt = index
+		for _, e := range base.Entries {
+			if e.ID != DispatchID {
+				high = max(high, e.ID)
 			}
-			baseKeys[i] = lineKey(e.Key, e.Access)
-			baseAt.put(baseKeys[i], int32(i))
-			high = max(high, e.ID)
 		}
 		if base.HighWater > maxID {
 			return nil, nil, fmt.Errorf("base map: highest-id %d is above %d", base.HighWater, maxID)
 		}
 		high = max(high, base.HighWater)
 	}
+	var ms []Method
+	var origin []int
+	var baseOf []int32 // per unique method: its base entry, or -1
+	if baseAt != nil && !sortAll {
+		// Most methods keep their base ids: only the new ones need the order.
+		ms, origin, baseOf = uniqueAgainstBase(methods, base, baseAt)
+	}
+	if ms == nil {
+		var err error
+		if ms, origin, err = uniqueSorted(methods); err != nil {
+			return nil, nil, err
+		}
+		baseOf = make([]int32, len(ms))
+		for i, m := range ms {
+			baseOf[i] = -1
+			if baseAt != nil {
+				if b, ok := baseAt.get(lineKey(m.Key, m.Access)); ok && base.Entries[b].ID != DispatchID {
+					baseOf[i] = b
+				}
+			}
+		}
+	}
 
 	uniqueID := make([]int, len(ms))
 	var fresh []int // indexes into ms
-	for i, m := range ms {
-		if b, ok := baseAt.get(lineKey(m.Key, m.Access)); ok {
+	for i, b := range baseOf {
+		if b >= 0 {
 			uniqueID[i] = base.Entries[b].ID
 		} else {
 			fresh = append(fresh, i)
@@ -132,31 +138,50 @@ func compareMethods(a, b Method) int {
 	return int(a.Access) - int(b.Access)
 }
 
-// uniqueUnsorted is uniqueSorted without the sort, for runs where most
+// uniqueAgainstBase is uniqueSorted without the sort, for runs where most
 // methods take their ids from a base map: methods merged by key in
-// first-seen order, the smallest access kept. It returns nil when some
-// method needs uniqueSorted's checks (a native, whose map line drops the
-// descriptor, or the dispatch key); the caller then takes that path,
-// which also reports the errors.
-func uniqueUnsorted(methods []Method) ([]Method, []int) {
+// first-seen order, the smallest access kept, and the base entry of each
+// (-1: new). A method found in the base is merged through its entry
+// index, so only new methods need a table of their own. It returns nil
+// when some method needs uniqueSorted's checks (a native, whose map line
+// drops the descriptor, or the dispatch key); the caller then takes that
+// path, which also reports the errors.
+func uniqueAgainstBase(methods []Method, base *Map, baseAt *keyIndex) ([]Method, []int, []int32) {
 	ms := make([]Method, 0, len(methods))
-	index := newKeyIndex(len(methods), func(u int32) MethodKey { return ms[u].Key })
+	baseOf := make([]int32, 0, len(methods))
 	origin := make([]int, len(methods))
+	uniqueOfBase := make([]int32, len(base.Entries)) // unique index + 1; 0: not seen
+	freshAt := newKeyIndex(0, func(u int32) MethodKey { return ms[u].Key })
 	for i, m := range methods {
 		if m.Access&accNative != 0 || m.Key.Desc == "" || m.Key == DispatchKey {
-			return nil, nil
+			return nil, nil, nil
 		}
-		u, seen := index.get(m.Key)
+		// Without natives a map line's key is the method's key.
+		b, inBase := baseAt.get(m.Key)
+		inBase = inBase && base.Entries[b].ID != DispatchID
+		var u int32
+		seen := false
+		if inBase {
+			u, seen = uniqueOfBase[b]-1, uniqueOfBase[b] != 0
+		} else {
+			u, seen = freshAt.get(m.Key)
+		}
 		if !seen {
 			u = int32(len(ms))
 			ms = append(ms, m)
-			index.put(m.Key, u)
+			if inBase {
+				uniqueOfBase[b] = u + 1
+				baseOf = append(baseOf, b)
+			} else {
+				freshAt.put(m.Key, u)
+				baseOf = append(baseOf, -1)
+			}
 		} else if m.Access < ms[u].Access {
 			ms[u].Access = m.Access
 		}
 		origin[i] = int(u)
 	}
-	return ms, origin
+	return ms, origin, baseOf
 }
 
 // uniqueSorted sorts by key, merges exact duplicates and rejects methods a

@@ -122,4 +122,30 @@ func compareText(a, b MethodKey) int {
 }
 
 func dotted(s string) string  { return strings.ReplaceAll(s, "/", ".") }
+
+// appendDotted appends s with its slashes as dots.
+func appendDotted(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '/' {
+			c = '.'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// appendMapText appends mapText(k, access) without building the string:
+// a map has hundreds of thousands of lines.
+func appendMapText(dst []byte, k MethodKey, access uint16) []byte {
+	k = lineKey(k, access)
+	dst = appendDotted(dst, k.Class)
+	dst = append(dst, ' ')
+	dst = append(dst, k.Name...)
+	if k.Desc != "" {
+		dst = append(dst, ' ')
+		dst = appendDotted(dst, k.Desc)
+	}
+	return dst
+}
 func slashed(s string) string { return strings.ReplaceAll(s, ".", "/") }

@@ -230,9 +230,9 @@ func encodeMapTo(w io.Writer, m *Map) error {
 		num = append(num, ',')
 		num = strconv.AppendInt(num, int64(e.Access), 10)
 		num = append(num, ',')
+		num = appendMapText(num, e.Key, e.Access)
+		num = append(num, '\n')
 		bw.Write(num)
-		bw.WriteString(mapText(e.Key, e.Access))
-		bw.WriteByte('\n')
 	}
 	return bw.Flush()
 }
