@@ -1,7 +1,6 @@
 package instrument
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -24,6 +23,7 @@ type inputCache struct {
 	from    *packIndex
 	fromKey string
 	whole   bool
+	jarOK   bool     // from's jar is there and hashes as recorded
 	dat     *os.File // from's .dat, opened on first use
 	datOnce sync.Once
 	datErr  error
@@ -66,6 +66,14 @@ func (p *pipeline) prepareCache(ctx context.Context) error {
 		ic.key = c.packKeyOf(ic.sum)
 		if ix := c.loadPack(ic.key, &ic.sum); ix != nil {
 			ic.from, ic.fromKey, ic.whole = ix, ic.key, true
+			if ix.hasJar && !p.opt.Merge {
+				// Checked here, on the workers, rather than while the
+				// writer copies it.
+				jar := c.packPath(ic.key, ".jar")
+				st, err := os.Stat(jar)
+				sum, err2 := fileSum(jar)
+				ic.jarOK = err == nil && err2 == nil && st.Size() == ix.jarSize && sum == ix.jarSum
+			}
 		} else if last := c.lastPack(abs); last != "" {
 			ic.from, ic.fromKey = c.loadPack(last, nil), last
 		}
@@ -218,7 +226,7 @@ func (p *pipeline) wholeJarReusable(i int) bool {
 		return false
 	}
 	ic := p.caches[i]
-	if ic == nil || !ic.whole || !ic.from.hasJar || p.opt.Merge {
+	if ic == nil || !ic.whole || !ic.jarOK || p.opt.Merge {
 		return false
 	}
 	in := p.inputs[i]
@@ -277,13 +285,28 @@ func (p *pipeline) reuseWholeJar(i int, tick func()) {
 	}
 }
 
-// copiedJar is the sink of an output that is a copy of a pack's jar,
-// checked against the hash recorded when it was stored.
+// copiedJar is the sink of an output that is the jar of a pack (checked
+// by prepareCache): a hard link where the file system allows, else a copy.
+// The link is safe: every run replaces its outputs by rename, never in
+// place, and a pack's jar is hashed before it is used again.
 type copiedJar struct{ *jarSink }
 
-func newCopiedJar(target, src string, size int64, sum [32]byte) (*copiedJar, error) {
+func newCopiedJar(target, src string) (*copiedJar, error) {
 	s, err := newJarSink(target)
 	if err != nil {
+		return nil, err
+	}
+	name := s.tmp.Name()
+	s.tmp.Close()
+	os.Remove(name)
+	if err := os.Link(src, name); err == nil {
+		if s.tmp, err = os.OpenFile(name, os.O_RDWR, 0); err == nil {
+			return &copiedJar{s}, nil
+		}
+		os.Remove(name)
+		return nil, err
+	}
+	if s.tmp, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
 		return nil, err
 	}
 	f, err := os.Open(src)
@@ -292,14 +315,7 @@ func newCopiedJar(target, src string, size int64, sum [32]byte) (*copiedJar, err
 		return nil, err
 	}
 	defer f.Close()
-	h := sha256.New()
-	buf := getBuffer(1 << 20)
-	defer putBuffer(buf)
-	n, err := io.CopyBuffer(io.MultiWriter(s.tmp, h), f, buf)
-	if err == nil && (n != size || !bytes.Equal(h.Sum(nil), sum[:])) {
-		err = errBadPack
-	}
-	if err != nil {
+	if _, err := io.Copy(s.tmp, f); err != nil {
 		s.abort()
 		return nil, err
 	}

@@ -103,8 +103,7 @@ func (p *pipeline) write(ctx context.Context) error {
 		if s == nil {
 			target := filepath.Join(p.opt.Output, outputName(in.path))
 			if p.wholeJarReusable(i) {
-				ix, key := p.caches[i].from, p.caches[i].key
-				if c, err := newCopiedJar(target, p.cache.packPath(key, ".jar"), ix.jarSize, ix.jarSum); err == nil {
+				if c, err := newCopiedJar(target, p.cache.packPath(p.caches[i].key, ".jar")); err == nil {
 					sinks = append(sinks, c)
 					p.res.Outputs = append(p.res.Outputs, target)
 					p.reuseWholeJar(i, tick)

@@ -190,35 +190,17 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	if err := paths.checkWritable(); err != nil {
 		return failure(err)
 	}
-	opt, err := buildOptions(&fl, inputs, mode, log)
-	if err != nil {
-		return failure(err)
-	}
-	cachedMap := ""
-	if fl.cache != "" {
-		if cachedMap, err = useCachedMap(&opt, &fl, paths.methodMap, log); err != nil {
-			return failure(err)
-		}
-	}
-	opt.Progress = bar.Update
+	// The profiles cover the whole job: reading the base map and writing
+	// the maps are part of what a build waits for.
 	stopProfiles, err := startProfiles(fl.cpuProfile, fl.memProfile)
 	if err != nil {
 		return failure(err)
 	}
-	res, err := instrument.Run(context.Background(), opt)
-	bar.Finish()
+	res, cachedMap, err := instrumentAndWriteMaps(&fl, inputs, mode, paths, log, bar)
 	if perr := stopProfiles(); perr != nil && err == nil {
 		err = perr
 	}
 	if err != nil {
-		return failure(err)
-	}
-	if err := writeMaps(res, paths); err != nil {
-		// The run failed: take its outputs away so nothing half-done is
-		// mistaken for a result.
-		for _, out := range res.Outputs {
-			os.RemoveAll(out)
-		}
 		return failure(err)
 	}
 	if cachedMap != "" {
@@ -234,6 +216,40 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// instrumentAndWriteMaps builds the options, runs the pipeline and writes
+// the maps; with --cache it returns where the cache keeps the map.
+func instrumentAndWriteMaps(fl *instrumentFlags, inputs []string, mode instrument.Mode, paths outputPaths, log *zap.Logger, bar *progressBar) (*instrument.Result, string, error) {
+	t := time.Now()
+	opt, err := buildOptions(fl, inputs, mode, log)
+	if err != nil {
+		return nil, "", err
+	}
+	cachedMap := ""
+	if fl.cache != "" {
+		if cachedMap, err = useCachedMap(&opt, fl, paths.methodMap, log); err != nil {
+			return nil, "", err
+		}
+	}
+	log.Debug("phase done", zap.String("phase", "options"), zap.Duration("took", time.Since(t)))
+	opt.Progress = bar.Update
+	res, err := instrument.Run(context.Background(), opt)
+	bar.Finish()
+	if err != nil {
+		return nil, "", err
+	}
+	t = time.Now()
+	if err := writeMaps(res, paths); err != nil {
+		// The run failed: take its outputs away so nothing half-done is
+		// mistaken for a result.
+		for _, out := range res.Outputs {
+			os.RemoveAll(out)
+		}
+		return nil, "", err
+	}
+	log.Debug("phase done", zap.String("phase", "maps"), zap.Duration("took", time.Since(t)))
+	return res, cachedMap, nil
 }
 
 // inputKinds counts the inputs by kind, for the summary.

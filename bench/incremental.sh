@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# usage: bench/incremental.sh [--reps N] [--jar NAME.jar]
+# Incremental runs with --cache over the lab corpus (/tmp/lab/corpus), all in
+# one session, medians of N (default 3), default options and 2 workers:
+#   full       no cache (the reference)
+#   cold       --cache with an empty cache (fills it)
+#   unchanged  --cache, nothing changed
+#   changed    --cache after one class of one jar changed (default: the
+#              largest jar, the worst case for a jar-level cache). The
+#              class is replaced by its instrumented form from a previous
+#              run: a valid class with other bytes.
+# and prints each as a ratio of the full run.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+reps=3 jar=""
+while (($#)); do
+  case "$1" in
+    --reps) reps="$2"; shift 2 ;;
+    --jar) jar="$2"; shift 2 ;;
+    *) echo "usage: bench/incremental.sh [--reps N] [--jar NAME.jar]" >&2; exit 2 ;;
+  esac
+done
+[[ -d /tmp/lab/corpus ]] || { echo "incremental: needs the lab corpus (run ../shared/lab/setup.sh)" >&2; exit 2; }
+command -v zip >/dev/null || { echo "incremental: needs zip (apt-get install zip)" >&2; exit 2; }
+TB=/tmp/lab/tracebeat
+(cd "$ROOT" && go build -o "$TB" ./cmd/tracebeat)
+[[ -n "$jar" ]] || jar=$(basename "$(ls -S /tmp/lab/corpus/*.jar | head -1)")
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/in"
+cp /tmp/lab/corpus/*.jar "$work/in/"
+cp "$work/in/$jar" "$work/orig.jar"
+
+run() { # run LABEL ARGS...: prints the wall seconds
+  local out="$work/out"
+  rm -rf "$out"
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$TB" instrument --quiet --workers 2 -o "$out" "$@" "$work"/in/*.jar
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# The replacement class: the first rewritten class of the jar, as rewritten.
+"$TB" instrument --quiet --workers 2 -o "$work/ref" "$work/in/$jar"
+class=$(unzip -Z1 "$work/in/$jar" | grep '\.class$' | while read -r c; do
+  if ! cmp -s <(unzip -p "$work/in/$jar" "$c") <(unzip -p "$work/ref/$jar" "$c"); then echo "$c"; break; fi
+done || true) # the listing ends on a broken pipe
+mkdir -p "$work/changed"
+(cd "$work/changed" && unzip -q "$work/ref/$jar" "$class")
+change() { cp "$work/orig.jar" "$work/in/$jar" && (cd "$work/changed" && zip -q "$work/in/$jar" "$class"); }
+restore() { cp "$work/orig.jar" "$work/in/$jar"; }
+
+full=() cold=() warm=() changed=()
+for ((i = 0; i < reps; i++)); do
+  restore
+  full+=("$(run)")
+  rm -rf "$work/cache"
+  cold+=("$(run --cache "$work/cache")")
+  warm+=("$(run --cache "$work/cache")")
+  change
+  changed+=("$(run --cache "$work/cache")")
+done
+f=$(printf '%s\n' "${full[@]}" | median)
+c=$(printf '%s\n' "${cold[@]}" | median)
+w=$(printf '%s\n' "${warm[@]}" | median)
+ch=$(printf '%s\n' "${changed[@]}" | median)
+echo "changed class: $jar!/$class"
+awk -v f="$f" -v c="$c" -v w="$w" -v ch="$ch" 'BEGIN {
+  printf "incremental: full_s=%.2f cold_s=%.2f unchanged_s=%.2f changed_s=%.2f\n", f, c, w, ch
+  printf "incremental: cold/full=%.2f unchanged/full=%.2f changed/full=%.2f\n", c / f, w / f, ch / f }'
