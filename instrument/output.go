@@ -475,10 +475,11 @@ func deflate(data []byte) ([]byte, error) {
 
 // jarSink writes a jar to a temporary file renamed into place on commit.
 type jarSink struct {
-	path  string
-	tmp   *os.File
-	zw    *zip.Writer
-	names map[string]bool
+	path    string
+	tmp     *os.File
+	zw      *zip.Writer
+	names   map[string]bool
+	copyBuf []byte // raw copies (the sink is written by one goroutine)
 }
 
 func newJarSink(path string) (*jarSink, error) {
@@ -519,9 +520,10 @@ func (j *jarSink) copyRaw(f *zip.File) error {
 	if err != nil {
 		return err
 	}
-	buf := getBuffer(copyChunk)
-	defer putBuffer(buf)
-	_, err = io.CopyBuffer(w, r, buf)
+	if j.copyBuf == nil {
+		j.copyBuf = make([]byte, copyChunk)
+	}
+	_, err = io.CopyBuffer(w, r, j.copyBuf)
 	return err
 }
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // Id space, shared with the Matrix runtime: ids are packed into 20 bits of a
@@ -190,31 +189,14 @@ func uniqueAgainstBase(methods []Method, base *Map, baseAt *keyIndex) ([]Method,
 func uniqueSorted(methods []Method) ([]Method, []int, error) {
 	// Sort by the key text computed once per method: comparing ready
 	// strings is several times faster than walking keys per comparison.
-	type keyed struct {
-		text string
-		m    Method
-		i    int
-	}
-	ks := make([]keyed, len(methods))
-	for i, m := range methods {
-		ks[i] = keyed{m.Key.String(), m, i}
-	}
-	slices.SortFunc(ks, func(a, b keyed) int {
-		if c := strings.Compare(a.text, b.text); c != 0 {
-			return c
-		}
-		if c := compareKeys(a.m.Key, b.m.Key); c != 0 {
-			return c
-		}
-		return int(a.m.Access) - int(b.m.Access)
-	})
+	ks := sortKeyed(methods)
 	ms := make([]Method, 0, len(ks))
 	origin := make([]int, len(methods))
 	// Only native methods drop their descriptor from the map line, so only
 	// they can collide with another method's line.
 	natives := map[MethodKey]MethodKey{}
 	for i := range ks {
-		m := ks[i].m
+		m := methods[ks[i].i]
 		if len(ms) == 0 || ms[len(ms)-1].Key != m.Key {
 			lk := lineKey(m.Key, m.Access)
 			if lk == DispatchKey {

@@ -455,15 +455,35 @@ func writeMaps(res *instrument.Result, p outputPaths) (err error) {
 		written = append(written, path)
 		return nil
 	}
-	if err := write("method map", p.methodMap, func() error { return methodmap.WriteMapFile(p.methodMap, res.Map) }); err != nil {
-		return err
-	}
+	// The two maps are written at once: each is tens of MB of text for a
+	// large app, and the build waits for both.
+	var mapErr error
+	var mapWritten bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := os.MkdirAll(filepath.Dir(p.methodMap), 0o755); err != nil {
+			mapErr = fileError("method map", p.methodMap, err)
+		} else if err := methodmap.WriteMapFile(p.methodMap, res.Map); err != nil {
+			mapErr = fileError("method map", p.methodMap, err)
+		} else {
+			mapWritten = true
+		}
+	}()
 	ignored := make([]methodmap.IgnoredMethod, len(res.Ignored))
 	for i, m := range res.Ignored {
 		ignored[i] = methodmap.IgnoredMethod{Key: m.Key, Access: m.Access, Reason: methodmap.Reason(m.Reason)}
 	}
-	if err := write("ignore map", p.ignoreMap, func() error { return methodmap.WriteIgnoreMapFile(p.ignoreMap, ignored) }); err != nil {
-		return err
+	ignErr := write("ignore map", p.ignoreMap, func() error { return methodmap.WriteIgnoreMapFile(p.ignoreMap, ignored) })
+	<-done
+	if mapWritten {
+		written = append(written, p.methodMap)
+	}
+	if mapErr != nil {
+		return mapErr
+	}
+	if ignErr != nil {
+		return ignErr
 	}
 	if p.report != "" {
 		if err := write("report", p.report, func() error { return methodmap.WriteReportFile(p.report, res.NumTraced(), ignored) }); err != nil {
