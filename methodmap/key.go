@@ -121,7 +121,7 @@ func compareText(a, b MethodKey) int {
 	}
 }
 
-func dotted(s string) string  { return strings.ReplaceAll(s, "/", ".") }
+func dotted(s string) string { return strings.ReplaceAll(s, "/", ".") }
 
 // appendDotted appends s with its slashes as dots.
 func appendDotted(dst []byte, s string) []byte {
