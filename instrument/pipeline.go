@@ -182,7 +182,9 @@ type pipeline struct {
 	infos [][]*classInfo
 	// super of classpath classes
 	cpSuper  map[string]string
-	assigned *methodmap.Map
+	// highWater of the assigned ids; the map itself is rebuilt from the
+	// scan by finish rather than held through the write.
+	highWater int
 	focus    map[string]bool
 
 	mu      sync.Mutex
@@ -434,7 +436,7 @@ func (p *pipeline) plan() error {
 	if err != nil {
 		return err
 	}
-	p.assigned = m
+	p.highWater = m.HighWater
 	for i, mi := range tracedAt {
 		mi.id = int32(ids[i])
 	}
@@ -454,6 +456,40 @@ func newPhaseLog(log *zap.Logger) func(name string) {
 		log.Debug("phase done", zap.String("phase", name), zap.Duration("took", now.Sub(last)))
 		last = now
 	}
+}
+
+// plannedMap is the map AssignIDs returned, rebuilt from the ids the scan
+// records carry: one entry per id (methods with one key share it), the
+// smallest access of its methods, sorted by id, the dispatch entry last.
+func (p *pipeline) plannedMap() *methodmap.Map {
+	at := make([]int32, p.highWater+1) // entry index + 1 of each id
+	var entries []methodmap.Entry
+	for _, infos := range p.infos {
+		for _, ci := range infos {
+			if ci == nil {
+				continue
+			}
+			for j := range ci.methods {
+				m := &ci.methods[j]
+				if !m.trace {
+					continue
+				}
+				if k := at[m.id]; k != 0 {
+					entries[k-1].Access = min(entries[k-1].Access, m.access)
+					continue
+				}
+				entries = append(entries, methodmap.Entry{ID: int(m.id), Access: m.access, Key: m.key})
+				at[m.id] = int32(len(entries))
+			}
+		}
+	}
+	sorted := make([]methodmap.Entry, 0, len(entries)+1)
+	for _, k := range at {
+		if k != 0 {
+			sorted = append(sorted, entries[k-1])
+		}
+	}
+	return &methodmap.Map{HighWater: p.highWater, Entries: append(sorted, methodmap.DispatchEntry())}
 }
 
 func keyLess(a, b MethodKey) bool {
@@ -488,19 +524,19 @@ func (p *pipeline) plansFor(ci *classInfo) (plans []MethodPlan, addFocus bool) {
 // one less the methods that could not be rewritten; their ids stay retired
 // through the high-water mark.
 func (p *pipeline) finish() {
-	p.res.Map = &methodmap.Map{HighWater: p.assigned.HighWater}
-	for _, e := range p.assigned.Entries {
+	planned := p.plannedMap()
+	p.res.Map = &methodmap.Map{HighWater: planned.HighWater}
+	for _, e := range planned.Entries {
 		if _, bad := p.skipped[e.Key]; bad {
 			p.res.Map.HighWater = max(p.res.Map.HighWater, e.ID)
 			continue
 		}
 		p.res.Map.Entries = append(p.res.Map.Entries, e)
 	}
-	p.res.Planned = p.assigned
+	p.res.Planned = planned
 	if len(p.skipped) == 0 {
 		p.res.Planned = p.res.Map
 	}
-	p.assigned = nil
 	var ignored []IgnoredMethod
 	for _, infos := range p.infos {
 		for _, ci := range infos {
