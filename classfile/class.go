@@ -3,6 +3,7 @@ package classfile
 import (
 	"encoding/binary"
 	"fmt"
+	"sync"
 )
 
 // Magic is the first four bytes of every class file.
@@ -60,9 +61,27 @@ type Attribute struct {
 	Data []byte
 }
 
+// parseSlabs hands out the slices of parsed classes (see slab): pooled,
+// so that a class costs about one allocation instead of seven.
+type parseSlabs struct {
+	offs    slab[uint32]
+	tags    slab[uint8]
+	ifaces  slab[uint16]
+	members slab[Member]
+	attrs   slab[Attribute]
+}
+
+var parseSlabsPool = sync.Pool{New: func() any { return new(parseSlabs) }}
+
 // Parse reads a class file. The returned Class aliases data: do not modify
 // data while the Class is in use.
 func Parse(data []byte) (*Class, error) {
+	ps := parseSlabsPool.Get().(*parseSlabs)
+	defer parseSlabsPool.Put(ps)
+	return ps.parse(data)
+}
+
+func (ps *parseSlabs) parse(data []byte) (*Class, error) {
 	r := &reader{buf: data, where: "class"}
 	if m := r.u4(); r.err != nil || m != Magic {
 		if r.err != nil {
@@ -70,7 +89,12 @@ func Parse(data []byte) (*Class, error) {
 		}
 		return nil, formatErr("class", 0, "bad magic 0x%08X", m)
 	}
-	c := &Class{}
+	// The Class and its pool live and die together: one allocation.
+	both := new(struct {
+		class Class
+		pool  ConstantPool
+	})
+	c := &both.class
 	c.Minor = r.u2()
 	c.Major = r.u2()
 	if r.err != nil {
@@ -79,8 +103,8 @@ func Parse(data []byte) (*Class, error) {
 	if c.Major < MinMajor || c.Major > MaxMajor {
 		return nil, formatErr("class", 6, "unsupported major version %d", c.Major)
 	}
-	pool, err := parseConstantPool(r)
-	if err != nil {
+	pool := &both.pool
+	if err := parseConstantPool(r, pool, ps); err != nil {
 		return nil, err
 	}
 	c.Pool = pool
@@ -99,7 +123,10 @@ func Parse(data []byte) (*Class, error) {
 		return nil, formatErr("class", thisOff+2, "super_class index %d is not a Class constant", c.SuperClass)
 	}
 	if n > 0 {
-		c.Interfaces = make([]uint16, n)
+		if n > r.remaining()/2 {
+			return nil, formatErr("class", r.pos, "%d interfaces cannot fit in the %d bytes left", n, r.remaining())
+		}
+		c.Interfaces = ps.ifaces.take(n)
 		for i := range c.Interfaces {
 			off := r.pos
 			c.Interfaces[i] = r.u2()
@@ -108,16 +135,17 @@ func Parse(data []byte) (*Class, error) {
 			}
 		}
 	}
-	// All attribute lists of the class share one backing array: one
-	// allocation (and a few for growth) instead of one per member.
-	arena := make([]Attribute, 0, 32)
-	if c.Fields, err = parseMembers(r, pool, "field", &arena); err != nil {
+	// All attribute lists of the class share one backing array instead of
+	// one array per member.
+	arena := ps.attrs.take(32)[:0]
+	var err error
+	if c.Fields, err = ps.parseMembers(r, pool, "field", &arena); err != nil {
 		return nil, err
 	}
-	if c.Methods, err = parseMembers(r, pool, "method", &arena); err != nil {
+	if c.Methods, err = ps.parseMembers(r, pool, "method", &arena); err != nil {
 		return nil, err
 	}
-	if c.Attributes, err = parseAttributes(r, pool, &arena); err != nil {
+	if c.Attributes, err = ps.parseAttributes(r, pool, &arena); err != nil {
 		return nil, err
 	}
 	if r.remaining() != 0 {
@@ -126,7 +154,7 @@ func Parse(data []byte) (*Class, error) {
 	return c, nil
 }
 
-func parseMembers(r *reader, pool *ConstantPool, kind string, arena *[]Attribute) ([]Member, error) {
+func (ps *parseSlabs) parseMembers(r *reader, pool *ConstantPool, kind string, arena *[]Attribute) ([]Member, error) {
 	n := int(r.u2())
 	if r.err != nil {
 		return nil, r.err
@@ -134,7 +162,10 @@ func parseMembers(r *reader, pool *ConstantPool, kind string, arena *[]Attribute
 	if n == 0 {
 		return nil, nil
 	}
-	ms := make([]Member, n)
+	if n > r.remaining()/8 {
+		return nil, formatErr("class", r.pos, "%d %ss cannot fit in the %d bytes left", n, kind, r.remaining())
+	}
+	ms := ps.members.take(n)
 	for i := range ms {
 		m := &ms[i]
 		off := r.pos
@@ -148,7 +179,7 @@ func parseMembers(r *reader, pool *ConstantPool, kind string, arena *[]Attribute
 			return nil, formatErr("class", off, "%s %d: name or descriptor index is not a Utf8 constant", kind, i)
 		}
 		var err error
-		if m.Attributes, err = parseAttributes(r, pool, arena); err != nil {
+		if m.Attributes, err = ps.parseAttributes(r, pool, arena); err != nil {
 			return nil, err
 		}
 	}
@@ -158,7 +189,7 @@ func parseMembers(r *reader, pool *ConstantPool, kind string, arena *[]Attribute
 // parseAttributes reads an attribute list into the arena and returns it as
 // a slice of the arena whose capacity ends at its length, so appending to
 // it never writes over a neighbour's attributes.
-func parseAttributes(r *reader, pool *ConstantPool, arena *[]Attribute) ([]Attribute, error) {
+func (ps *parseSlabs) parseAttributes(r *reader, pool *ConstantPool, arena *[]Attribute) ([]Attribute, error) {
 	n := int(r.u2())
 	if r.err != nil {
 		return nil, r.err
@@ -170,7 +201,7 @@ func parseAttributes(r *reader, pool *ConstantPool, arena *[]Attribute) ([]Attri
 		return nil, formatErr("class", r.pos, "%d attributes cannot fit in the %d bytes left", n, r.remaining())
 	}
 	if len(*arena)+n > cap(*arena) {
-		*arena = make([]Attribute, 0, max(2*cap(*arena), n))
+		*arena = ps.attrs.take(max(2*cap(*arena), n))[:0]
 	}
 	start := len(*arena)
 	*arena = (*arena)[:start+n]

@@ -164,55 +164,81 @@ func entryBodyLen(data []byte, off int) int {
 	}
 }
 
-// parseConstantPool reads the pool at r and validates every reference
-// between entries.
-func parseConstantPool(r *reader) (*ConstantPool, error) {
+// parseConstantPool reads the pool at r into p and validates every
+// reference between entries.
+func parseConstantPool(r *reader, p *ConstantPool, ps *parseSlabs) error {
 	count := int(r.u2())
 	if r.err != nil {
-		return nil, r.err
+		return r.err
 	}
 	if count == 0 {
-		return nil, formatErr("class", r.pos-2, "constant_pool_count is 0")
+		return formatErr("class", r.pos-2, "constant_pool_count is 0")
 	}
 	start := r.pos
-	p := &ConstantPool{offs: make([]uint32, count), tags: make([]uint8, count)}
+	if err := p.index(r, count, ps); err != nil {
+		return err
+	}
+	p.data = r.buf[start:r.pos:r.pos]
+	return p.validate(start)
+}
+
+// poolBodySize is the size of each constant's body after its tag byte;
+// for Utf8 it is the size of the length prefix, and 0 marks unknown tags.
+var poolBodySize = [256]uint8{
+	TagUtf8: 2, TagInteger: 4, TagFloat: 4, TagLong: 8, TagDouble: 8,
+	TagClass: 2, TagString: 2, TagFieldref: 4, TagMethodref: 4,
+	TagInterfaceMethodref: 4, TagNameAndType: 4, TagMethodHandle: 3,
+	TagMethodType: 2, TagDynamic: 4, TagInvokeDynamic: 4, TagModule: 2,
+	TagPackage: 2,
+}
+
+// index records where each of the count-1 entries at r starts and its
+// tag, leaving r after the last. It indexes the buffer directly rather
+// than through r's checked reads: this loop runs for every constant of
+// every class.
+func (p *ConstantPool) index(r *reader, count int, ps *parseSlabs) error {
+	p.offs = ps.offs.take(count)
+	p.tags = ps.tags.take(count)
+	buf, start, pos := r.buf, r.pos, r.pos
+	// truncated reports a read of need bytes at at that passes the end,
+	// with the reader's message.
+	truncated := func(at, need int) error {
+		r.pos = at
+		r.fail(need)
+		return r.err
+	}
 	for i := 1; i < count; i++ {
-		off := r.pos
-		tag := r.u1()
-		var n int
-		switch tag {
-		case TagUtf8:
-			n = int(r.u2())
-		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
-			n = 2
-		case TagMethodHandle:
-			n = 3
-		case TagInteger, TagFloat, TagFieldref, TagMethodref, TagInterfaceMethodref,
-			TagNameAndType, TagDynamic, TagInvokeDynamic:
-			n = 4
-		case TagLong, TagDouble:
-			n = 8
-		default:
-			if r.err != nil {
-				return nil, r.err
+		off := pos
+		if off >= len(buf) {
+			return truncated(off, 1)
+		}
+		tag := buf[off]
+		body, need := off+1, int(poolBodySize[tag])
+		if need == 0 {
+			return formatErr("class", off, "constant pool entry %d: unknown tag %d", i, tag)
+		}
+		if tag == TagUtf8 {
+			if len(buf)-body < 2 {
+				return truncated(body, 2)
 			}
-			return nil, formatErr("class", off, "constant pool entry %d: unknown tag %d", i, tag)
+			need = int(binary.BigEndian.Uint16(buf[body:]))
+			body += 2
 		}
-		r.bytes(n)
-		if r.err != nil {
-			return nil, r.err
+		if len(buf)-body < need {
+			return truncated(body, need)
 		}
+		pos = body + need
 		p.offs[i] = uint32(off - start)
 		p.tags[i] = tag
 		if tag == TagLong || tag == TagDouble {
 			i++ // the next slot is unusable
 			if i >= count {
-				return nil, formatErr("class", off, "constant pool entry %d: 8-byte constant in the last slot", i-1)
+				return formatErr("class", off, "constant pool entry %d: 8-byte constant in the last slot", i-1)
 			}
 		}
 	}
-	p.data = r.buf[start:r.pos:r.pos]
-	return p, p.validate(start)
+	r.pos = pos
+	return nil
 }
 
 // validate checks that every index stored inside a pool entry names an

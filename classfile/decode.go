@@ -6,16 +6,26 @@ import (
 )
 
 // codeDecoder holds per-call scratch space, pooled so that decoding many
-// methods allocates little beyond the result.
+// methods allocates little beyond the result. The slabs hand out the
+// result's slices; see slab for why that never aliases across calls.
 type codeDecoder struct {
-	pool    *ConstantPool
-	code    []byte
-	c       *Code
-	insnAt  []int32 // code offset -> instruction index + 1; 0 inside an instruction
-	insnOff []int32 // instruction index -> code offset
-	insns   []Insn  // instructions as decoded, copied out at the end
-	spans   []frameSpan
-	vtypes  []VType // arena for frame locals/stack
+	pool     *ConstantPool
+	code     []byte
+	c        *Code
+	insnAt   []int32     // code offset -> instruction index + 1; 0 inside an instruction
+	insns    []Insn      // scratch for code too long to decode straight into insnSlab
+	branches []branchRef // the branch instructions, for resolveTargets
+	spans    []frameSpan
+	vtypes   []VType // scratch for frame locals/stack
+
+	codes     slab[Code]
+	insnSlab  slab[Insn]
+	handlers  slab[Handler]
+	attrs     slab[CodeAttribute]
+	lines     slab[LineNumber]
+	locals    slab[LocalVariable]
+	frames    slab[Frame]
+	vtypeSlab slab[VType]
 }
 
 var decoderPool = sync.Pool{New: func() any { return new(codeDecoder) }}
@@ -24,17 +34,19 @@ var decoderPool = sync.Pool{New: func() any { return new(codeDecoder) }}
 // names and checks constant references that the layout depends on.
 func DecodeCode(pool *ConstantPool, data []byte) (*Code, error) {
 	d := decoderPool.Get().(*codeDecoder)
-	defer func() {
-		d.pool, d.code, d.c = nil, nil, nil
-		decoderPool.Put(d)
-	}()
 	d.pool = pool
-	return d.decode(data)
+	c, err := d.decode(data)
+	if err != nil && d.c != nil {
+		*d.c = Code{} // drop references from the abandoned slab slot
+	}
+	d.pool, d.code, d.c = nil, nil, nil
+	decoderPool.Put(d)
+	return c, err
 }
 
 func (d *codeDecoder) decode(data []byte) (*Code, error) {
 	r := &reader{buf: data, where: "Code"}
-	c := &Code{}
+	c := d.codes.one()
 	d.c = c
 	c.MaxStack = r.u2()
 	c.MaxLocals = r.u2()
@@ -91,6 +103,9 @@ func (d *codeDecoder) insnLabelAt(off int) (Label, error) {
 	return d.labelAt(off)
 }
 
+// branchRef locates a branch instruction whose target is still an offset.
+type branchRef struct{ index, off int32 }
+
 // decodeInsns walks the code array once. Branch targets are kept as
 // absolute offsets in Target (and in Switch targets) until resolveTargets.
 func (d *codeDecoder) decodeInsns() error {
@@ -99,129 +114,195 @@ func (d *codeDecoder) decodeInsns() error {
 	if cap(d.insnAt) < n+1 {
 		d.insnAt = make([]int32, n+1)
 	}
-	d.insnAt = d.insnAt[:n+1]
-	clear(d.insnAt)
-	c := d.c
-	d.insns = d.insns[:0]
-	d.insnOff = d.insnOff[:0]
-	u2 := func(p int) int32 { return int32(binary.BigEndian.Uint16(code[p:])) }
-	s4 := func(p int) int32 { return int32(binary.BigEndian.Uint32(code[p:])) }
-	need := func(off, size int) error {
+	insnAt := d.insnAt[:n+1]
+	clear(insnAt)
+	d.insnAt = insnAt
+	// Decode straight into the result when the slab has room for the
+	// worst case (one instruction per byte), else into scratch.
+	room := d.insnSlab.reserve(n)
+	direct := room != nil
+	if !direct {
+		if cap(d.insns) < n {
+			d.insns = make([]Insn, 0, n)
+		}
+		room = d.insns[:n]
+	}
+	count, err := d.decodeInsnsInto(room)
+	if err != nil {
+		if direct {
+			clear(room[:count]) // the slab hands out only zeroed memory
+		}
+		return err
+	}
+	if direct {
+		d.c.Insns = d.insnSlab.commit(count)
+	} else {
+		d.c.Insns = d.insnSlab.take(count)
+		copy(d.c.Insns, room[:count])
+	}
+	return nil
+}
+
+// decodeInsnsInto decodes the code array into insns, which has room for
+// one instruction per byte, and returns the number decoded (on error, the
+// number written so far). It is the decoder's hottest loop: instructions
+// whose size the opcode alone fixes are decoded inline, the rest by
+// variableInsn.
+func (d *codeDecoder) decodeInsnsInto(insns []Insn) (int, error) {
+	code := d.code
+	n := len(code)
+	insnAt := d.insnAt
+	d.branches = d.branches[:0]
+	k := 0
+	for off := 0; off < n; {
+		op := code[off]
+		size := int(fixedSize[op])
+		in := Insn{Op: op}
+		if f := &plainOperands[op]; f.plain && off+8 <= n {
+			// One load and table-driven shifts instead of a jump on the
+			// operand kind, which mispredicts on nearly every instruction.
+			w := binary.BigEndian.Uint64(code[off:])
+			in.A = int32(int64(w<<f.aShl)>>f.aShr) & f.aMask
+			in.B = int32(int64(w<<f.bShl)>>f.bShr) & f.bMask
+		} else if size != 0 && off+size <= n {
+			b := code[off : off+size]
+			switch opKind[op] {
+			case opLocal, opCP1, opAType:
+				in.A = int32(b[1])
+			case opByte:
+				in.A = int32(int8(b[1]))
+			case opShort:
+				in.A = int32(int16(binary.BigEndian.Uint16(b[1:])))
+			case opCP2:
+				in.A = int32(binary.BigEndian.Uint16(b[1:]))
+			case opIinc:
+				in.A = int32(b[1])
+				in.B = int32(int8(b[2]))
+			case opBranch2:
+				in.Target = Label(int32(off) + int32(int16(binary.BigEndian.Uint16(b[1:]))))
+				d.branches = append(d.branches, branchRef{int32(k), int32(off)})
+			case opBranch4:
+				in.Target = Label(int32(off) + int32(binary.BigEndian.Uint32(b[1:])))
+				d.branches = append(d.branches, branchRef{int32(k), int32(off)})
+			case opMultiANewArray:
+				in.A = int32(binary.BigEndian.Uint16(b[1:]))
+				in.B = int32(b[3])
+			}
+		} else {
+			var err error
+			if size, err = d.variableInsn(&in, off); err != nil {
+				return k, err
+			}
+		}
+		insnAt[off] = int32(k) + 1
+		insns[k] = in
+		k++
+		off += size
+	}
+	return k, nil
+}
+
+// operandFields says where the A and B operands of an instruction sit in
+// the big-endian word of its first eight bytes: a field is the word
+// shifted left by Shl, then arithmetically right by Shr, then masked
+// (mask -1 keeps the sign, 0 makes the operand absent).
+type operandFields struct {
+	plain        bool // decodable from the word (no labels, no checks)
+	aShl, aShr   uint8
+	bShl, bShr   uint8
+	aMask, bMask int32
+}
+
+// plainOperands is filled by initDecodeTables from the opcode table.
+var plainOperands [256]operandFields
+
+func initDecodeTables() {
+	u8 := func(byteAt uint8) (uint8, uint8, int32) { return 8 * byteAt, 56, 0xFF }
+	s8 := func(byteAt uint8) (uint8, uint8, int32) { return 8 * byteAt, 56, -1 }
+	u16 := func(byteAt uint8) (uint8, uint8, int32) { return 8 * byteAt, 48, 0xFFFF }
+	s16 := func(byteAt uint8) (uint8, uint8, int32) { return 8 * byteAt, 48, -1 }
+	for op := range plainOperands {
+		f := &plainOperands[op]
+		f.plain = true
+		switch opKind[op] {
+		case opNone: // both masks 0
+		case opLocal, opCP1, opAType:
+			f.aShl, f.aShr, f.aMask = u8(1)
+		case opByte:
+			f.aShl, f.aShr, f.aMask = s8(1)
+		case opShort:
+			f.aShl, f.aShr, f.aMask = s16(1)
+		case opCP2:
+			f.aShl, f.aShr, f.aMask = u16(1)
+		case opIinc:
+			f.aShl, f.aShr, f.aMask = u8(1)
+			f.bShl, f.bShr, f.bMask = s8(2)
+		case opMultiANewArray:
+			f.aShl, f.aShr, f.aMask = u16(1)
+			f.bShl, f.bShr, f.bMask = u8(3)
+		default: // branches, switches, invokeinterface/dynamic, wide, invalid
+			f.plain = false
+		}
+	}
+}
+
+// variableInsn decodes what decodeInsnsInto does not inline: invalid
+// opcodes, truncated instructions, the invoke forms whose zero bytes must
+// be checked, wide and the switches. It returns the instruction's size.
+func (d *codeDecoder) variableInsn(in *Insn, off int) (int, error) {
+	code := d.code
+	n := len(code)
+	if size := int(fixedSize[in.Op]); size != 0 { // only reached when truncated
+		return 0, formatErr("code", off, "%s truncated: needs %d bytes, %d left", opInfo[in.Op].name, size, n-off)
+	}
+	need := func(size int) error {
 		if off+size > n {
 			return formatErr("code", off, "%s truncated: needs %d bytes, %d left", opInfo[code[off]].name, size, n-off)
 		}
 		return nil
 	}
-	for off := 0; off < n; {
-		op := code[off]
-		in := Insn{Op: op}
-		var size int
-		switch opInfo[op].kind {
-		case opNone:
-			size = 1
-		case opLocal, opCP1, opAType:
-			size = 2
-			if err := need(off, size); err != nil {
-				return err
-			}
-			in.A = int32(code[off+1])
-		case opByte:
-			size = 2
-			if err := need(off, size); err != nil {
-				return err
-			}
-			in.A = int32(int8(code[off+1]))
-		case opShort:
-			size = 3
-			if err := need(off, size); err != nil {
-				return err
-			}
-			in.A = int32(int16(u2(off + 1)))
-		case opCP2:
-			size = 3
-			if err := need(off, size); err != nil {
-				return err
-			}
-			in.A = u2(off + 1)
-		case opIinc:
-			size = 3
-			if err := need(off, size); err != nil {
-				return err
-			}
-			in.A = int32(code[off+1])
-			in.B = int32(int8(code[off+2]))
-		case opBranch2:
-			size = 3
-			if err := need(off, size); err != nil {
-				return err
-			}
-			in.Target = Label(int32(off) + int32(int16(u2(off+1))))
-		case opBranch4:
-			size = 5
-			if err := need(off, size); err != nil {
-				return err
-			}
-			in.Target = Label(int32(off) + s4(off+1))
-		case opInvokeInterface, opInvokeDynamic:
-			size = 5
-			if err := need(off, size); err != nil {
-				return err
-			}
-			in.A = u2(off + 1)
-			if op == INVOKEINTERFACE {
-				in.B = int32(code[off+3])
-				if code[off+4] != 0 {
-					return formatErr("code", off, "invokeinterface: fourth operand byte is %d, not 0", code[off+4])
-				}
-			} else if code[off+3] != 0 || code[off+4] != 0 {
-				return formatErr("code", off, "invokedynamic: operand bytes 3-4 are not 0")
-			}
-		case opMultiANewArray:
-			size = 4
-			if err := need(off, size); err != nil {
-				return err
-			}
-			in.A = u2(off + 1)
-			in.B = int32(code[off+3])
-		case opWide:
-			if err := need(off, 2); err != nil {
-				return err
-			}
-			in.Op = code[off+1]
-			in.Wide = true
-			switch opInfo[in.Op].kind {
-			case opLocal:
-				size = 4
-				if err := need(off, size); err != nil {
-					return err
-				}
-				in.A = u2(off + 2)
-			case opIinc:
-				size = 6
-				if err := need(off, size); err != nil {
-					return err
-				}
-				in.A = u2(off + 2)
-				in.B = int32(int16(u2(off + 4)))
-			default:
-				return formatErr("code", off, "wide applied to %s (0x%02X)", opName(in.Op), in.Op)
-			}
-		case opTableSwitch, opLookupSwitch:
-			var err error
-			if size, err = d.decodeSwitch(off, &in); err != nil {
-				return err
-			}
-		default:
-			return formatErr("code", off, "unknown opcode 0x%02X", op)
+	switch opInfo[in.Op].kind {
+	case opWide:
+		if err := need(2); err != nil {
+			return 0, err
 		}
-		d.insnAt[off] = int32(len(d.insns)) + 1
-		d.insnOff = append(d.insnOff, int32(off))
-		d.insns = append(d.insns, in)
-		off += size
+		in.Op = code[off+1]
+		in.Wide = true
+		size := 0
+		switch opInfo[in.Op].kind {
+		case opLocal:
+			size = 4
+		case opIinc:
+			size = 6
+		default:
+			return 0, formatErr("code", off, "wide applied to %s (0x%02X)", opName(in.Op), in.Op)
+		}
+		if err := need(size); err != nil {
+			return 0, err
+		}
+		in.A = int32(binary.BigEndian.Uint16(code[off+2:]))
+		if size == 6 {
+			in.B = int32(int16(binary.BigEndian.Uint16(code[off+4:])))
+		}
+		return size, nil
+	case opInvokeInterface, opInvokeDynamic:
+		if err := need(5); err != nil {
+			return 0, err
+		}
+		in.A = int32(binary.BigEndian.Uint16(code[off+1:]))
+		if in.Op == INVOKEINTERFACE {
+			in.B = int32(code[off+3])
+			if code[off+4] != 0 {
+				return 0, formatErr("code", off, "invokeinterface: fourth operand byte is %d, not 0", code[off+4])
+			}
+		} else if code[off+3] != 0 || code[off+4] != 0 {
+			return 0, formatErr("code", off, "invokedynamic: operand bytes 3-4 are not 0")
+		}
+		return 5, nil
+	case opTableSwitch, opLookupSwitch:
+		return d.decodeSwitch(off, in)
 	}
-	// One exact allocation: the rewriter appends to a copy anyway.
-	c.Insns = append(make([]Insn, 0, len(d.insns)), d.insns...)
-	return nil
+	return 0, formatErr("code", off, "unknown opcode 0x%02X", in.Op)
 }
 
 func opName(op uint8) string {
@@ -295,15 +376,13 @@ func padding(off int) int { return (4 - (off+1)%4) % 4 }
 // resolveTargets turns the absolute offsets left by decodeInsns into labels.
 func (d *codeDecoder) resolveTargets() error {
 	c := d.c
-	for i := range c.Insns {
-		in := &c.Insns[i]
-		if opInfo[in.Op].kind == opBranch2 || opInfo[in.Op].kind == opBranch4 {
-			l, err := d.branchLabel(int(d.insnOff[i]), int(in.Target))
-			if err != nil {
-				return err
-			}
-			in.Target = l
+	for _, br := range d.branches {
+		in := &c.Insns[br.index]
+		l, err := d.branchLabel(int(br.off), int(in.Target))
+		if err != nil {
+			return err
 		}
+		in.Target = l
 	}
 	for i := range c.Switches {
 		sw := &c.Switches[i]
@@ -340,7 +419,7 @@ func (d *codeDecoder) decodeHandlers(r *reader) error {
 	if n == 0 {
 		return nil
 	}
-	d.c.Handlers = make([]Handler, n)
+	d.c.Handlers = d.handlers.take(n)
 	for i := range d.c.Handlers {
 		pos := r.pos
 		start, end, handler, ct := int(r.u2()), int(r.u2()), int(r.u2()), r.u2()
@@ -380,7 +459,7 @@ func (d *codeDecoder) decodeAttributes(r *reader) error {
 		}
 		return nil
 	}
-	d.c.Attributes = make([]CodeAttribute, n)
+	d.c.Attributes = d.attrs.take(n)
 	for i := range d.c.Attributes {
 		pos := r.pos
 		a := &d.c.Attributes[i]
@@ -430,35 +509,35 @@ func (d *codeDecoder) decodeAttributes(r *reader) error {
 }
 
 func (d *codeDecoder) decodeLines(a *CodeAttribute, body []byte) error {
-	r := &reader{buf: body, where: "LineNumberTable"}
-	n := int(r.u2())
-	if r.err == nil && r.remaining() != 4*n {
-		return formatErr(r.where, 0, "%d entries need %d bytes, have %d", n, 4*n, r.remaining())
+	n, entries, err := tableEntries(body, 4, "LineNumberTable")
+	if err != nil {
+		return err
 	}
-	a.Lines = make([]LineNumber, n)
+	a.Lines = d.lines.take(n)
 	for i := range a.Lines {
-		off, line := int(r.u2()), r.u2()
-		l, err := d.insnLabelAt(off)
+		e := entries[4*i : 4*i+4]
+		l, err := d.insnLabelAt(int(binary.BigEndian.Uint16(e)))
 		if err != nil {
 			return err
 		}
-		a.Lines[i] = LineNumber{l, line}
+		a.Lines[i] = LineNumber{l, binary.BigEndian.Uint16(e[2:])}
 	}
-	return r.err
+	return nil
 }
 
 func (d *codeDecoder) decodeLocals(a *CodeAttribute, body []byte) error {
-	r := &reader{buf: body, where: "local variable table"}
-	n := int(r.u2())
-	if r.err == nil && r.remaining() != 10*n {
-		return formatErr(r.where, 0, "%d entries need %d bytes, have %d", n, 10*n, r.remaining())
+	n, entries, err := tableEntries(body, 10, "local variable table")
+	if err != nil {
+		return err
 	}
-	a.Locals = make([]LocalVariable, n)
+	a.Locals = d.locals.take(n)
 	for i := range a.Locals {
-		start, length := int(r.u2()), int(r.u2())
+		e := entries[10*i : 10*i+10]
+		start, length := int(binary.BigEndian.Uint16(e)), int(binary.BigEndian.Uint16(e[2:]))
 		v := &a.Locals[i]
-		v.Name, v.Descriptor, v.Index = r.u2(), r.u2(), r.u2()
-		var err error
+		v.Name = binary.BigEndian.Uint16(e[4:])
+		v.Descriptor = binary.BigEndian.Uint16(e[6:])
+		v.Index = binary.BigEndian.Uint16(e[8:])
 		if v.Start, err = d.labelAt(start); err != nil {
 			return err
 		}
@@ -466,7 +545,20 @@ func (d *codeDecoder) decodeLocals(a *CodeAttribute, body []byte) error {
 			return err
 		}
 	}
-	return r.err
+	return nil
+}
+
+// tableEntries splits the body of a table attribute (u2 count, then count
+// entries of size bytes each) and checks that the body holds exactly that.
+func tableEntries(body []byte, size int, where string) (int, []byte, error) {
+	if len(body) < 2 {
+		return 0, nil, formatErr(where, 0, "truncated: need 2 bytes, have %d", len(body))
+	}
+	n := int(binary.BigEndian.Uint16(body))
+	if len(body)-2 != size*n {
+		return 0, nil, formatErr(where, 0, "%d entries need %d bytes, have %d", n, size*n, len(body)-2)
+	}
+	return n, body[2:], nil
 }
 
 func (d *codeDecoder) decodeFrames(a *CodeAttribute, body []byte) error {
@@ -480,7 +572,7 @@ func (d *codeDecoder) decodeFrames(a *CodeAttribute, body []byte) error {
 		d.spans = make([]frameSpan, n)
 	}
 	spans := d.spans[:n]
-	a.Frames = make([]Frame, n)
+	a.Frames = d.frames.take(n)
 	off := -1
 	for i := range a.Frames {
 		pos := r.pos
@@ -552,7 +644,7 @@ func (d *codeDecoder) decodeFrames(a *CodeAttribute, body []byte) error {
 		return formatErr(r.where, r.pos, "%d trailing bytes", r.remaining())
 	}
 	// One allocation for all frames' types; spans index into it.
-	arena := make([]VType, len(d.vtypes))
+	arena := d.vtypeSlab.take(len(d.vtypes))
 	copy(arena, d.vtypes)
 	for i := range a.Frames {
 		sp := spans[i]

@@ -84,6 +84,16 @@ type opcodeInfo struct {
 
 var opInfo [256]opcodeInfo
 
+// opKind is opInfo's kind column on its own: the hot loops read only this,
+// and 256 bytes stay in cache where the full table does not.
+var opKind [256]operandKind
+
+// fixedSize is the encoded size of each opcode whose size and operand
+// checks depend on the opcode alone, 0 for the rest (wide, switches,
+// invokeinterface/invokedynamic with their zero bytes, invalid opcodes).
+// Decoding takes its fast path from it.
+var fixedSize [256]uint8
+
 func init() {
 	set := func(kind operandKind, first int, names ...string) {
 		for i, n := range names {
@@ -136,6 +146,25 @@ func init() {
 	set(opMultiANewArray, 0xc5, "multianewarray")
 	set(opBranch2, 0xc6, "ifnull", "ifnonnull")
 	set(opBranch4, 0xc8, "goto_w", "jsr_w")
+	for op := range opInfo {
+		opKind[op] = opInfo[op].kind
+		if k := opInfo[op].kind; k != opInvokeInterface && k != opInvokeDynamic {
+			fixedSize[op] = kindSize[k]
+		}
+	}
+	// Derived tables are filled here, after opInfo: package variables are
+	// initialised before any init function runs.
+	initLayoutTables()
+	initDecodeTables()
+}
+
+// kindSize is the size of an instruction of each operand kind without a
+// wide prefix or widened operands; 0 where the size varies.
+var kindSize = [...]uint8{
+	opNone: 1, opLocal: 2, opByte: 2, opCP1: 2, opAType: 2,
+	opShort: 3, opCP2: 3, opIinc: 3, opBranch2: 3,
+	opMultiANewArray: 4, opBranch4: 5, opInvokeInterface: 5, opInvokeDynamic: 5,
+	opInvalid: 0, opWide: 0, opTableSwitch: 0, opLookupSwitch: 0,
 }
 
 // OpcodeName returns the mnemonic of op, or "" for an opcode the JVM

@@ -136,7 +136,7 @@ func skipElementValue(r *reader, depth int) {
 	}
 }
 
-func appendTypeAnnotations(dst []byte, tas []TypeAnnotation, off func(Label) int) []byte {
+func appendTypeAnnotations(dst []byte, tas []TypeAnnotation, lo *encodeScratch) []byte {
 	dst = binary.BigEndian.AppendUint16(dst, uint16(len(tas)))
 	for i := range tas {
 		ta := &tas[i]
@@ -145,15 +145,15 @@ func appendTypeAnnotations(dst []byte, tas []TypeAnnotation, off func(Label) int
 		case ta.TargetType == 0x40 || ta.TargetType == 0x41:
 			dst = binary.BigEndian.AppendUint16(dst, uint16(len(ta.Ranges)))
 			for _, rg := range ta.Ranges {
-				s := off(rg.Start)
+				s := lo.at(rg.Start)
 				dst = binary.BigEndian.AppendUint16(dst, uint16(s))
-				dst = binary.BigEndian.AppendUint16(dst, uint16(off(rg.End)-s))
+				dst = binary.BigEndian.AppendUint16(dst, uint16(lo.at(rg.End)-s))
 				dst = binary.BigEndian.AppendUint16(dst, rg.Index)
 			}
 		case ta.TargetType == 0x42:
 			dst = binary.BigEndian.AppendUint16(dst, ta.ExceptionIndex)
 		default:
-			dst = binary.BigEndian.AppendUint16(dst, uint16(off(ta.Offset)))
+			dst = binary.BigEndian.AppendUint16(dst, uint16(lo.at(ta.Offset)))
 			if ta.TargetType >= 0x47 {
 				dst = append(dst, ta.TypeArgument)
 			}
