@@ -181,11 +181,11 @@ type pipeline struct {
 	// infos[i][j] is the scan of entry j of input i (nil: not a class, or unparsable).
 	infos [][]*classInfo
 	// super of classpath classes
-	cpSuper  map[string]string
+	cpSuper map[string]string
 	// highWater of the assigned ids; the map itself is rebuilt from the
 	// scan by finish rather than held through the write.
 	highWater int
-	focus    map[string]bool
+	focus     map[string]bool
 
 	mu      sync.Mutex
 	skipped map[MethodKey]string // planned methods that could not be rewritten
