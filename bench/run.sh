@@ -35,5 +35,8 @@ ta=$(t "${a[@]}"); tb=$(t "${b[@]}"); tw=$(t "${jars[@]}")
 awk -v a="$ta" -v b="$tb" -v w="$tw" -v sa="$sa" -v sb="$sb" 'BEGIN {
   printf "half A %.1f MB %.2f s, half B %.1f MB %.2f s, whole %.2f s: whole / (A + B) = %.2f\n", sa/1e6, a, sb/1e6, b, w, w/(a+b) }'
 
+echo "== incremental (--cache)"
+"$ROOT/bench/incremental.sh" --reps "$reps" | tail -2
+
 echo "== class-file layer, one core"
 (cd "$ROOT" && TRACEBEAT_CORPUS=/tmp/lab/corpus go test ./classfile -run XXX -bench RoundTrip -benchtime 3x -cpu 1 | grep Benchmark)

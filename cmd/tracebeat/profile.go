@@ -30,20 +30,20 @@ func init() {
 // near 200 MB of RSS.
 const baseMemoryLimit = 180 << 20
 
-// adaptMemoryLimit raises the limit to 1.3x the live heap whenever the
-// heap after a collection grows past 85% of it, so the collector always
+// adaptMemoryLimit raises the limit to 1.5x the live heap whenever the
+// heap after a collection grows past 75% of it, so the collector always
 // has room to work in.
 func adaptMemoryLimit() {
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	limit := int64(baseMemoryLimit)
-	for range time.Tick(100 * time.Millisecond) {
+	for range time.Tick(20 * time.Millisecond) {
 		metrics.Read(sample)
 		if sample[0].Value.Kind() != metrics.KindUint64 {
 			return
 		}
 		live := int64(sample[0].Value.Uint64())
-		if live*100 > limit*85 {
-			limit = live * 13 / 10
+		if live*100 > limit*75 {
+			limit = live * 15 / 10
 			debug.SetMemoryLimit(limit)
 		}
 	}
