@@ -61,27 +61,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, data := range classes {
-			c, err := Parse(data)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for mi := range c.Methods {
-				m := &c.Methods[mi]
-				a, ok := c.FindAttribute(m.Attributes, "Code")
-				if !ok {
-					continue
-				}
-				code, err := DecodeCode(c.Pool, a.Data)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if a.Data, err = code.Encode(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if _, err := c.Encode(); err != nil {
-				b.Fatal(err)
-			}
+			benchRoundTripClass(b, data)
 		}
 	}
 	b.ReportMetric(float64(len(classes)*b.N)/b.Elapsed().Seconds(), "classes/s")

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -347,20 +348,26 @@ func (d *indexDecoder) info() *classInfo {
 // writeFileAtomic writes data to path through a temporary file and a
 // rename, so readers see the old file or the whole new one.
 func writeFileAtomic(path string, data []byte) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeAtomic is writeFileAtomic for content streamed by write.
+func writeAtomic(path string, write func(io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
+	if err == nil {
+		err = os.Rename(f.Name(), path)
 	}
-	if err := os.Rename(f.Name(), path); err != nil {
+	if err != nil {
 		os.Remove(f.Name())
 		return fmt.Errorf("cache: %w", err)
 	}

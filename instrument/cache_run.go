@@ -95,11 +95,11 @@ func (c *cacheStore) loadPack(key string, inputSum *[32]byte) *packIndex {
 // can: the whole input is unchanged, or the entry's stored bytes hash as
 // in the previous version. Otherwise it returns the entry's contents for
 // a fresh scan (a buffer from getBuffer).
-func (p *pipeline) scanFromCache(ic *inputCache, j int, e *entry) (ci *classInfo, hit bool, data []byte, err error) {
+func (p *pipeline) scanFromCache(in *input, ic *inputCache, j int, e *entry) (ci *classInfo, hit bool, data []byte, err error) {
 	if ic.from != nil && ic.whole {
 		if rec := ic.from.classes[e.name]; rec != nil {
 			ic.sums[j] = rec.sum
-			return p.reuseScan(ic, j, e, rec)
+			return p.reuseScan(in, ic, j, e, rec)
 		}
 	}
 	raw, err := e.stored()
@@ -110,7 +110,7 @@ func (p *pipeline) scanFromCache(ic *inputCache, j int, e *entry) (ci *classInfo
 	if ic.from != nil {
 		if rec := ic.from.classes[e.name]; rec != nil && rec.sum == ic.sums[j] {
 			putBuffer(raw)
-			return p.reuseScan(ic, j, e, rec)
+			return p.reuseScan(in, ic, j, e, rec)
 		}
 	}
 	if e.zf == nil {
@@ -121,7 +121,7 @@ func (p *pipeline) scanFromCache(ic *inputCache, j int, e *entry) (ci *classInfo
 	return nil, false, data, err
 }
 
-func (p *pipeline) reuseScan(ic *inputCache, j int, e *entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
+func (p *pipeline) reuseScan(in *input, ic *inputCache, j int, e *entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
 	ic.recs[j] = &cachedClass{sum: rec.sum, info: rec.info, warn: rec.warn}
 	p.mu.Lock()
 	p.res.CachedScans++
@@ -130,18 +130,9 @@ func (p *pipeline) reuseScan(ic *inputCache, j int, e *entry, rec *cachedClass) 
 		if p.opt.Strict {
 			return nil, true, nil, errors.New(rec.warn)
 		}
-		p.warn("%s: %s: cannot parse, copied untouched: %s", p.inputs[p.inputIndex(ic)].path, e.name, rec.warn)
+		p.warn("%s: %s: cannot parse, copied untouched: %s", in.path, e.name, rec.warn)
 	}
 	return rec.info, true, nil, nil
-}
-
-func (p *pipeline) inputIndex(ic *inputCache) int {
-	for i, c := range p.caches {
-		if c == ic {
-			return i
-		}
-	}
-	return -1
 }
 
 // cachedOutcome returns the recorded outcome of rewriting class entry j
@@ -296,27 +287,15 @@ func newCopiedJar(target, src string) (*copiedJar, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The sink's temporary name becomes the link (or copy) of the jar.
 	name := s.tmp.Name()
 	s.tmp.Close()
 	os.Remove(name)
-	if err := os.Link(src, name); err == nil {
-		if s.tmp, err = os.OpenFile(name, os.O_RDWR, 0); err == nil {
-			return &copiedJar{s}, nil
-		}
+	if err := linkOrCopy(src, name); err != nil {
+		return nil, err
+	}
+	if s.tmp, err = os.OpenFile(name, os.O_RDWR, 0); err != nil {
 		os.Remove(name)
-		return nil, err
-	}
-	if s.tmp, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(src)
-	if err != nil {
-		s.abort()
-		return nil, err
-	}
-	defer f.Close()
-	if _, err := io.Copy(s.tmp, f); err != nil {
-		s.abort()
 		return nil, err
 	}
 	return &copiedJar{s}, nil
@@ -439,18 +418,8 @@ func linkOrCopy(src, dst string) error {
 		return err
 	}
 	defer in.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".jar-*")
-	if err != nil {
+	return writeAtomic(dst, func(w io.Writer) error {
+		_, err := io.Copy(w, in)
 		return err
-	}
-	if _, err := io.Copy(tmp, in); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), dst)
+	})
 }

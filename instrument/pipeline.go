@@ -314,7 +314,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 		var data []byte
 		var err error
 		if p.cache != nil {
-			ci, hit, d, err := p.scanFromCache(p.caches[r.in], r.e, e)
+			ci, hit, d, err := p.scanFromCache(in, p.caches[r.in], r.e, e)
 			if err != nil {
 				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
 			}

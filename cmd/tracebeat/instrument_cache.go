@@ -67,47 +67,23 @@ func policyKey(fl *instrumentFlags) (string, error) {
 }
 
 // keepMap keeps the run's planned ids in the cache as the next run's base
-// map: the written method map itself when every planned method was
+// map: a copy of the written method map when every planned method was
 // rewritten, else the planned map (instrument.Result.Planned), so methods
 // left untouched keep their ids too.
 func keepMap(res *instrument.Result, written, kept string) error {
-	if res.Planned == res.Map {
-		return copyFileAtomic(written, kept)
-	}
-	tmp := kept + ".tmp"
-	if err := methodmap.WriteMapFile(tmp, res.Planned); err != nil {
-		os.Remove(tmp)
+	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
 		return err
 	}
-	return os.Rename(tmp, kept)
-}
-
-// copyFileAtomic copies src to dst through a temporary file and a rename.
-func copyFileAtomic(src, dst string) error {
-	in, err := os.Open(src)
+	if res.Planned != res.Map {
+		return methodmap.WriteMapFile(kept, res.Planned)
+	}
+	in, err := os.Open(written)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	return writeAtomically(kept, func(w io.Writer) error {
+		_, err := io.Copy(w, in)
 		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".map-*")
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(tmp, in); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	})
 }
