@@ -1,9 +1,12 @@
 package instrument_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -167,5 +170,54 @@ func TestOutputIsDeterministic(t *testing.T) {
 		for i := range got {
 			assert.True(t, bytes.Equal(first[i], got[i]), "workers=%d: output %d differs", workers, i)
 		}
+	}
+}
+
+// TestRewrittenEntriesKeepTheirCompression: a class stored uncompressed in
+// its jar (jar --no-compress, as kotlin-compiler.jar ships) is stored again
+// once rewritten, and a deflated one deflated again; the stored jar still
+// verifies.
+func TestRewrittenEntriesKeepTheirCompression(t *testing.T) {
+	javatest.RequireJava(t)
+	classes := javatest.InstrumentFixtures(t)
+	stored := filepath.Join(t.TempDir(), "stored.jar")
+	cmd := exec.Command("jar", "--create", "--no-compress", "--file", stored, "-C", classes, ".")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	deflated := fixturesJar(t)
+	for _, c := range []struct {
+		jar    string
+		method uint16
+	}{{stored, zip.Store}, {deflated, zip.Deflate}} {
+		t.Run(filepath.Base(c.jar), func(t *testing.T) {
+			outDir, res := runPipeline(t, instrument.ModeBeat, 2, c.jar)
+			require.Positive(t, res.Rewritten)
+			before := javatest.ClassFiles(t, c.jar)
+			zr, err := zip.OpenReader(filepath.Join(outDir, filepath.Base(c.jar)))
+			require.NoError(t, err)
+			defer zr.Close()
+			rewritten := 0
+			for _, f := range zr.File {
+				if !strings.HasSuffix(f.Name, ".class") {
+					continue
+				}
+				rc, err := f.Open()
+				require.NoError(t, err)
+				data, err := io.ReadAll(rc)
+				rc.Close()
+				require.NoError(t, err)
+				if bytes.Equal(data, before[f.Name]) {
+					continue
+				}
+				rewritten++
+				assert.Equal(t, c.method, f.Method, "%s", f.Name)
+			}
+			assert.Equal(t, res.Rewritten, rewritten)
+			if c.method == zip.Store {
+				stub := javatest.Jar(t, javatest.BeatStub(t))
+				v := javatest.RequireVerified(t, filepath.Join(outDir, filepath.Base(c.jar)), stub)
+				assert.Equal(t, len(v.Classes), len(v.OK))
+			}
+		})
 	}
 }

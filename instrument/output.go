@@ -366,7 +366,7 @@ func (p *pipeline) processEntry(idx, j int, ci *classInfo, toJar bool) (res entr
 		}
 		data = raw
 	}
-	res, err := compressed(data, toJar)
+	res, err := compressed(data, toJar && !storedEntry(e))
 	if err != nil {
 		return fail(err)
 	}
@@ -376,15 +376,21 @@ func (p *pipeline) processEntry(idx, j int, ci *classInfo, toJar bool) (res entr
 	return res, rec
 }
 
-// compressed makes the entry result of new contents: deflated when it goes
-// into a jar. data is consumed.
-func compressed(data []byte, toJar bool) (entryResult, error) {
+// storedEntry reports whether e is a jar entry stored uncompressed. Its
+// rewritten form is stored too: the jar's author chose to trade size for
+// loading speed (kotlin-compiler.jar stores all its classes), and keeping
+// the method keeps the output jar shaped like its input.
+func storedEntry(e *entry) bool { return e.zf != nil && e.zf.Method == zip.Store }
+
+// compressed makes the entry result of new contents, deflated when deflate
+// is set (the entry goes into a jar and was not stored). data is consumed.
+func compressed(data []byte, deflate bool) (entryResult, error) {
 	res := entryResult{crc: crc32.ChecksumIEEE(data), size: len(data)}
-	if !toJar {
+	if !deflate {
 		res.body = data
 		return res, nil
 	}
-	comp, err := deflate(data)
+	comp, err := deflateBytes(data)
 	putBuffer(data)
 	if err != nil {
 		return entryResult{}, err
@@ -458,8 +464,8 @@ var deflaters = sync.Pool{New: func() any {
 	return w
 }}
 
-// deflate compresses data into a buffer from getBuffer.
-func deflate(data []byte) ([]byte, error) {
+// deflateBytes compresses data into a buffer from getBuffer.
+func deflateBytes(data []byte) ([]byte, error) {
 	buf := bytes.NewBuffer(getBuffer(len(data)/2 + 64)[:0])
 	w := deflaters.Get().(*flate.Writer)
 	defer deflaters.Put(w)
