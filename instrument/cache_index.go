@@ -55,7 +55,7 @@ type cachedSkip struct {
 	reason string
 }
 
-const packMagic = "tracebeat-pack-3\n"
+const packMagic = "tracebeat-pack-4\n"
 
 var errBadPack = errors.New("cache pack index is damaged")
 
@@ -183,14 +183,14 @@ func (e *indexEncoder) info(ci *classInfo) {
 	e.bool(ci.focusCode)
 	e.bool(ci.focusSuper)
 	e.str(ci.blocked)
+	e.str(ci.text)
 	e.uvarint(uint64(len(ci.methods)))
 	for i := range ci.methods {
 		m := &ci.methods[i]
-		e.str(m.key.Class)
-		e.str(m.key.Name)
-		e.str(m.key.Desc)
-		e.str(m.reason)
-		e.uvarint(uint64(m.index))
+		e.uvarint(uint64(m.nameAt))
+		e.uvarint(uint64(m.descAt))
+		e.uvarint(uint64(m.end))
+		e.str(reasons.text(m.reason))
 		e.uvarint(uint64(m.access))
 		e.bool(m.trace)
 	}
@@ -327,15 +327,17 @@ func (d *indexDecoder) info() *classInfo {
 	ci.focusCode = d.bool()
 	ci.focusSuper = d.bool()
 	ci.blocked = d.str()
+	ci.text = d.str()
 	n := d.count()
 	ci.methods = make([]methodInfo, n)
 	for i := range ci.methods {
 		m := &ci.methods[i]
-		m.key.Class = d.str()
-		m.key.Name = d.str()
-		m.key.Desc = d.str()
-		m.reason = d.str()
-		m.index = int32(d.uvarint())
+		nameAt, descAt, end := d.uvarint(), d.uvarint(), d.uvarint()
+		if nameAt > descAt || descAt > end || end > uint64(len(ci.text)) {
+			d.fail()
+		}
+		m.nameAt, m.descAt, m.end = uint32(nameAt), uint32(descAt), uint32(end)
+		m.reason = reasons.code(d.str())
 		m.access = uint16(d.uvarint())
 		m.trace = d.bool()
 	}

@@ -202,10 +202,10 @@ func (p *pipeline) recordSkipped(ci *classInfo, skipped []cachedSkip) {
 		if s.index < 0 || int(s.index) >= len(ci.methods) {
 			continue
 		}
-		m := ci.methods[s.index]
+		m := &ci.methods[s.index]
 		p.res.Skipped[s.reason]++
 		if m.trace {
-			p.skipped[m.key] = s.reason
+			p.skipped[ci.key(m)] = s.reason
 		}
 	}
 }

@@ -420,9 +420,9 @@ func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []MethodPlan, addFoc
 		return out, err
 	}
 	for _, s := range skipped {
-		m := ci.methods[s.Index]
+		k := ci.key(&ci.methods[s.Index])
 		out.skipped = append(out.skipped, cachedSkip{index: int32(s.Index), reason: s.Reason})
-		p.opt.Log.Debug("method left untouched", zap.String("class", ci.name), zap.String("method", m.key.Name+m.key.Desc), zap.String("reason", s.Reason), zap.Error(s.Err))
+		p.opt.Log.Debug("method left untouched", zap.String("class", ci.name), zap.String("method", k.Name+k.Desc), zap.String("reason", s.Reason), zap.Error(s.Err))
 	}
 	p.recordSkipped(ci, out.skipped)
 	if addFocus {

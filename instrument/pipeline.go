@@ -401,8 +401,20 @@ func (p *pipeline) plan() error {
 	}
 	where := map[string]string{}
 	dups := map[string]bool{}
-	var traced []methodmap.Method
-	var tracedAt []*methodInfo
+	n := 0
+	for _, infos := range p.infos {
+		for _, ci := range infos {
+			if ci != nil {
+				for j := range ci.methods {
+					if ci.methods[j].trace {
+						n++
+					}
+				}
+			}
+		}
+	}
+	traced := make([]methodmap.Method, 0, n)
+	tracedAt := make([]*methodInfo, 0, n)
 	for i, infos := range p.infos {
 		for _, ci := range infos {
 			if ci == nil {
@@ -419,7 +431,7 @@ func (p *pipeline) plan() error {
 			}
 			for j := range ci.methods {
 				if m := &ci.methods[j]; m.trace {
-					traced = append(traced, methodmap.Method{Key: m.key, Access: m.access})
+					traced = append(traced, methodmap.Method{Key: ci.key(m), Access: m.access})
 					tracedAt = append(tracedAt, m)
 				}
 			}
@@ -478,7 +490,7 @@ func (p *pipeline) plannedMap() *methodmap.Map {
 					entries[k-1].Access = min(entries[k-1].Access, m.access)
 					continue
 				}
-				entries = append(entries, methodmap.Entry{ID: int(m.id), Access: m.access, Key: m.key})
+				entries = append(entries, methodmap.Entry{ID: int(m.id), Access: m.access, Key: ci.key(m)})
 				at[m.id] = int32(len(entries))
 			}
 		}
@@ -505,12 +517,12 @@ func keyLess(a, b MethodKey) bool {
 // plansFor returns what to do with one class.
 func (p *pipeline) plansFor(ci *classInfo) (plans []MethodPlan, addFocus bool) {
 	focus := p.focus[ci.name] && !ci.versioned
-	for _, m := range ci.methods {
-		mp := MethodPlan{Index: int(m.index)}
+	for i, m := range ci.methods {
+		mp := MethodPlan{Index: i}
 		if m.trace {
 			mp.Trace, mp.ID = true, int(m.id)
 		}
-		if focus && int(m.index) == ci.focusIndex && ci.focusCode {
+		if focus && i == ci.focusIndex && ci.focusCode {
 			mp.Focus = true
 		}
 		if mp.Trace || mp.Focus {
@@ -543,12 +555,17 @@ func (p *pipeline) finish() {
 			if ci == nil {
 				continue
 			}
-			for _, m := range ci.methods {
-				switch r, bad := p.skipped[m.key]; {
-				case m.trace && bad:
-					ignored = append(ignored, IgnoredMethod{m.key, m.access, r})
-				case !m.trace:
-					ignored = append(ignored, IgnoredMethod{m.key, m.access, m.reason})
+			for j := range ci.methods {
+				m := &ci.methods[j]
+				if m.trace {
+					if len(p.skipped) == 0 {
+						continue
+					}
+					if r, bad := p.skipped[ci.key(m)]; bad {
+						ignored = append(ignored, IgnoredMethod{ci.key(m), m.access, r})
+					}
+				} else {
+					ignored = append(ignored, IgnoredMethod{ci.key(m), m.access, reasons.text(m.reason)})
 				}
 			}
 		}

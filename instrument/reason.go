@@ -2,6 +2,8 @@ package instrument
 
 import (
 	"errors"
+	"sync"
+	"sync/atomic"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
 )
@@ -39,3 +41,47 @@ var (
 	errStackOverflow = errors.New("max_stack would pass 65535")
 	errCtorFlow      = errors.New("constructor data flow")
 )
+
+// reasonCode numbers the texts of reasons, so that a method record holds
+// a number instead of a string (see methodInfo). Code 0 is the empty
+// reason of a traced method.
+type reasonCode uint32
+
+// reasonTable interns reason texts for the whole process: the set is
+// small (this package's and methodmap's reasons, and whatever a Policy's
+// Decide returns) and a code means the same text in every run, so
+// records decoded from a cache index can share it.
+type reasonTable struct {
+	mu    sync.Mutex
+	codes map[string]reasonCode
+	texts atomic.Pointer[[]string] // copied on write: readers take no lock
+}
+
+var reasons = newReasonTable()
+
+func newReasonTable() *reasonTable {
+	t := &reasonTable{codes: map[string]reasonCode{"": 0}}
+	t.texts.Store(&[]string{""})
+	return t
+}
+
+// code returns the code of a reason text, giving it one if it has none.
+func (t *reasonTable) code(text string) reasonCode {
+	if text == "" {
+		return 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c, ok := t.codes[text]; ok {
+		return c
+	}
+	old := *t.texts.Load()
+	texts := append(old[:len(old):len(old)], text)
+	c := reasonCode(len(old))
+	t.codes[text] = c
+	t.texts.Store(&texts)
+	return c
+}
+
+// text returns the text of a code that code returned.
+func (t *reasonTable) text(c reasonCode) string { return (*t.texts.Load())[c] }
