@@ -20,7 +20,9 @@ import (
 type input struct {
 	path    string
 	isDir   bool
-	zr      *zip.ReadCloser // jars
+	file    *os.File    // jars: open from the scan to the end of the write
+	size    int64       // ... and its size
+	zr      *zip.Reader // jars: the directory, nil while dropped
 	entries []entry
 }
 
@@ -218,12 +220,16 @@ func openInput(path string) (*input, error) {
 		sort.Slice(in.entries, func(i, j int) bool { return in.entries[i].name < in.entries[j].name })
 		return in, nil
 	}
-	zr, err := zip.OpenReader(path)
+	if in.file, err = os.Open(path); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	in.size = st.Size()
+	zr, err := in.readDirectory()
 	if err != nil {
+		in.close()
 		return nil, fmt.Errorf("%s: not a readable jar: %w", path, err)
 	}
 	in.zr = zr
-	zr.RegisterDecompressor(zip.Deflate, newInflater)
 	in.entries = make([]entry, 0, len(zr.File))
 	for _, f := range zr.File {
 		in.entries = append(in.entries, entry{name: f.Name, zf: f})
@@ -231,10 +237,62 @@ func openInput(path string) (*input, error) {
 	return in, nil
 }
 
-func (in *input) close() {
-	if in.zr != nil {
-		in.zr.Close()
+func (in *input) readDirectory() (*zip.Reader, error) {
+	zr, err := zip.NewReader(in.file, in.size)
+	if err != nil {
+		return nil, err
 	}
+	zr.RegisterDecompressor(zip.Deflate, newInflater)
+	return zr, nil
+}
+
+func (in *input) close() {
+	if in.file != nil {
+		in.file.Close()
+		in.file = nil
+	}
+	in.drop()
+}
+
+// drop lets go of a jar's zip directory, a few hundred bytes per entry
+// (25 MB for the lab corpus), between the scan and the write of its
+// output and after it; the entry names stay. The jar stays open, so load
+// reads the directory of the same file again. Entries cannot be read
+// while dropped.
+func (in *input) drop() {
+	if in.isDir {
+		return
+	}
+	in.zr = nil
+	for j := range in.entries {
+		in.entries[j].zf = nil
+	}
+}
+
+// load reads a dropped jar's directory again, which must list the
+// entries the scan saw.
+func (in *input) load() error {
+	if in.isDir || in.zr != nil {
+		return nil
+	}
+	if in.file == nil {
+		return fmt.Errorf("%s: internal error: jar read after it was closed", in.path)
+	}
+	zr, err := in.readDirectory()
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.path, err)
+	}
+	if len(zr.File) != len(in.entries) {
+		return fmt.Errorf("%s: jar changed while being instrumented (%d entries, then %d)", in.path, len(in.entries), len(zr.File))
+	}
+	for j, f := range zr.File {
+		if f.Name != in.entries[j].name {
+			return fmt.Errorf("%s: jar changed while being instrumented (entry %d: %s, then %s)", in.path, j, in.entries[j].name, f.Name)
+		}
+		in.entries[j].zf = f
+	}
+	in.zr = zr
+	return nil
 }
 
 // isSignatureFile reports the files of a jar signature, which rewriting

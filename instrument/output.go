@@ -133,7 +133,13 @@ func (p *pipeline) write(ctx context.Context) error {
 				p.warn("%v", err) // the run goes on; it just leaves no pack
 			}
 		}
-		if err := p.writeInput(ctx, i, s, tick); err != nil {
+		if err := in.load(); err != nil {
+			abortAll()
+			return err
+		}
+		err := p.writeInput(ctx, i, s, tick)
+		in.drop()
+		if err != nil {
 			abortAll()
 			return err
 		}

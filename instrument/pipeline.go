@@ -155,6 +155,13 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if err := p.scan(ctx); err != nil {
 		return nil, err
 	}
+	// The zip directories are not needed until each jar is written.
+	for _, in := range p.inputs {
+		in.drop()
+	}
+	for _, in := range p.classpath {
+		in.close()
+	}
 	phase("scan")
 	if err := p.plan(); err != nil {
 		return nil, err
@@ -444,11 +451,11 @@ func (p *pipeline) plan() error {
 	for _, d := range p.res.Duplicates {
 		p.warn("class %s is in more than one input", d)
 	}
-	m, ids, err := methodmap.AssignIDs(traced, p.opt.Policy.BaseMap)
+	ids, highWater, err := methodmap.AssignIDs(traced, p.opt.Policy.BaseMap)
 	if err != nil {
 		return err
 	}
-	p.highWater = m.HighWater
+	p.highWater = highWater
 	for i, mi := range tracedAt {
 		mi.id = int32(ids[i])
 	}
@@ -470,38 +477,47 @@ func newPhaseLog(log *zap.Logger) func(name string) {
 	}
 }
 
-// plannedMap is the map AssignIDs returned, rebuilt from the ids the scan
-// records carry: one entry per id (methods with one key share it), the
-// smallest access of its methods, sorted by id, the dispatch entry last.
+// plannedMap is the map Assign would have returned, built from the ids
+// the scan records carry: one entry per id (methods with one key share
+// it), the smallest access of its methods, sorted by id, the dispatch
+// entry last. The entries are laid out in id order at once: rank[id] is
+// first a mark of the ids in use, then 1 + the entry index of the id.
 func (p *pipeline) plannedMap() *methodmap.Map {
-	at := make([]int32, p.highWater+1) // entry index + 1 of each id
-	var entries []methodmap.Entry
+	rank := make([]int32, p.highWater+1)
+	p.eachTraced(func(_ *classInfo, m *methodInfo) { rank[m.id] = 1 })
+	n := int32(0)
+	for id, r := range rank {
+		if r != 0 {
+			n++
+			rank[id] = n
+		}
+	}
+	entries := make([]methodmap.Entry, n, n+1)
+	p.eachTraced(func(ci *classInfo, m *methodInfo) {
+		e := &entries[rank[m.id]-1]
+		if e.ID == 0 { // ids start at 1
+			*e = methodmap.Entry{ID: int(m.id), Access: m.access, Key: ci.key(m)}
+		} else {
+			e.Access = min(e.Access, m.access)
+		}
+	})
+	return &methodmap.Map{HighWater: p.highWater, Entries: append(entries, methodmap.DispatchEntry())}
+}
+
+// eachTraced calls fn for every traced method of the inputs, in input order.
+func (p *pipeline) eachTraced(fn func(ci *classInfo, m *methodInfo)) {
 	for _, infos := range p.infos {
 		for _, ci := range infos {
 			if ci == nil {
 				continue
 			}
 			for j := range ci.methods {
-				m := &ci.methods[j]
-				if !m.trace {
-					continue
+				if m := &ci.methods[j]; m.trace {
+					fn(ci, m)
 				}
-				if k := at[m.id]; k != 0 {
-					entries[k-1].Access = min(entries[k-1].Access, m.access)
-					continue
-				}
-				entries = append(entries, methodmap.Entry{ID: int(m.id), Access: m.access, Key: ci.key(m)})
-				at[m.id] = int32(len(entries))
 			}
 		}
 	}
-	sorted := make([]methodmap.Entry, 0, len(entries)+1)
-	for _, k := range at {
-		if k != 0 {
-			sorted = append(sorted, entries[k-1])
-		}
-	}
-	return &methodmap.Map{HighWater: p.highWater, Entries: append(sorted, methodmap.DispatchEntry())}
 }
 
 func keyLess(a, b MethodKey) bool {
@@ -537,17 +553,16 @@ func (p *pipeline) plansFor(ci *classInfo) (plans []MethodPlan, addFocus bool) {
 // through the high-water mark.
 func (p *pipeline) finish() {
 	planned := p.plannedMap()
-	p.res.Map = &methodmap.Map{HighWater: planned.HighWater}
-	for _, e := range planned.Entries {
-		if _, bad := p.skipped[e.Key]; bad {
-			p.res.Map.HighWater = max(p.res.Map.HighWater, e.ID)
-			continue
+	p.res.Map, p.res.Planned = planned, planned
+	if len(p.skipped) > 0 {
+		p.res.Map = &methodmap.Map{HighWater: planned.HighWater}
+		for _, e := range planned.Entries {
+			if _, bad := p.skipped[e.Key]; bad {
+				p.res.Map.HighWater = max(p.res.Map.HighWater, e.ID)
+				continue
+			}
+			p.res.Map.Entries = append(p.res.Map.Entries, e)
 		}
-		p.res.Map.Entries = append(p.res.Map.Entries, e)
-	}
-	p.res.Planned = planned
-	if len(p.skipped) == 0 {
-		p.res.Planned = p.res.Map
 	}
 	var ignored []IgnoredMethod
 	for _, infos := range p.infos {

@@ -71,7 +71,7 @@ type scanner struct {
 }
 
 // maxInterned bounds a scanner's table; past it the table starts over.
-const maxInterned = 1 << 18
+const maxInterned = 1 << 14
 
 func newScanner(pol *Policy) *scanner {
 	return &scanner{pol: pol, strs: map[string]string{}, reasons: map[string]reasonCode{}}

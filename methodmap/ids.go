@@ -38,27 +38,67 @@ var ErrIDSpaceExhausted = errors.New("id space exhausted")
 // Methods listed twice with the same key are one method; the smallest access
 // value wins so the result does not depend on input order.
 func Assign(methods []Method, base *Map) (*Map, error) {
-	m, _, err := assign(methods, base, MaxID, false)
-	return m, err
+	a, err := assign(methods, base, MaxID, false)
+	if err != nil {
+		return nil, err
+	}
+	return a.toMap(), nil
 }
 
-// AssignIDs is Assign that also returns the id of every input method
-// (ids[i] for methods[i]), so a caller holding millions of methods needs no
-// key-to-id map of its own.
-func AssignIDs(methods []Method, base *Map) (*Map, []int, error) {
-	return assign(methods, base, MaxID, false)
+// AssignIDs assigns as Assign does but returns, instead of the map, the id
+// of every input method (ids[i] for methods[i]) and the map's high-water
+// mark: a caller holding hundreds of thousands of methods builds the map
+// it needs from its own records, and the map Assign would return is never
+// held next to them.
+func AssignIDs(methods []Method, base *Map) (ids []int, highWater int, err error) {
+	a, err := assign(methods, base, MaxID, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	return a.inputIDs(), a.high, nil
+}
+
+// assignment is what assign decided: the methods merged by key (ms), the
+// id of each (ids), which of them each input method is (origin), and the
+// high-water mark.
+type assignment struct {
+	ms     []Method
+	ids    []int
+	origin []int
+	high   int
+}
+
+// toMap returns the map of the assignment: entries sorted by id, the
+// dispatch entry last.
+func (a *assignment) toMap() *Map {
+	out := &Map{HighWater: a.high, Entries: make([]Entry, 0, len(a.ms)+1)}
+	for i, m := range a.ms {
+		out.Entries = append(out.Entries, Entry{ID: a.ids[i], Access: m.Access, Key: m.Key})
+	}
+	slices.SortFunc(out.Entries, func(a, b Entry) int { return a.ID - b.ID })
+	out.Entries = append(out.Entries, DispatchEntry())
+	return out
+}
+
+// inputIDs returns the id of every input method.
+func (a *assignment) inputIDs() []int {
+	ids := make([]int, len(a.origin))
+	for i, u := range a.origin {
+		ids[i] = a.ids[u]
+	}
+	return ids
 }
 
 // assign is Assign with the id ceiling as a parameter; sortAll turns the
 // shortcut for base maps off (the tests compare both paths).
-func assign(methods []Method, base *Map, maxID int, sortAll bool) (*Map, []int, error) {
+func assign(methods []Method, base *Map, maxID int, sortAll bool) (*assignment, error) {
 	// The base entries by the key of their map line (values: entry index).
 	var baseAt *keyIndex
 	high := 0
 	if base != nil {
 		bad, index := validateIndexed(base.Entries, "base map", validateOptions{maxID: maxID})
 		if len(bad) > 0 {
-			return nil, nil, fmt.Errorf("base map is not usable: %s", bad[0].Msg)
+			return nil, fmt.Errorf("base map is not usable: %s", bad[0].Msg)
 		}
 		baseAt = index
 		for _, e := range base.Entries {
@@ -67,7 +107,7 @@ func assign(methods []Method, base *Map, maxID int, sortAll bool) (*Map, []int, 
 			}
 		}
 		if base.HighWater > maxID {
-			return nil, nil, fmt.Errorf("base map: highest-id %d is above %d", base.HighWater, maxID)
+			return nil, fmt.Errorf("base map: highest-id %d is above %d", base.HighWater, maxID)
 		}
 		high = max(high, base.HighWater)
 	}
@@ -81,7 +121,7 @@ func assign(methods []Method, base *Map, maxID int, sortAll bool) (*Map, []int, 
 	if ms == nil {
 		var err error
 		if ms, origin, err = uniqueSorted(methods); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		baseOf = make([]int32, len(ms))
 		for i, m := range ms {
@@ -104,7 +144,7 @@ func assign(methods []Method, base *Map, maxID int, sortAll bool) (*Map, []int, 
 		}
 	}
 	if len(fresh) > maxID-high {
-		return nil, nil, fmt.Errorf("%w: %d methods need ids above %d, but the highest usable id is %d",
+		return nil, fmt.Errorf("%w: %d methods need ids above %d, but the highest usable id is %d",
 			ErrIDSpaceExhausted, len(fresh), high, maxID)
 	}
 	// New methods are numbered in key order (ms is in that order unless
@@ -115,18 +155,7 @@ func assign(methods []Method, base *Map, maxID int, sortAll bool) (*Map, []int, 
 		next++
 		uniqueID[i] = next
 	}
-	out := &Map{Entries: make([]Entry, 0, len(ms)+1)}
-	for i, m := range ms {
-		out.Entries = append(out.Entries, Entry{ID: uniqueID[i], Access: m.Access, Key: m.Key})
-	}
-	out.HighWater = next
-	slices.SortFunc(out.Entries, func(a, b Entry) int { return a.ID - b.ID })
-	out.Entries = append(out.Entries, DispatchEntry())
-	ids := make([]int, len(methods))
-	for i, u := range origin {
-		ids[i] = uniqueID[u]
-	}
-	return out, ids, nil
+	return &assignment{ms: ms, ids: uniqueID, origin: origin, high: next}, nil
 }
 
 // compareMethods is the order of uniqueSorted.

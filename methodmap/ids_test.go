@@ -208,10 +208,10 @@ func TestAssignExhaustion(t *testing.T) {
 		return ms
 	}
 	// Small limit: 5 ids fit, 6 do not.
-	if _, _, err := assign(mk(5), nil, 5, false); err != nil {
+	if _, err := assign(mk(5), nil, 5, false); err != nil {
 		t.Fatalf("5 methods, limit 5: %v", err)
 	}
-	_, _, err := assign(mk(6), nil, 5, false)
+	_, err := assign(mk(6), nil, 5, false)
 	if !errors.Is(err, ErrIDSpaceExhausted) || !strings.Contains(err.Error(), "6 methods need ids above 0") {
 		t.Fatalf("6 methods, limit 5: err = %v", err)
 	}
@@ -286,9 +286,16 @@ func mapsEqual(a, b map[string]int) bool {
 func TestAssignIDsFollowInputs(t *testing.T) {
 	k := func(c, n string) MethodKey { return MethodKey{Class: c, Name: n, Desc: "()V"} }
 	in := []Method{{Key: k("b/B", "x")}, {Key: k("a/A", "y")}, {Key: k("b/B", "x")}, {Key: k("a/A", "a")}}
-	m, ids, err := AssignIDs(in, nil)
+	ids, high, err := AssignIDs(in, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	m, err := Assign(in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if high != m.HighWater {
+		t.Errorf("high-water %d, map says %d", high, m.HighWater)
 	}
 	byKey := m.IDs()
 	for i, meth := range in {
@@ -335,21 +342,22 @@ func TestAssignBaseShortcut(t *testing.T) {
 		{"with a native", native, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			full, _, err := assign(tc.methods, nil, MaxID, true)
+			a, err := assign(tc.methods, nil, MaxID, true)
 			require.NoError(t, err)
 			base := &Map{HighWater: 5000}
-			for i, e := range full.Entries {
+			for i, e := range a.toMap().Entries {
 				if e.ID != DispatchID && tc.every > 0 && i%tc.every == 0 {
 					e.ID = 4000 - i // not the order of keys
 					base.Entries = append(base.Entries, e)
 				}
 			}
-			want, wantIDs, err := assign(tc.methods, base, MaxID, true)
+			wantA, err := assign(tc.methods, base, MaxID, true)
 			require.NoError(t, err)
-			got, gotIDs, err := assign(tc.methods, base, MaxID, false)
+			gotA, err := assign(tc.methods, base, MaxID, false)
 			require.NoError(t, err)
+			want, got := wantA.toMap(), gotA.toMap()
 			require.Equal(t, want, got)
-			require.Equal(t, wantIDs, gotIDs)
+			require.Equal(t, wantA.inputIDs(), gotA.inputIDs())
 			if tc.every != 1 {
 				require.Greater(t, got.HighWater, 5000, "new methods are numbered above the base")
 			}
