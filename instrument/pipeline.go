@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -520,14 +521,9 @@ func (p *pipeline) eachTraced(fn func(ci *classInfo, m *methodInfo)) {
 	}
 }
 
-func keyLess(a, b MethodKey) bool {
-	if a.Class != b.Class {
-		return a.Class < b.Class
-	}
-	if a.Name != b.Name {
-		return a.Name < b.Name
-	}
-	return a.Desc < b.Desc
+// compareFields orders keys by class, name, then descriptor.
+func compareFields(a, b MethodKey) int {
+	return cmp.Or(strings.Compare(a.Class, b.Class), strings.Compare(a.Name, b.Name), strings.Compare(a.Desc, b.Desc))
 }
 
 // plansFor returns what to do with one class.
@@ -552,7 +548,15 @@ func (p *pipeline) plansFor(ci *classInfo) (plans []MethodPlan, addFocus bool) {
 // one less the methods that could not be rewritten; their ids stay retired
 // through the high-water mark.
 func (p *pipeline) finish() {
-	planned := p.plannedMap()
+	// The two lists are independent; each is a pass over every method.
+	var planned *methodmap.Map
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		planned = p.plannedMap()
+	}()
+	p.res.Ignored = p.ignoredMethods()
+	<-done
 	p.res.Map, p.res.Planned = planned, planned
 	if len(p.skipped) > 0 {
 		p.res.Map = &methodmap.Map{HighWater: planned.HighWater}
@@ -564,7 +568,24 @@ func (p *pipeline) finish() {
 			p.res.Map.Entries = append(p.res.Map.Entries, e)
 		}
 	}
-	var ignored []IgnoredMethod
+	for k := range p.focus {
+		p.res.Focus = append(p.res.Focus, k)
+	}
+	sort.Strings(p.res.Focus)
+}
+
+// ignoredMethods lists the methods left untraced, planned ones that could
+// not be rewritten included, sorted by key.
+func (p *pipeline) ignoredMethods() []IgnoredMethod {
+	n := 0
+	for _, infos := range p.infos {
+		for _, ci := range infos {
+			if ci != nil {
+				n += len(ci.methods)
+			}
+		}
+	}
+	ignored := make([]IgnoredMethod, 0, n/2)
 	for _, infos := range p.infos {
 		for _, ci := range infos {
 			if ci == nil {
@@ -572,25 +593,18 @@ func (p *pipeline) finish() {
 			}
 			for j := range ci.methods {
 				m := &ci.methods[j]
-				if m.trace {
-					if len(p.skipped) == 0 {
-						continue
-					}
+				if !m.trace {
+					ignored = append(ignored, IgnoredMethod{ci.key(m), m.access, reasons.text(m.reason)})
+				} else if len(p.skipped) > 0 {
 					if r, bad := p.skipped[ci.key(m)]; bad {
 						ignored = append(ignored, IgnoredMethod{ci.key(m), m.access, r})
 					}
-				} else {
-					ignored = append(ignored, IgnoredMethod{ci.key(m), m.access, reasons.text(m.reason)})
 				}
 			}
 		}
 	}
 	// The same method can come twice (a class in two inputs, multi-release
 	// variants): sort, then keep the first of each key.
-	sort.SliceStable(ignored, func(i, j int) bool { return keyLess(ignored[i].Key, ignored[j].Key) })
-	p.res.Ignored = slices.CompactFunc(ignored, func(a, b IgnoredMethod) bool { return a.Key == b.Key })
-	for k := range p.focus {
-		p.res.Focus = append(p.res.Focus, k)
-	}
-	sort.Strings(p.res.Focus)
+	slices.SortStableFunc(ignored, func(a, b IgnoredMethod) int { return compareFields(a.Key, b.Key) })
+	return slices.CompactFunc(ignored, func(a, b IgnoredMethod) bool { return a.Key == b.Key })
 }

@@ -118,6 +118,7 @@ func assign(methods []Method, base *Map, maxID int, sortAll bool) (*assignment, 
 		// Most methods keep their base ids: only the new ones need the order.
 		ms, origin, baseOf = uniqueAgainstBase(methods, base, baseAt)
 	}
+	inKeyOrder := ms == nil
 	if ms == nil {
 		var err error
 		if ms, origin, err = uniqueSorted(methods); err != nil {
@@ -147,9 +148,11 @@ func assign(methods []Method, base *Map, maxID int, sortAll bool) (*assignment, 
 		return nil, fmt.Errorf("%w: %d methods need ids above %d, but the highest usable id is %d",
 			ErrIDSpaceExhausted, len(fresh), high, maxID)
 	}
-	// New methods are numbered in key order (ms is in that order unless
-	// uniqueUnsorted made it).
-	slices.SortFunc(fresh, func(a, b int) int { return compareMethods(ms[a], ms[b]) })
+	// New methods are numbered in key order, which ms is in when
+	// uniqueSorted made it.
+	if !inKeyOrder {
+		slices.SortFunc(fresh, func(a, b int) int { return compareMethods(ms[a], ms[b]) })
+	}
 	next := high
 	for _, i := range fresh {
 		next++

@@ -1,6 +1,7 @@
 package methodmap
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -23,26 +24,59 @@ const ignoreHeader = "ignore methods:"
 // (native methods without descriptor), sorted in byte order, each distinct
 // line once.
 func EncodeIgnoreMap(ignored []IgnoredMethod) []byte {
-	lines := make([]string, 0, len(ignored))
-	for _, m := range ignored {
-		lines = append(lines, mapText(m.Key, m.Access))
-	}
-	slices.Sort(lines)
-	lines = slices.Compact(lines)
 	var b bytes.Buffer
-	b.WriteString(ignoreHeader)
-	b.WriteByte('\n')
-	for _, l := range lines {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
+	encodeIgnoreMapTo(&b, ignored) // a bytes.Buffer does not fail
 	return b.Bytes()
 }
 
 // WriteIgnoreMapFile writes EncodeIgnoreMap(ignored) to path through a
 // temporary file and a rename.
 func WriteIgnoreMapFile(path string, ignored []IgnoredMethod) error {
-	return writeFileAtomic(path, EncodeIgnoreMap(ignored))
+	return writeFileAtomicWith(path, func(w io.Writer) error { return encodeIgnoreMapTo(w, ignored) })
+}
+
+// encodeIgnoreMapTo writes what EncodeIgnoreMap returns. The lines are
+// laid out in one buffer and sorted as offsets into it, not as a string
+// each: a large build ignores hundreds of thousands of methods. Input in
+// key order (the pipeline's) is nearly always in line order already, and
+// then nothing is sorted.
+func encodeIgnoreMapTo(w io.Writer, ignored []IgnoredMethod) error {
+	size := 0
+	for _, m := range ignored {
+		size += len(m.Key.Class) + len(m.Key.Name) + len(m.Key.Desc) + 2
+	}
+	text := make([]byte, 0, size)
+	ends := make([]int, len(ignored))
+	for i, m := range ignored {
+		text = appendMapText(text, m.Key, m.Access)
+		ends[i] = len(text)
+	}
+	line := func(i int) []byte {
+		start := 0
+		if i > 0 {
+			start = ends[i-1]
+		}
+		return text[start:ends[i]]
+	}
+	order := make([]int, len(ignored))
+	for i := range order {
+		order[i] = i
+	}
+	cmpLines := func(a, b int) int { return bytes.Compare(line(a), line(b)) }
+	if !slices.IsSortedFunc(order, cmpLines) {
+		slices.SortStableFunc(order, cmpLines)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(ignoreHeader)
+	bw.WriteByte('\n')
+	for k, i := range order {
+		if k > 0 && bytes.Equal(line(order[k-1]), line(i)) {
+			continue
+		}
+		bw.Write(line(i))
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
 }
 
 // ReadIgnoreMapFile reads an ignoreMethodMapping.txt.

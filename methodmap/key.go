@@ -125,14 +125,14 @@ func dotted(s string) string { return strings.ReplaceAll(s, "/", ".") }
 
 // appendDotted appends s with its slashes as dots.
 func appendDotted(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '/' {
-			c = '.'
+	for {
+		i := strings.IndexByte(s, '/')
+		if i < 0 {
+			return append(dst, s...)
 		}
-		dst = append(dst, c)
+		dst = append(append(dst, s[:i]...), '.')
+		s = s[i+1:]
 	}
-	return dst
 }
 
 // appendMapText appends mapText(k, access) without building the string:

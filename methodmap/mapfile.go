@@ -217,12 +217,29 @@ func encodeMapTo(w io.Writer, m *Map) error {
 		}
 		slices.SortFunc(entries, byID)
 	}
-	if bad := validateEntries(entries, "map", validateOptions{maxID: MaxID, requireDispatch: true}); len(bad) > 0 {
-		return fmt.Errorf("refusing to write an invalid map: %s", bad[0].Msg)
+	// The map is checked while its text is written: what was written is
+	// only the caller's (a temporary file, a buffer) until this returns
+	// nil.
+	invalid := make(chan error, 1)
+	go func() {
+		if bad := validateEntries(entries, "map", validateOptions{maxID: MaxID, requireDispatch: true}); len(bad) > 0 {
+			invalid <- fmt.Errorf("refusing to write an invalid map: %s", bad[0].Msg)
+		}
+		close(invalid)
+	}()
+	if err := writeMapLines(w, m.HighWater, maxEntry, entries); err != nil {
+		<-invalid
+		return err
 	}
+	return <-invalid
+}
+
+// writeMapLines writes the high-water line, when needed, and one line per
+// entry.
+func writeMapLines(w io.Writer, highWater, maxEntry int, entries []Entry) error {
 	bw := bufio.NewWriterSize(w, 64*1024)
-	if m.HighWater > maxEntry {
-		fmt.Fprintf(bw, "%s%d\n", highWaterPrefix, m.HighWater)
+	if highWater > maxEntry {
+		fmt.Fprintf(bw, "%s%d\n", highWaterPrefix, highWater)
 	}
 	var num []byte
 	for _, e := range entries {

@@ -195,6 +195,11 @@ func TestIgnoreMap(t *testing.T) {
 	if got := string(EncodeIgnoreMap(ignored)); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
+	// Already in line order (no sort), with a repeated line.
+	sorted := []IgnoredMethod{ignored[4], ignored[1], ignored[0], ignored[0], ignored[2], ignored[3]}
+	if got := string(EncodeIgnoreMap(sorted)); got != want {
+		t.Errorf("sorted input: got:\n%s\nwant:\n%s", got, want)
+	}
 	if got := string(EncodeIgnoreMap(nil)); got != "ignore methods:\n" {
 		t.Errorf("empty ignore map = %q", got)
 	}
@@ -225,5 +230,23 @@ func TestIgnoreMap(t *testing.T) {
 		if _, err := ParseIgnoreMap(strings.NewReader(bad.in), "ig.txt"); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("ParseIgnoreMap(%q) err = %v, want %q", bad.in, err, bad.want)
 		}
+	}
+}
+
+// TestWriteMapFileRefusesInvalidMaps: a map with two entries on one id is
+// not written, and nothing is left at the path.
+func TestWriteMapFileRefusesInvalidMaps(t *testing.T) {
+	m := &Map{Entries: []Entry{
+		{ID: 1, Access: 1, Key: key("a/A", "x", "()V")},
+		{ID: 1, Access: 1, Key: key("a/A", "y", "()V")},
+		DispatchEntry(),
+	}}
+	path := filepath.Join(t.TempDir(), "methodMapping.txt")
+	err := WriteMapFile(path, m)
+	if err == nil || !strings.Contains(err.Error(), "refusing") {
+		t.Fatalf("err = %v, want a refusal", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
 	}
 }

@@ -48,9 +48,7 @@ func sortKeyedIn(methods []Method, parts int) []keyed {
 		wg.Add(1)
 		go func(lo, hi int) {
 			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				ks[i] = keyed{methods[i].Key.String(), int32(i)}
-			}
+			keyTexts(methods[lo:hi], ks[lo:hi], lo)
 			slices.SortFunc(ks[lo:hi], cmp)
 		}(bounds[p], bounds[p+1])
 	}
@@ -73,6 +71,31 @@ func sortKeyedIn(methods []Method, parts int) []keyed {
 		bounds = next
 	}
 	return ks
+}
+
+// keyTexts fills ks with the key texts of methods (MethodKey.String)
+// and their indexes from first on. The texts share one string, built
+// without an allocation per method.
+func keyTexts(methods []Method, ks []keyed, first int) {
+	size := 0
+	for _, m := range methods {
+		size += len(m.Key.Class) + len(m.Key.Name) + len(m.Key.Desc) + 2
+	}
+	var b strings.Builder
+	b.Grow(size)
+	var scratch []byte
+	ends := make([]int, len(methods))
+	for i, m := range methods {
+		scratch = appendMapText(scratch[:0], m.Key, 0) // access 0: the descriptor stays, as in String
+		b.Write(scratch)
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	start := 0
+	for i := range methods {
+		ks[i] = keyed{all[start:ends[i]], int32(first + i)}
+		start = ends[i]
+	}
 }
 
 // mergeRuns merges the sorted runs a and b into dst (len(a)+len(b)),
