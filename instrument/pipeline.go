@@ -403,55 +403,67 @@ func (p *pipeline) scan(ctx context.Context) error {
 
 // plan assigns ids and finds the Activity classes that get the focus call.
 func (p *pipeline) plan() error {
+	// Classes (duplicates, the Activity hierarchy) and methods (ids) are
+	// planned at once: they read different fields of the scan records.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.planClasses()
+	}()
+	err := p.planIDs()
+	<-done
+	for _, d := range p.res.Duplicates {
+		p.warn("class %s is in more than one input", d)
+	}
+	if err != nil {
+		return err
+	}
+	p.skipped = map[MethodKey]string{}
+	return nil
+}
+
+// planClasses finds the classes in more than one input and the Activity
+// classes that get the focus call.
+func (p *pipeline) planClasses() {
 	h := &hierarchy{super: map[string]string{}, inInput: map[string]*classInfo{}, orig: p.opt.Policy.originalClass}
 	for k, v := range p.cpSuper {
 		h.super[k] = v
 	}
 	where := map[string]string{}
 	dups := map[string]bool{}
-	n := 0
-	for _, infos := range p.infos {
-		for _, ci := range infos {
-			if ci != nil {
-				for j := range ci.methods {
-					if ci.methods[j].trace {
-						n++
-					}
-				}
-			}
-		}
-	}
-	traced := make([]methodmap.Method, 0, n)
-	tracedAt := make([]*methodInfo, 0, n)
 	for i, infos := range p.infos {
 		for _, ci := range infos {
-			if ci == nil {
+			if ci == nil || ci.versioned {
 				continue
 			}
-			if !ci.versioned {
-				if prev, seen := where[ci.name]; seen && prev != p.inputs[i].path {
-					dups[ci.name] = true
-				} else if !seen {
-					where[ci.name] = p.inputs[i].path
-					h.inInput[ci.name] = ci
-				}
-				h.super[ci.name] = ci.super
+			if prev, seen := where[ci.name]; seen && prev != p.inputs[i].path {
+				dups[ci.name] = true
+			} else if !seen {
+				where[ci.name] = p.inputs[i].path
+				h.inInput[ci.name] = ci
 			}
-			for j := range ci.methods {
-				if m := &ci.methods[j]; m.trace {
-					traced = append(traced, methodmap.Method{Key: ci.key(m), Access: m.access})
-					tracedAt = append(tracedAt, m)
-				}
-			}
+			h.super[ci.name] = ci.super
 		}
 	}
 	for d := range dups {
 		p.res.Duplicates = append(p.res.Duplicates, d)
 	}
 	sort.Strings(p.res.Duplicates)
-	for _, d := range p.res.Duplicates {
-		p.warn("class %s is in more than one input", d)
+	if p.opt.Runtime.Mode == ModeBeat {
+		p.focus = h.focusTargets()
 	}
+}
+
+// planIDs gives every traced method its id.
+func (p *pipeline) planIDs() error {
+	n := 0
+	p.eachTraced(func(*classInfo, *methodInfo) { n++ })
+	traced := make([]methodmap.Method, 0, n)
+	tracedAt := make([]*methodInfo, 0, n)
+	p.eachTraced(func(ci *classInfo, m *methodInfo) {
+		traced = append(traced, methodmap.Method{Key: ci.key(m), Access: m.access})
+		tracedAt = append(tracedAt, m)
+	})
 	ids, highWater, err := methodmap.AssignIDs(traced, p.opt.Policy.BaseMap)
 	if err != nil {
 		return err
@@ -460,10 +472,6 @@ func (p *pipeline) plan() error {
 	for i, mi := range tracedAt {
 		mi.id = int32(ids[i])
 	}
-	if p.opt.Runtime.Mode == ModeBeat {
-		p.focus = h.focusTargets()
-	}
-	p.skipped = map[MethodKey]string{}
 	return nil
 }
 
