@@ -24,7 +24,7 @@ done
 command -v zip >/dev/null || { echo "incremental: needs zip (apt-get install zip)" >&2; exit 2; }
 TB=/tmp/lab/tracebeat
 (cd "$ROOT" && go build -o "$TB" ./cmd/tracebeat)
-[[ -n "$jar" ]] || jar=$(basename "$(ls -S /tmp/lab/corpus/*.jar | head -1)")
+[[ -n "$jar" ]] || jar=$(basename "$(ls -SL /tmp/lab/corpus/*.jar | head -1)")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -24,7 +24,7 @@ echo "== lab/bench/bench.sh (reps=$reps)"
   --tool tracebeat-1w="$TB instrument --quiet --workers 1 -o {outdir} {inputs}")
 
 echo "== linearity: halves vs whole (2 workers)"
-mapfile -t jars < <(ls -S /tmp/lab/corpus/*.jar)
+mapfile -t jars < <(ls -SL /tmp/lab/corpus/*.jar)
 a=() b=(); sa=0 sb=0
 for j in "${jars[@]}"; do # greedy split by size
   s=$(stat -L -c %s "$j")

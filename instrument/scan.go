@@ -44,8 +44,8 @@ type classInfo struct {
 // methodInfo is the scan's record of one method. A build has hundreds of
 // thousands and they live through the whole run, so the record holds no
 // pointer (its texts are offsets into classInfo.text, its reason a code):
-// the garbage collector never has to scan them, and they take a third
-// of the memory that two strings per method took.
+// the garbage collector never has to scan them, and a record takes 24
+// bytes instead of the 80 that four strings took.
 type methodInfo struct {
 	nameAt, descAt, end uint32 // name = text[nameAt:descAt], desc = text[descAt:end]
 	id                  int32  // set by plan for traced methods
@@ -60,8 +60,9 @@ func (ci *classInfo) key(m *methodInfo) MethodKey {
 }
 
 // scanner is one worker's state for the scan: scratch space and an
-// intern table, so the ~400,000 method names and descriptors of a large
-// build share their strings instead of holding one copy each.
+// intern table of the names and descriptors it decodes, so the common
+// ones ("<init>", "()V", ...) are not allocated again for every method
+// (what the scan keeps is copied into classInfo.text).
 type scanner struct {
 	pol     *Policy
 	scratch []byte
