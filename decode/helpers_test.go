@@ -164,3 +164,14 @@ func head(b []byte) string {
 	}
 	return string(b)
 }
+
+// namesOfPhase lists, in order, the names of the events with phase ph.
+func namesOfPhase(events []map[string]any, ph string) []string {
+	var names []string
+	for _, ev := range events {
+		if ev["ph"] == ph {
+			names = append(names, ev["name"].(string))
+		}
+	}
+	return names
+}

@@ -85,13 +85,7 @@ func TestMarkerDumpToFtrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	events := validateTraceJSON(t, js.Bytes())
-	begins := 0
-	for _, ev := range events {
-		if ev["ph"] == "B" {
-			begins++
-		}
-	}
-	if begins != 5 {
+	if begins := len(namesOfPhase(events, "B")); begins != 5 {
 		t.Errorf("%d B events after the round trip, want 5", begins)
 	}
 }

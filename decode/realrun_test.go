@@ -131,12 +131,7 @@ func TestRuntimeStubsWriteWhatDecodeReads(t *testing.T) {
 		}
 		events := validateTraceJSON(t, out.Bytes())
 		checkPreorderNesting(t, events)
-		var got []string
-		for _, ev := range events {
-			if ev["ph"] == "X" {
-				got = append(got, ev["name"].(string))
-			}
-		}
+		got := namesOfPhase(events, "X")
 		want := []string{"check.A.first()V", "check.A.third()V", "check.A.fourth()V"}
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("slices %v, want %v", got, want)
@@ -171,13 +166,7 @@ func TestRuntimeStubsWriteWhatDecodeReads(t *testing.T) {
 			t.Fatal(err)
 		}
 		events := validateTraceJSON(t, js.Bytes())
-		begins := 0
-		for _, ev := range events {
-			if ev["ph"] == "B" {
-				begins++
-			}
-		}
-		if begins != 3 {
+		if begins := len(namesOfPhase(events, "B")); begins != 3 {
 			t.Errorf("%d sections, want 3 (the 128-char name must not be recorded)", begins)
 		}
 	})

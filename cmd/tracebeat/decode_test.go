@@ -181,43 +181,33 @@ func TestDecodeInstrumentedFixture(t *testing.T) {
 		"fixture.Main.compute()V", "fixture.Work.spin(I)V",
 	}
 
-	t.Run("beat", func(t *testing.T) {
-		out := filepath.Join(dir, "beat-out")
-		methodMap := filepath.Join(dir, "beat-methodMapping.txt")
-		instrumentFixture(t, "beat", programClasses, out, methodMap)
-		beat := filepath.Join(dir, "beat.bin")
-		runFixture(t, "-Dtracebeat.beat.out="+beat, filepath.Join(out, "program")+string(os.PathListSeparator)+runtimeClasses)
-		code, stdout, stderr := runDecodeArgs("--map", methodMap, "--format", "json", beat)
-		if code != exitOK {
-			t.Fatalf("decode exit %d: %s", code, stderr)
-		}
-		if strings.Contains(stderr, "no exit record") || strings.Contains(stderr, "not in the map") {
-			t.Errorf("the catch-all handler should close every call, and every id be mapped:\n%s", stderr)
-		}
-		got := callsInOrder(t, []byte(stdout), "X")
-		if strings.Join(got, "\n") != strings.Join(wantCalls, "\n") {
-			t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantCalls, "\n"))
-		}
-	})
-
-	t.Run("systrace", func(t *testing.T) {
-		out := filepath.Join(dir, "systrace-out")
-		methodMap := filepath.Join(dir, "systrace-methodMapping.txt")
-		instrumentFixture(t, "systrace", programClasses, out, methodMap)
-		trace := filepath.Join(dir, "trace.txt")
-		runFixture(t, "-Dtracebeat.trace.out="+trace, filepath.Join(out, "program")+string(os.PathListSeparator)+runtimeClasses)
-		code, stdout, stderr := runDecodeArgs("--map", methodMap, "--format", "json", trace)
-		if code != exitOK {
-			t.Fatalf("decode exit %d: %s", code, stderr)
-		}
-		if strings.Contains(stderr, "never ended") || strings.Contains(stderr, "not in the map") {
-			t.Errorf("every section should end (catch-all endSection) and every id be mapped:\n%s", stderr)
-		}
-		got := callsInOrder(t, []byte(stdout), "B")
-		if strings.Join(got, "\n") != strings.Join(wantCalls, "\n") {
-			t.Errorf("sections:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantCalls, "\n"))
-		}
-	})
+	for _, c := range []struct {
+		mode, recordFlag, record string
+		open                     string // the phase of a call in the decoded JSON
+		unclosed                 string // how the decoder reports a call never closed
+	}{
+		{"beat", "-Dtracebeat.beat.out=", "beat.bin", "X", "no exit record"},
+		{"systrace", "-Dtracebeat.trace.out=", "trace.txt", "B", "never ended"},
+	} {
+		t.Run(c.mode, func(t *testing.T) {
+			out := filepath.Join(dir, c.mode+"-out")
+			methodMap := filepath.Join(dir, c.mode+"-methodMapping.txt")
+			instrumentFixture(t, c.mode, programClasses, out, methodMap)
+			record := filepath.Join(dir, c.record)
+			runFixture(t, c.recordFlag+record, filepath.Join(out, "program")+string(os.PathListSeparator)+runtimeClasses)
+			code, stdout, stderr := runDecodeArgs("--map", methodMap, "--format", "json", record)
+			if code != exitOK {
+				t.Fatalf("decode exit %d: %s", code, stderr)
+			}
+			if strings.Contains(stderr, c.unclosed) || strings.Contains(stderr, "not in the map") {
+				t.Errorf("the catch-all handler should close every call, and every id be mapped:\n%s", stderr)
+			}
+			got := callsInOrder(t, []byte(stdout), c.open)
+			if strings.Join(got, "\n") != strings.Join(wantCalls, "\n") {
+				t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantCalls, "\n"))
+			}
+		})
+	}
 }
 
 func compileJava(t *testing.T, out, sourceDir string) {
