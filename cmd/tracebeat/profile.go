@@ -27,7 +27,7 @@ func init() {
 }
 
 // baseMemoryLimit holds the lab corpus (50,000 classes, 500,000 methods,
-// a live heap of 75-125 MB) at 170-190 MB of RSS: lower, the collector
+// a live heap of 75-130 MB) at 170-190 MB of RSS: lower, the collector
 // runs so often that the limit is raised anyway (150 MiB measured no
 // smaller and slower).
 const baseMemoryLimit = 160 << 20
