@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // A pack is what the cache keeps of one input after a run: an index (this
@@ -32,10 +33,30 @@ type packIndex struct {
 // cachedClass is the index record of one class entry.
 type cachedClass struct {
 	sum    [32]byte   // entry content hash (see entrySum)
-	info   *classInfo // nil: the class could not be parsed
-	warn   string     // the parse error, when info is nil
+	info   *classInfo // nil: the class could not be parsed, or not decoded yet
+	warn   string     // the parse error, when the class could not be parsed
 	plan   [32]byte   // plans the outcome is for; zero: none recorded
 	result cachedResult
+	// raw is the record as read from an index; a record written again
+	// unchanged (a run that shares its predecessor's .dat) is copied from
+	// it. infoRaw is its scan, decoded by decodeInfo when needed.
+	raw, infoRaw []byte
+}
+
+// parsed reports whether the class could be parsed when it was scanned.
+func (c *cachedClass) parsed() bool { return c.info != nil || c.infoRaw != nil }
+
+// decodeInfo returns the scan of a record read without it.
+func (c *cachedClass) decodeInfo() (*classInfo, error) {
+	if c.info != nil || c.infoRaw == nil {
+		return c.info, nil
+	}
+	d := indexDecoder{buf: c.infoRaw}
+	ci := d.info()
+	if d.err != nil || len(d.buf) != 0 {
+		return nil, errBadPack
+	}
+	return ci, nil
 }
 
 // cachedResult is the outcome of rewriting one class with its plans.
@@ -55,39 +76,45 @@ type cachedSkip struct {
 	reason string
 }
 
-const packMagic = "tracebeat-pack-4\n"
+const packMagic = "tracebeat-pack-5\n"
 
 var errBadPack = errors.New("cache pack index is damaged")
 
-// writeIndex serialises ix: magic, the string table (every distinct
-// string once; records refer to strings by number, as class and method
-// names repeat across thousands of methods), the records, and last the
-// SHA-256 of all before it, so a torn or altered index is never trusted.
+// writeIndex serialises ix: magic, header, one length-prefixed record per
+// class (self-contained, so a record read from an earlier index can be
+// written again as it is), and last the SHA-256 of all before it, so a
+// torn or altered index is never trusted.
 func writeIndex(path string, ix *packIndex, names []string) error {
-	e := indexEncoder{ids: map[string]int{}}
+	size := len(packMagic) + 3*32 + 32
+	for _, name := range names {
+		size += len(ix.classes[name].raw) + binary.MaxVarintLen64
+	}
+	e := indexEncoder{buf: make([]byte, 0, size)}
+	e.buf = append(e.buf, packMagic...)
 	e.buf = append(e.buf, ix.optSum[:]...)
 	e.buf = append(e.buf, ix.inputSum[:]...)
 	e.buf = append(e.buf, ix.jarSum[:]...)
 	e.uvarint(uint64(ix.jarSize))
 	e.bool(ix.hasJar)
 	e.uvarint(uint64(len(names)))
+	var rec indexEncoder
 	for _, name := range names {
-		e.class(name, ix.classes[name])
+		c := ix.classes[name]
+		if c.raw != nil {
+			e.bytes(c.raw)
+			continue
+		}
+		rec.buf = rec.buf[:0]
+		rec.class(name, c)
+		e.bytes(rec.buf)
 	}
-	out := append([]byte(nil), packMagic...)
-	out = binary.AppendUvarint(out, uint64(len(e.table)))
-	for _, s := range e.table {
-		out = binary.AppendUvarint(out, uint64(len(s)))
-	}
-	for _, s := range e.table {
-		out = append(out, s...)
-	}
-	out = append(out, e.buf...)
-	sum := sha256.Sum256(out)
-	return writeFileAtomic(path, append(out, sum[:]...))
+	sum := sha256.Sum256(e.buf)
+	return writeFileAtomic(path, append(e.buf, sum[:]...))
 }
 
-func readIndex(path string) (*packIndex, error) {
+// readIndex reads a pack index. With scans set it decodes every record's
+// scan; otherwise decodeInfo does, for the records that need it.
+func readIndex(path string, scans bool) (*packIndex, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -100,7 +127,6 @@ func readIndex(path string) (*packIndex, error) {
 		return nil, errBadPack
 	}
 	d := indexDecoder{buf: body[len(packMagic):]}
-	d.readTable()
 	ix := &packIndex{}
 	d.sum(&ix.optSum)
 	d.sum(&ix.inputSum)
@@ -110,7 +136,13 @@ func readIndex(path string) (*packIndex, error) {
 	n := d.count()
 	ix.classes = make(map[string]*cachedClass, n)
 	for i := 0; i < n && d.err == nil; i++ {
-		name, c := d.class()
+		raw := d.bytes()
+		rd := indexDecoder{buf: raw}
+		name, c := rd.class(scans)
+		if rd.err != nil || len(rd.buf) != 0 {
+			return nil, errBadPack
+		}
+		c.raw = raw
 		ix.classes[name] = c
 	}
 	if d.err != nil || len(d.buf) != 0 {
@@ -119,23 +151,20 @@ func readIndex(path string) (*packIndex, error) {
 	return ix, nil
 }
 
-type indexEncoder struct {
-	buf   []byte
-	table []string
-	ids   map[string]int
-}
+type indexEncoder struct{ buf []byte }
 
 func (e *indexEncoder) uvarint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
 
-func (e *indexEncoder) str(s string) {
-	id, ok := e.ids[s]
-	if !ok {
-		id = len(e.table)
-		e.ids[s] = id
-		e.table = append(e.table, s)
-	}
-	e.uvarint(uint64(id))
+func (e *indexEncoder) bytes(b []byte) {
+	e.uvarint(uint64(len(b)))
+	e.buf = append(e.buf, b...)
 }
+
+func (e *indexEncoder) str(s string) {
+	e.uvarint(uint64(len(s)))
+	e.buf = append(e.buf, s...)
+}
+
 func (e *indexEncoder) bool(b bool) {
 	if b {
 		e.buf = append(e.buf, 1)
@@ -147,11 +176,16 @@ func (e *indexEncoder) bool(b bool) {
 func (e *indexEncoder) class(name string, c *cachedClass) {
 	e.str(name)
 	e.buf = append(e.buf, c.sum[:]...)
-	e.bool(c.info != nil)
-	if c.info == nil {
+	e.bool(c.parsed())
+	switch {
+	case c.info != nil:
+		var info indexEncoder
+		info.info(c.info)
+		e.bytes(info.buf)
+	case c.infoRaw != nil:
+		e.bytes(c.infoRaw)
+	default:
 		e.str(c.warn)
-	} else {
-		e.info(c.info)
 	}
 	e.buf = append(e.buf, c.plan[:]...)
 	r := &c.result
@@ -173,6 +207,8 @@ func (e *indexEncoder) class(name string, c *cachedClass) {
 	}
 }
 
+// info encodes a scan; the reasons of its methods are numbered in a table
+// of their own, as a class has many methods and few reasons.
 func (e *indexEncoder) info(ci *classInfo) {
 	e.str(ci.name)
 	e.str(ci.super)
@@ -184,13 +220,23 @@ func (e *indexEncoder) info(ci *classInfo) {
 	e.bool(ci.focusSuper)
 	e.str(ci.blocked)
 	e.str(ci.text)
+	var codes []reasonCode
+	for i := range ci.methods {
+		if c := ci.methods[i].reason; !slices.Contains(codes, c) {
+			codes = append(codes, c)
+		}
+	}
+	e.uvarint(uint64(len(codes)))
+	for _, c := range codes {
+		e.str(reasons.text(c))
+	}
 	e.uvarint(uint64(len(ci.methods)))
 	for i := range ci.methods {
 		m := &ci.methods[i]
 		e.uvarint(uint64(m.nameAt))
 		e.uvarint(uint64(m.descAt))
 		e.uvarint(uint64(m.end))
-		e.str(reasons.text(m.reason))
+		e.uvarint(uint64(slices.Index(codes, m.reason)))
 		e.uvarint(uint64(m.access))
 		e.bool(m.trace)
 	}
@@ -199,30 +245,8 @@ func (e *indexEncoder) info(ci *classInfo) {
 // indexDecoder reads what indexEncoder wrote; the first problem sticks in
 // err and every later read returns zero values.
 type indexDecoder struct {
-	buf   []byte
-	err   error
-	table []string
-}
-
-// readTable reads the string table into one string the entries slice.
-func (d *indexDecoder) readTable() {
-	n := d.count()
-	lens := make([]int, n)
-	total := 0
-	for i := range lens {
-		lens[i] = d.count()
-		total += lens[i]
-	}
-	if total > len(d.buf) {
-		d.fail()
-		return
-	}
-	all := string(d.buf[:total])
-	d.buf = d.buf[total:]
-	d.table = make([]string, n)
-	for i, l := range lens {
-		d.table[i], all = all[:l], all[l:]
-	}
+	buf []byte
+	err error
 }
 
 func (d *indexDecoder) fail() {
@@ -252,6 +276,15 @@ func (d *indexDecoder) count() int {
 	return int(v)
 }
 
+func (d *indexDecoder) bytes() []byte {
+	n := d.count()
+	b := d.buf[:n:n]
+	d.buf = d.buf[n:]
+	return b
+}
+
+func (d *indexDecoder) str() string { return string(d.bytes()) }
+
 func (d *indexDecoder) bool() bool {
 	if len(d.buf) == 0 {
 		d.fail()
@@ -274,21 +307,18 @@ func (d *indexDecoder) sum(dst *[32]byte) {
 	d.buf = d.buf[32:]
 }
 
-func (d *indexDecoder) str() string {
-	i := d.uvarint()
-	if i >= uint64(len(d.table)) {
-		d.fail()
-		return ""
-	}
-	return d.table[i]
-}
-
-func (d *indexDecoder) class() (string, *cachedClass) {
+func (d *indexDecoder) class(scans bool) (string, *cachedClass) {
 	name := d.str()
 	c := &cachedClass{}
 	d.sum(&c.sum)
 	if d.bool() {
-		c.info = d.info()
+		c.infoRaw = d.bytes()
+		if scans {
+			var err error
+			if c.info, err = c.decodeInfo(); err != nil {
+				d.fail()
+			}
+		}
 	} else {
 		c.warn = d.str()
 	}
@@ -328,6 +358,10 @@ func (d *indexDecoder) info() *classInfo {
 	ci.focusSuper = d.bool()
 	ci.blocked = d.str()
 	ci.text = d.str()
+	codes := make([]reasonCode, d.count())
+	for i := range codes {
+		codes[i] = reasons.code(d.str())
+	}
 	n := d.count()
 	ci.methods = make([]methodInfo, n)
 	for i := range ci.methods {
@@ -337,7 +371,11 @@ func (d *indexDecoder) info() *classInfo {
 			d.fail()
 		}
 		m.nameAt, m.descAt, m.end = uint32(nameAt), uint32(descAt), uint32(end)
-		m.reason = reasons.code(d.str())
+		if r := d.uvarint(); r < uint64(len(codes)) {
+			m.reason = codes[r]
+		} else {
+			d.fail()
+		}
 		m.access = uint16(d.uvarint())
 		m.trace = d.bool()
 	}

@@ -34,17 +34,15 @@ type inputCache struct {
 	unchanged  bool     // the output was the pack's jar: nothing to store
 	newDat     *os.File // this run's .dat, being written
 	newDatOff  int64
+	sharedDat  bool      // newDat is from's .dat, appended to (a delta run)
+	stored     snapInput // the pack this run leaves for the input
 	jarHash    hash.Hash // of the output jar as it is written
 	emitWarned bool      // writing the output warned: keep no jar
 }
 
 // prepareCache hashes the jar inputs and loads the packs they can use.
 func (p *pipeline) prepareCache(ctx context.Context) error {
-	c, err := openCache(&p.opt)
-	if err != nil {
-		return err
-	}
-	p.cache = c
+	c := p.cache
 	p.caches = make([]*inputCache, len(p.inputs))
 	return p.parallel(ctx, len(p.inputs), func(i, _ int) error {
 		in := p.inputs[i]
@@ -60,9 +58,7 @@ func (p *pipeline) prepareCache(ctx context.Context) error {
 			ic.from, ic.fromKey = c.loadPack(ic.key, nil), ic.key
 			return nil
 		}
-		if ic.sum, err = fileSum(in.path); err != nil {
-			return fmt.Errorf("%s: %w", in.path, err)
-		}
+		ic.sum = p.inputSums[i]
 		ic.key = c.packKeyOf(ic.sum)
 		if ix := c.loadPack(ic.key, &ic.sum); ix != nil {
 			ic.from, ic.fromKey, ic.whole = ix, ic.key, true
@@ -84,7 +80,7 @@ func (p *pipeline) prepareCache(ctx context.Context) error {
 // loadPack reads a pack index; a missing or damaged one is no pack. With
 // inputSum set, the pack must have been made from those bytes.
 func (c *cacheStore) loadPack(key string, inputSum *[32]byte) *packIndex {
-	ix, err := readIndex(c.packPath(key, ".idx"))
+	ix, err := readIndex(c.packPath(key, ".idx"), true)
 	if err != nil || ix.optSum != c.optSum || (inputSum != nil && ix.inputSum != *inputSum) {
 		return nil
 	}
@@ -95,11 +91,11 @@ func (c *cacheStore) loadPack(key string, inputSum *[32]byte) *packIndex {
 // can: the whole input is unchanged, or the entry's stored bytes hash as
 // in the previous version. Otherwise it returns the entry's contents for
 // a fresh scan (a buffer from getBuffer).
-func (p *pipeline) scanFromCache(in *input, ic *inputCache, j int, e *entry) (ci *classInfo, hit bool, data []byte, err error) {
+func (p *pipeline) scanFromCache(i int, ic *inputCache, j int, e *entry) (ci *classInfo, hit bool, data []byte, err error) {
 	if ic.from != nil && ic.whole {
 		if rec := ic.from.classes[e.name]; rec != nil {
 			ic.sums[j] = rec.sum
-			return p.reuseScan(in, ic, j, e, rec)
+			return p.reuseScan(i, ic, j, e, rec)
 		}
 	}
 	raw, err := e.stored()
@@ -110,7 +106,7 @@ func (p *pipeline) scanFromCache(in *input, ic *inputCache, j int, e *entry) (ci
 	if ic.from != nil {
 		if rec := ic.from.classes[e.name]; rec != nil && rec.sum == ic.sums[j] {
 			putBuffer(raw)
-			return p.reuseScan(in, ic, j, e, rec)
+			return p.reuseScan(i, ic, j, e, rec)
 		}
 	}
 	if e.zf == nil {
@@ -121,7 +117,8 @@ func (p *pipeline) scanFromCache(in *input, ic *inputCache, j int, e *entry) (ci
 	return nil, false, data, err
 }
 
-func (p *pipeline) reuseScan(in *input, ic *inputCache, j int, e *entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
+func (p *pipeline) reuseScan(i int, ic *inputCache, j int, e *entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
+	in := p.inputs[i]
 	ic.recs[j] = &cachedClass{sum: rec.sum, info: rec.info, warn: rec.warn}
 	p.mu.Lock()
 	p.res.CachedScans++
@@ -130,7 +127,7 @@ func (p *pipeline) reuseScan(in *input, ic *inputCache, j int, e *entry, rec *ca
 		if p.opt.Strict {
 			return nil, true, nil, errors.New(rec.warn)
 		}
-		p.warn("%s: %s: cannot parse, copied untouched: %s", in.path, e.name, rec.warn)
+		p.warnAt(i, "%s: %s: cannot parse, copied untouched: %s", in.path, e.name, rec.warn)
 	}
 	return rec.info, true, nil, nil
 }
@@ -138,7 +135,7 @@ func (p *pipeline) reuseScan(in *input, ic *inputCache, j int, e *entry, rec *ca
 // cachedOutcome returns the recorded outcome of rewriting class entry j
 // with the plans hashing to ps, replaying what that rewrite reported. ok
 // is false when there is none or its body cannot be read back intact.
-func (p *pipeline) cachedOutcome(ic *inputCache, j int, e *entry, ci *classInfo, ps [32]byte) (res entryResult, rec *cachedClass, ok bool) {
+func (p *pipeline) cachedOutcome(idx int, ic *inputCache, j int, e *entry, ci *classInfo, ps [32]byte) (res entryResult, rec *cachedClass, ok bool) {
 	if ic.from == nil {
 		return res, nil, false
 	}
@@ -157,7 +154,7 @@ func (p *pipeline) cachedOutcome(ic *inputCache, j int, e *entry, ci *classInfo,
 	}
 	p.recordSkipped(ci, r.skipped)
 	for _, w := range r.warnings {
-		p.warn("%s", w)
+		p.warnAt(idx, "%s", w)
 	}
 	rec = &cachedClass{sum: old.sum, info: ci, plan: ps, result: r}
 	rec.result.off, rec.result.n = 0, 0
@@ -265,7 +262,7 @@ func (p *pipeline) reuseWholeJar(i int, tick func()) {
 		}
 		p.recordSkipped(ci, rec.result.skipped)
 		for _, w := range rec.result.warnings {
-			p.warn("%s", w)
+			p.warnAt(i, "%s", w)
 		}
 		p.mu.Lock()
 		p.res.CachedRewrites++
@@ -314,6 +311,37 @@ func (p *pipeline) startPack(ic *inputCache) error {
 	return nil
 }
 
+// shareDat makes the .dat of a delta run's changed jar the one of its
+// last version, appended to: the records of its unchanged classes point
+// into it as they are. The old pack's index never reads past what it
+// wrote, so the appended bodies do not disturb it before storePack renames
+// the file to the new pack.
+func (p *pipeline) shareDat(ic *inputCache) error {
+	f, err := os.OpenFile(p.cache.packPath(ic.fromKey, ".dat"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("cache: %w", err)
+	}
+	ic.newDat, ic.newDatOff, ic.sharedDat = f, st.Size(), true
+	return nil
+}
+
+// discardDat closes this run's .dat and removes it unless it is shared.
+func (ic *inputCache) discardDat() {
+	if ic.newDat == nil {
+		return
+	}
+	ic.newDat.Close()
+	if !ic.sharedDat {
+		os.Remove(ic.newDat.Name())
+	}
+	ic.newDat = nil
+}
+
 // appendBody adds a rewritten body to this run's .dat (writer goroutine).
 func (ic *inputCache) appendBody(rec *cachedClass, body []byte) error {
 	if ic.newDat == nil {
@@ -347,15 +375,12 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 		ic.dat.Close()
 		ic.dat = nil
 	}
-	if ic.newDat != nil {
-		// On success the file was renamed and these do nothing.
-		defer func() {
-			ic.newDat.Close()
-			os.Remove(ic.newDat.Name())
-			ic.newDat = nil
-		}()
-	}
+	// On success the file was renamed and this does nothing.
+	defer ic.discardDat()
 	if ic.unchanged {
+		if ix := ic.from; ix != nil && ix.hasJar {
+			ic.stored = snapInput{sum: ic.sum, pack: ic.key, jarSum: ix.jarSum, jarSize: ix.jarSize}
+		}
 		return p.cache.setLastPack(ic.abs, ic.key)
 	}
 	if ic.newDat == nil {
@@ -392,6 +417,9 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 	}
 	if err := writeIndex(p.cache.packPath(ic.key, ".idx"), ix, names); err != nil {
 		return err
+	}
+	if ix.hasJar {
+		ic.stored = snapInput{sum: ic.sum, pack: ic.key, jarSum: ix.jarSum, jarSize: ix.jarSize}
 	}
 	prev := p.cache.lastPack(ic.abs)
 	if err := p.cache.setLastPack(ic.abs, ic.key); err != nil {

@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -102,6 +103,18 @@ func (p *pipeline) write(ctx context.Context) error {
 		s := merged
 		if s == nil {
 			target := filepath.Join(p.opt.Output, outputName(in.path))
+			if d := p.delta; d != nil && !d.changed[i] {
+				// Checked by prepareDelta.
+				c, err := newCopiedJar(target, p.cache.packPath(d.snap.inputs[i].pack, ".jar"))
+				if err != nil {
+					abortAll()
+					return err
+				}
+				sinks = append(sinks, c)
+				p.res.Outputs = append(p.res.Outputs, target)
+				p.caches[i].unchanged = true
+				continue
+			}
 			if p.wholeJarReusable(i) {
 				if c, err := newCopiedJar(target, p.cache.packPath(p.caches[i].key, ".jar")); err == nil {
 					sinks = append(sinks, c)
@@ -128,7 +141,11 @@ func (p *pipeline) write(ctx context.Context) error {
 			sinks = append(sinks, s)
 			p.res.Outputs = append(p.res.Outputs, target)
 		}
-		if p.cache != nil {
+		if p.delta != nil {
+			if err := p.shareDat(p.caches[i]); err != nil {
+				p.warn("%v", err)
+			}
+		} else if p.cache != nil {
 			if err := p.startPack(p.caches[i]); err != nil {
 				p.warn("%v", err) // the run goes on; it just leaves no pack
 			}
@@ -163,13 +180,20 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 	in := p.inputs[idx]
 	infos := p.infos[idx]
 	toJar := p.opt.Merge || !in.isDir
+	var keep []*cachedClass // a delta run's unchanged classes
+	if p.delta != nil {
+		keep = p.delta.keep[idx]
+	}
 	modified := false
-	for _, ci := range infos {
+	for j, ci := range infos {
 		if ci != nil {
 			if plans, add := p.plansFor(ci); len(plans) > 0 || add {
 				modified = true
 				break
 			}
+		} else if keep != nil && keep[j] != nil && keep[j].plan != ([32]byte{}) {
+			modified = true
+			break
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -182,7 +206,11 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 		go func() {
 			defer wg.Done()
 			for f := range jobs {
-				f.res, f.rec = p.processEntry(idx, f.j, f.ci, toJar)
+				if f.rec != nil {
+					f.res, f.rec = p.keptOutcome(idx, f.e, f.rec)
+				} else {
+					f.res, f.rec = p.processEntry(idx, f.j, f.ci, toJar)
+				}
 				close(f.done)
 			}
 		}()
@@ -192,12 +220,15 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 		defer close(jobs)
 		for j := range in.entries {
 			f := &future{e: &in.entries[j], j: j, ci: infos[j], done: make(chan struct{})}
+			if keep != nil && keep[j] != nil {
+				f.rec = keep[j]
+			}
 			select {
 			case window <- f:
 			case <-ctx.Done():
 				return
 			}
-			if f.ci == nil && !(toJar && in.isDir) && !needsCheck(f.e) {
+			if f.ci == nil && (f.rec == nil || !f.rec.result.rewritten) && !(toJar && in.isDir) && !needsCheck(f.e) {
 				close(f.done) // copied as is by the writer
 				continue
 			}
@@ -239,19 +270,17 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 	if p.cache != nil {
 		ic = p.caches[idx]
 		if f.rec != nil {
-			if f.rec.result.rewritten {
+			if f.rec.result.rewritten && f.rec.raw == nil { // a kept record's body is in the shared .dat
 				if err := ic.appendBody(f.rec, f.res.body); err != nil {
 					p.warn("%v", err)
-					ic.newDat.Close()
-					os.Remove(ic.newDat.Name())
-					ic.newDat = nil
+					ic.discardDat()
 				}
 			}
 			ic.recs[f.j] = f.rec
 		}
 	}
 	if modified && !in.isDir && isSignatureFile(e.name) {
-		p.warn("%s: %s: signature dropped: the jar's classes were rewritten", in.path, e.name)
+		p.warnAt(idx, "%s: %s: signature dropped: the jar's classes were rewritten", in.path, e.name)
 		if ic != nil {
 			ic.emitWarned = true
 		}
@@ -259,7 +288,7 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 	}
 	if s.seen(e.name) {
 		if !isDirName(e.name) {
-			p.warn("%s: %s: already written from an earlier input, skipped", in.path, e.name)
+			p.warnAt(idx, "%s: %s: already written from an earlier input, skipped", in.path, e.name)
 			if ic != nil {
 				ic.emitWarned = true
 			}
@@ -325,7 +354,7 @@ func (p *pipeline) processEntry(idx, j int, ci *classInfo, toJar bool) (res entr
 			var ps [32]byte
 			if p.cache != nil {
 				ic, ps = p.caches[idx], planSum(plans, addFocus, toJar)
-				if res, rec, ok := p.cachedOutcome(ic, j, e, ci, ps); ok {
+				if res, rec, ok := p.cachedOutcome(idx, ic, j, e, ci, ps); ok {
 					if res.body != nil || !(toJar && in.isDir) {
 						return res, rec
 					}
@@ -349,6 +378,7 @@ func (p *pipeline) processEntry(idx, j int, ci *classInfo, toJar bool) (res entr
 				putBuffer(raw)
 				return fail(err)
 			}
+			p.reportRewrite(idx, ci, &out)
 			if ic != nil {
 				rec = &cachedClass{sum: ic.sums[j], info: ci, plan: ps, result: cachedResult{
 					rewritten: out.body != nil, skipped: out.skipped, warnings: out.warnings}}
@@ -430,12 +460,9 @@ func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []MethodPlan, addFoc
 		out.skipped = append(out.skipped, cachedSkip{index: int32(s.Index), reason: s.Reason})
 		p.opt.Log.Debug("method left untouched", zap.String("class", ci.name), zap.String("method", k.Name+k.Desc), zap.String("reason", s.Reason), zap.Error(s.Err))
 	}
-	p.recordSkipped(ci, out.skipped)
 	if addFocus {
 		if err := AddFocusMethod(c, &p.opt.Runtime); err != nil {
-			w := fmt.Sprintf("class %s: focus method not added: %v", ci.name, err)
-			out.warnings = append(out.warnings, w)
-			p.warn("%s", w)
+			out.warnings = append(out.warnings, fmt.Sprintf("class %s: focus method not added: %v", ci.name, err))
 		} else {
 			changed = true
 		}
@@ -452,11 +479,22 @@ func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []MethodPlan, addFoc
 		putBuffer(body)
 		return out, fmt.Errorf("internal error: rewritten class does not parse: %w", err)
 	}
-	p.mu.Lock()
-	p.res.Rewritten++
-	p.mu.Unlock()
 	out.body = body
 	return out, nil
+}
+
+// reportRewrite counts and reports what rewriting a class of input idx
+// produced.
+func (p *pipeline) reportRewrite(idx int, ci *classInfo, out *rewriteOutcome) {
+	p.recordSkipped(ci, out.skipped)
+	for _, w := range out.warnings {
+		p.warnAt(idx, "%s", w)
+	}
+	if out.body != nil {
+		p.mu.Lock()
+		p.res.Rewritten++
+		p.mu.Unlock()
+	}
 }
 
 // deflateLevel matches archive/zip's default. klauspost/compress's deflate
@@ -490,6 +528,7 @@ type jarSink struct {
 	path    string
 	tmp     *os.File
 	zw      *zip.Writer
+	bw      *bufio.Writer // between zw and the file
 	names   map[string]bool
 	copyBuf []byte // raw copies (the sink is written by one goroutine)
 }
@@ -502,7 +541,9 @@ func newJarSink(path string) (*jarSink, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &jarSink{path: path, tmp: tmp, zw: zip.NewWriter(tmp), names: map[string]bool{}}, nil
+	j := &jarSink{path: path, tmp: tmp, names: map[string]bool{}}
+	j.writeTo(tmp)
+	return j, nil
 }
 
 func (j *jarSink) seen(name string) bool {
@@ -570,11 +611,22 @@ func (j *jarSink) put(name string, orig *entry, body []byte, deflated bool, crc 
 // hashOutput makes the sink hash what it writes into ic.jarHash.
 func (j *jarSink) hashOutput(ic *inputCache) {
 	ic.jarHash = sha256.New()
-	j.zw = zip.NewWriter(io.MultiWriter(j.tmp, ic.jarHash))
+	j.writeTo(io.MultiWriter(j.tmp, ic.jarHash))
+}
+
+// writeTo makes the zip writer write to w through a large buffer:
+// archive/zip's own is 4 KB, a system call per class or two.
+func (j *jarSink) writeTo(w io.Writer) {
+	j.bw = bufio.NewWriterSize(w, 1<<20)
+	j.zw = zip.NewWriter(j.bw)
 }
 
 func (j *jarSink) commit() error {
-	if err := j.zw.Close(); err != nil {
+	err := j.zw.Close()
+	if err == nil {
+		err = j.bw.Flush()
+	}
+	if err != nil {
 		j.abort()
 		return err
 	}
@@ -596,6 +648,10 @@ func (j *jarSink) commitFile() error {
 		os.Remove(j.tmp.Name())
 		return err
 	}
+	// A link to the file already at the path (a pack's jar given out
+	// again) is left in place by rename, which does nothing when both
+	// names are one file.
+	os.Remove(j.tmp.Name())
 	return nil
 }
 

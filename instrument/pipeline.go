@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -44,6 +44,16 @@ type Options struct {
 	// (mapping, block list, tracing rules). Runs with different keys share
 	// nothing.
 	CacheKey string
+	// KeptMap, with Cache, is where the caller keeps the planned map of
+	// each run (Result.PlannedText) for the next run of the same command.
+	// Unless Policy.BaseMap is set it is the base map, read only when the
+	// run plans every method: a run that finds the last run's result still
+	// valid but for a few changed classes patches that result instead
+	// (delta.go). Runs with KeptMap return the maps as texts.
+	KeptMap string
+	// Lists makes a run with KeptMap fill Result.Map, Planned and Ignored
+	// (for a report), which only a run that plans every method does.
+	Lists bool
 }
 
 // TracedMethod is a method that got an id.
@@ -83,19 +93,19 @@ type Result struct {
 	// classes whose scan came from the cache, and classes whose rewrite
 	// outcome did.
 	CachedInputs, CachedScans, CachedRewrites int
+	// With Options.KeptMap: the method map, the planned map and the ignore
+	// map as the files are to be written. A run that patched its last
+	// result leaves Map, Planned and Ignored nil and sets only these.
+	MapText, PlannedText, IgnoreText []byte
+	// Traced counts Map's entries but the dispatch entry, IgnoredCount
+	// Ignored's, and IgnoredByReason Ignored's by reason.
+	Traced, IgnoredCount int
+	IgnoredByReason      map[string]int
 }
 
 // NumTraced returns how many methods were instrumented (the map's entries
 // but the dispatch entry).
-func (r *Result) NumTraced() int {
-	n := 0
-	for _, e := range r.Map.Entries {
-		if e.ID != methodmap.DispatchID {
-			n++
-		}
-	}
-	return n
-}
+func (r *Result) NumTraced() int { return r.Traced }
 
 // TracedMethods lists the instrumented methods, sorted by id.
 func (r *Result) TracedMethods() []TracedMethod {
@@ -148,11 +158,20 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	p.res.Inputs = len(p.inputs)
 	phase := newPhaseLog(opt.Log)
 	if opt.Cache != "" {
+		done, err := p.tryDelta(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			phase("delta")
+			return p.res, nil
+		}
 		if err := p.prepareCache(ctx); err != nil {
 			return nil, err
 		}
 		phase("cache lookup")
 	}
+	keptBase := p.readKeptMap()
 	if err := p.scan(ctx); err != nil {
 		return nil, err
 	}
@@ -164,6 +183,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		in.close()
 	}
 	phase("scan")
+	p.opt.Policy.BaseMap = <-keptBase
 	if err := p.plan(); err != nil {
 		return nil, err
 	}
@@ -177,8 +197,35 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		phase("cache store")
 	}
 	p.finish()
+	if p.opt.KeptMap != "" {
+		if err := p.encodeTexts(); err != nil {
+			return nil, err
+		}
+		if p.cache != nil {
+			p.storeSnapshot()
+		}
+	}
 	phase("finish")
 	return p.res, nil
+}
+
+// readKeptMap reads the kept map, the base map of a run with
+// Options.KeptMap and no Policy.BaseMap, while the scan runs. A missing
+// one is no base map; a damaged one only costs the ids their history.
+func (p *pipeline) readKeptMap() <-chan *methodmap.Map {
+	out := make(chan *methodmap.Map, 1)
+	if p.opt.KeptMap == "" || p.opt.Policy.BaseMap != nil {
+		out <- p.opt.Policy.BaseMap
+		return out
+	}
+	go func() {
+		m, err := methodmap.ReadMapFile(p.opt.KeptMap)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			p.warn("cache: previous method map not used: %v", err)
+		}
+		out <- m
+	}()
+	return out
 }
 
 type pipeline struct {
@@ -197,9 +244,15 @@ type pipeline struct {
 
 	mu      sync.Mutex
 	skipped map[MethodKey]string // planned methods that could not be rewritten
+	// inputWarnings are the warnings about each input (warnAt).
+	inputWarnings [][]string
 
 	cache  *cacheStore
 	caches []*inputCache // by input; nil without a cache
+	// inputSums and classpathSums hash the jars' bytes (zero for a
+	// directory); set with a cache.
+	inputSums, classpathSums [][32]byte
+	delta                    *delta // set when the run patches the last one
 }
 
 func (p *pipeline) close() {
@@ -210,10 +263,7 @@ func (p *pipeline) close() {
 		if ic.dat != nil {
 			ic.dat.Close()
 		}
-		if ic.newDat != nil { // a failed run's pack in the making
-			ic.newDat.Close()
-			os.Remove(ic.newDat.Name())
-		}
+		ic.discardDat() // a failed run's pack in the making
 	}
 	for _, in := range p.inputs {
 		in.close()
@@ -223,10 +273,20 @@ func (p *pipeline) close() {
 	}
 }
 
-func (p *pipeline) warn(format string, args ...any) {
+func (p *pipeline) warn(format string, args ...any) { p.warnAt(-1, format, args...) }
+
+// warnAt warns about input i; a run snapshot keeps what each input
+// reported, for a later run that reuses the input to report again.
+func (p *pipeline) warnAt(i int, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	p.mu.Lock()
 	p.res.Warnings = append(p.res.Warnings, msg)
+	if i >= 0 {
+		if p.inputWarnings == nil {
+			p.inputWarnings = make([][]string, len(p.inputs))
+		}
+		p.inputWarnings[i] = append(p.inputWarnings[i], msg)
+	}
 	p.mu.Unlock()
 	p.opt.Log.Warn(msg)
 }
@@ -322,7 +382,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 		var data []byte
 		var err error
 		if p.cache != nil {
-			ci, hit, d, err := p.scanFromCache(in, p.caches[r.in], r.e, e)
+			ci, hit, d, err := p.scanFromCache(r.in, p.caches[r.in], r.e, e)
 			if err != nil {
 				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
 			}
@@ -340,7 +400,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 			if p.opt.Strict {
 				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
 			}
-			p.warn("%s: %s: cannot parse, copied untouched: %v", in.path, e.name, err)
+			p.warnAt(r.in, "%s: %s: cannot parse, copied untouched: %v", in.path, e.name, err)
 			if p.cache != nil {
 				ic := p.caches[r.in]
 				ic.recs[r.e] = &cachedClass{sum: ic.sums[r.e], warn: err.Error()}
@@ -580,6 +640,34 @@ func (p *pipeline) finish() {
 		p.res.Focus = append(p.res.Focus, k)
 	}
 	sort.Strings(p.res.Focus)
+	p.res.Traced = len(p.res.Map.Entries) - 1 // the dispatch entry
+	p.res.IgnoredCount = len(p.res.Ignored)
+	p.res.IgnoredByReason = map[string]int{}
+	for _, m := range p.res.Ignored {
+		p.res.IgnoredByReason[m.Reason]++
+	}
+}
+
+// encodeTexts lays out the maps as files (Options.KeptMap): the method
+// map and the planned map, which are one text when nothing was skipped,
+// and the ignore map, at once.
+func (p *pipeline) encodeTexts() error {
+	var planErr, mapErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { p.res.PlannedText, planErr = methodmap.EncodeMap(p.res.Planned) })
+	if p.res.Map != p.res.Planned {
+		wg.Go(func() { p.res.MapText, mapErr = methodmap.EncodeMap(p.res.Map) })
+	}
+	ignored := make([]methodmap.IgnoredMethod, len(p.res.Ignored))
+	for i, m := range p.res.Ignored {
+		ignored[i] = methodmap.IgnoredMethod{Key: m.Key, Access: m.Access, Reason: methodmap.Reason(m.Reason)}
+	}
+	p.res.IgnoreText = methodmap.EncodeIgnoreMap(ignored)
+	wg.Wait()
+	if p.res.Map == p.res.Planned {
+		p.res.MapText = p.res.PlannedText
+	}
+	return cmp.Or(planErr, mapErr)
 }
 
 // ignoredMethods lists the methods left untraced, planned ones that could

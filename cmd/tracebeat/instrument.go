@@ -228,7 +228,7 @@ func instrumentAndWriteMaps(fl *instrumentFlags, inputs []string, mode instrumen
 	}
 	cachedMap := ""
 	if fl.cache != "" {
-		if cachedMap, err = useCachedMap(&opt, fl, paths.methodMap, log); err != nil {
+		if cachedMap, err = useCachedMap(&opt, fl, paths.methodMap); err != nil {
 			return nil, "", err
 		}
 	}
@@ -464,7 +464,7 @@ func writeMaps(res *instrument.Result, p outputPaths) (err error) {
 		defer close(done)
 		if err := os.MkdirAll(filepath.Dir(p.methodMap), 0o755); err != nil {
 			mapErr = fileError("method map", p.methodMap, err)
-		} else if err := methodmap.WriteMapFile(p.methodMap, res.Map); err != nil {
+		} else if err := writeMapText(p.methodMap, res); err != nil {
 			mapErr = fileError("method map", p.methodMap, err)
 		} else {
 			mapWritten = true
@@ -474,7 +474,12 @@ func writeMaps(res *instrument.Result, p outputPaths) (err error) {
 	for i, m := range res.Ignored {
 		ignored[i] = methodmap.IgnoredMethod{Key: m.Key, Access: m.Access, Reason: methodmap.Reason(m.Reason)}
 	}
-	ignErr := write("ignore map", p.ignoreMap, func() error { return methodmap.WriteIgnoreMapFile(p.ignoreMap, ignored) })
+	ignErr := write("ignore map", p.ignoreMap, func() error {
+		if res.IgnoreText != nil {
+			return writeBytes(p.ignoreMap, res.IgnoreText)
+		}
+		return methodmap.WriteIgnoreMapFile(p.ignoreMap, ignored)
+	})
 	<-done
 	if mapWritten {
 		written = append(written, p.methodMap)
@@ -493,11 +498,28 @@ func writeMaps(res *instrument.Result, p outputPaths) (err error) {
 	return nil
 }
 
+// writeMapText writes the method map: the text the run laid out (and
+// checked), else the map encoded.
+func writeMapText(path string, res *instrument.Result) error {
+	if res.MapText != nil {
+		return writeBytes(path, res.MapText)
+	}
+	return methodmap.WriteMapFile(path, res.Map)
+}
+
+// writeBytes writes data to path through a temporary file and a rename.
+func writeBytes(path string, data []byte) error {
+	return writeAtomically(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
 // summaryLine is the one-line result the checks and users read.
 func summaryLine(res *instrument.Result, took time.Duration, mapPath string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "tracebeat: inputs=%d classes=%d rewritten=%d methods traced=%d ignored=%d skipped=%d",
-		res.Inputs, res.Classes, res.Rewritten, res.NumTraced(), len(res.Ignored), sum(res.Skipped))
+		res.Inputs, res.Classes, res.Rewritten, res.NumTraced(), res.IgnoredCount, sum(res.Skipped))
 	if len(res.Skipped) > 0 {
 		reasons := make([]string, 0, len(res.Skipped))
 		for r, n := range res.Skipped {
@@ -532,8 +554,8 @@ func summaryDetails(res *instrument.Result, kinds inputKinds, took time.Duration
 	}
 	add("inputs", "%d (%s, %s)", res.Inputs, plural(kinds.jars, "jar", "jars"), plural(kinds.dirs, "directory", "directories"))
 	add("classes", "%d read, %d rewritten", res.Classes, res.Rewritten)
-	add("methods", "%d traced, %d ignored", res.NumTraced(), len(res.Ignored))
-	if reasons := countByReason(res.Ignored); len(reasons) > 0 {
+	add("methods", "%d traced, %d ignored", res.NumTraced(), res.IgnoredCount)
+	if reasons := countByReason(res.IgnoredByReason); len(reasons) > 0 {
 		add("ignored", "%s", strings.Join(reasons, " "))
 	}
 	if n := sum(res.Skipped); n > 0 {
@@ -570,11 +592,7 @@ func summaryDetails(res *instrument.Result, kinds inputKinds, took time.Duration
 
 // countByReason returns "reason=n" for the ignored methods, the most
 // frequent reason first (ties by name, so the order is stable).
-func countByReason(ignored []instrument.IgnoredMethod) []string {
-	counts := map[string]int{}
-	for _, m := range ignored {
-		counts[m.Reason]++
-	}
+func countByReason(counts map[string]int) []string {
 	reasons := make([]string, 0, len(counts))
 	for r := range counts {
 		reasons = append(reasons, r)

@@ -2,14 +2,10 @@ package main
 
 import (
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-
-	"go.uber.org/zap"
 
 	"github.com/tracebeat/tracebeat/instrument"
 	"github.com/tracebeat/tracebeat/methodmap"
@@ -20,7 +16,7 @@ import (
 // outputs besides the inputs, and, unless --base-map names one, the map
 // the last run wrote to the same map path becomes the base map, so the
 // ids of existing methods stay. It returns where this run's map is kept.
-func useCachedMap(opt *instrument.Options, fl *instrumentFlags, methodMap string, log *zap.Logger) (string, error) {
+func useCachedMap(opt *instrument.Options, fl *instrumentFlags, methodMap string) (string, error) {
 	dir := fl.cache
 	opt.Cache = dir
 	key, err := policyKey(fl)
@@ -32,18 +28,12 @@ func useCachedMap(opt *instrument.Options, fl *instrumentFlags, methodMap string
 	if err != nil {
 		return "", err
 	}
-	if opt.Policy.BaseMap != nil {
-		return kept, nil // an explicit --base-map wins
-	}
-	base, err := methodmap.ReadMapFile(kept)
-	switch {
-	case err == nil:
-		opt.Policy.BaseMap = base
-	case errors.Is(err, fs.ErrNotExist):
-	default:
-		// A damaged copy only costs the ids their history; say so.
-		log.Warn("cache: previous method map not used: " + err.Error())
-	}
+	// The pipeline reads the kept map as the base map (an explicit
+	// --base-map wins) when it plans every method, and patches the last
+	// run's maps when it can (instrument.Options.KeptMap).
+	opt.KeptMap = kept
+	// The report lists every ignored method, which only a full run has.
+	opt.Lists = fl.report != ""
 	return kept, nil
 }
 
@@ -73,6 +63,12 @@ func policyKey(fl *instrumentFlags) (string, error) {
 func keepMap(res *instrument.Result, written, kept string) error {
 	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
 		return err
+	}
+	if res.PlannedText != nil {
+		return writeAtomically(kept, func(w io.Writer) error {
+			_, err := w.Write(res.PlannedText)
+			return err
+		})
 	}
 	if res.Planned != res.Map {
 		return methodmap.WriteMapFile(kept, res.Planned)

@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,4 +58,106 @@ func TestInstrumentCacheKeepsIds(t *testing.T) {
 		assert.Equal(t, e.ID, ids[e.Key], "%s moved", e.Key)
 	}
 	assert.Greater(t, len(after.Entries), len(before.Entries), "the new class's methods are in the map")
+}
+
+// TestDeltaRunIsAFullRun changes one class of one jar between runs with
+// --cache. A run that patches the last result (a delta run) must write
+// what a run without the cache writes with the kept map as its base map:
+// the same jars, maps and counts, byte for byte. When the change touches
+// the class hierarchy or a class found in two jars, the run plans every
+// method again, with the same result.
+func TestDeltaRunIsAFullRun(t *testing.T) {
+	const base = "package app; public class Base { public int v; public int get() { return v; } public void work(int n) { for (int i = 0; i < n; i++) v += i * 3; } }"
+	const main = "package app; public class Main extends Base { public int run(int x) { return x * 2 + helper(x); } int helper(int x) { return x - 1 > 3 ? x : -x; } static native void nat(); public static int s(int a) { return a * a - 3; } }"
+	const lib = "package lib; public class Util { public static long mix(long a, long b) { return a * 31 + b ^ (a >>> 7); } public String name() { return \"u\" + mix(1, 2); } }"
+	// lib also carries a copy of app.Base: a class in two inputs.
+	cases := []struct {
+		name, file, source string
+		delta              bool
+	}{
+		{"method body changed, one added, one removed", "app/Main.java",
+			"package app; public class Main extends Base { public int run(int x) { return x * 5 + extra(x); } int extra(int y) { return y * y + s(y); } static native void nat(); public static int s(int a) { return a * a - 4; } }", true},
+		{"superclass changed", "app/Main.java",
+			"package app; public class Main { public int run(int x) { return x * 2; } public static int s(int a) { return a * a - 3; } }", false},
+		{"class in two jars changed", "app/Base.java",
+			"package app; public class Base { public int v; public int get() { return v + 1; } public void work(int n) { for (int i = 0; i < n; i++) v -= i; } }", false},
+	}
+	compile := func(t *testing.T, dir string, sources map[string]string) string {
+		for name, src := range sources {
+			writeTestFile(t, dir, name, src)
+		}
+		return javatest.Jar(t, javatest.Javac(t, javatest.Options{}, dir))
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			appJar, libJar := filepath.Join(dir, "in", "app.jar"), filepath.Join(dir, "in", "lib.jar")
+			require.NoError(t, os.MkdirAll(filepath.Dir(appJar), 0o755))
+			build := func(changed bool) {
+				app := map[string]string{"app/Base.java": base, "app/Main.java": main}
+				libSrc := map[string]string{"lib/Util.java": lib, "app/Base.java": base}
+				if changed {
+					app[tc.file] = tc.source
+					if tc.file == "app/Base.java" {
+						libSrc = map[string]string{"lib/Util.java": lib, "app/Base.java": base}
+					}
+				}
+				require.NoError(t, os.Rename(compile(t, t.TempDir(), app), appJar))
+				require.NoError(t, os.Rename(compile(t, t.TempDir(), libSrc), libJar))
+			}
+			build(false)
+			cache, out := filepath.Join(dir, "cache"), filepath.Join(dir, "out")
+			run := func(args ...string) (stdout, stderr string) {
+				code, stdout, stderr := runCLI(append([]string{"instrument", "--log-level", "debug"}, args...)...)
+				require.Equal(t, exitOK, code, stderr)
+				return stdout, stderr
+			}
+			run("--cache", cache, "-o", out, libJar, appJar)
+			first := readTree(t, out)
+			_, stderr := run("--cache", cache, "-o", out, libJar, appJar)
+			assert.Contains(t, stderr, `"phase": "delta"`, "nothing changed: a delta run")
+			assert.Equal(t, first, readTree(t, out))
+
+			kept, err := filepath.Glob(filepath.Join(cache, "v2", "maps", "*.txt"))
+			require.NoError(t, err)
+			require.Len(t, kept, 1)
+			baseMap := filepath.Join(dir, "base.txt")
+			data, err := os.ReadFile(kept[0])
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(baseMap, data, 0o644))
+
+			build(true)
+			stdout, stderr := run("--cache", cache, "-o", out, libJar, appJar)
+			assert.Equal(t, tc.delta, strings.Contains(stderr, `"phase": "delta"`), stderr)
+			fresh := filepath.Join(dir, "fresh")
+			want, _ := run("--base-map", baseMap, "-o", fresh, libJar, appJar)
+			assert.Equal(t, readTree(t, fresh), readTree(t, out))
+			assert.Equal(t, summaryCounts(t, want), summaryCounts(t, stdout))
+		})
+	}
+}
+
+// readTree returns the SHA-256 of the files under dir by relative path.
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	require.NoError(t, filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		files[rel] = fmt.Sprintf("%x", sha256.Sum256(data))
+		return err
+	}))
+	return files
+}
+
+// summaryCounts returns the counts of a summary line.
+func summaryCounts(t *testing.T, stdout string) []string {
+	t.Helper()
+	line, _, _ := strings.Cut(stdout, "\n")
+	m := summaryLineRe.FindStringSubmatch(line)
+	require.NotNil(t, m, stdout)
+	return m[1:8]
 }

@@ -1,0 +1,615 @@
+package instrument
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/tracebeat/tracebeat/methodmap"
+)
+
+// A delta run patches the result of the last run of the same command
+// (its runSnapshot) instead of planning every method again. It applies
+// when the kept map is the one that run planned, so every method of an
+// unchanged class keeps its id and plan, and when the classes that
+// changed leave the class hierarchy as it was: same names, superclasses
+// and Activity facts, none of them in more than one entry. Then only the
+// changed classes are scanned, planned and rewritten; unchanged jars come
+// from their packs whole, changed jars are written from their packs'
+// bodies and the new classes, and the maps are the last run's texts with
+// the lines of the changed classes replaced. The result is the one a full
+// run with the kept map as its base map gives (TestDeltaRunIsAFullRun),
+// and whenever one condition does not hold the run is a full one.
+type delta struct {
+	identity string
+	snap     *runSnapshot
+	kept     []byte // the kept planned map text
+	changed  []bool // by input: its bytes changed
+	// keep[i][j]: the record of class entry j of changed input i, reused
+	// as it is (its class is unchanged).
+	keep    [][]*cachedClass
+	classes map[string]bool // the changed classes (internal names)
+	edits   []classEdit
+}
+
+// classEdit is one changed class: its entry and its scans then and now.
+type classEdit struct {
+	in, j    int
+	old      *classInfo
+	oldRec   *cachedClass
+	cur      *classInfo
+	contents []byte // the new class file, for the rewrite
+}
+
+// hashInputs hashes every input and classpath jar's bytes, on the
+// workers; a directory gets the zero sum.
+func (p *pipeline) hashInputs(ctx context.Context) error {
+	all := append(append([]*input(nil), p.inputs...), p.classpath...)
+	sums := make([][32]byte, len(all))
+	err := p.parallel(ctx, len(all), func(i, _ int) error {
+		in := all[i]
+		if in.isDir {
+			return nil
+		}
+		h := sha256.New()
+		buf := getBuffer(copyChunk)
+		defer putBuffer(buf)
+		if _, err := io.CopyBuffer(h, io.NewSectionReader(in.file, 0, in.size), buf[:copyChunk]); err != nil {
+			return fmt.Errorf("%s: %w", in.path, err)
+		}
+		h.Sum(sums[i][:0])
+		return nil
+	})
+	p.inputSums, p.classpathSums = sums[:len(p.inputs)], sums[len(p.inputs):]
+	return err
+}
+
+// runIdentity names the command a snapshot belongs to: options, inputs,
+// classpath, outputs and the kept map.
+func (p *pipeline) runIdentity() (string, error) {
+	parts := [][]byte{[]byte("run"), boolBytes(p.opt.Merge)}
+	for _, group := range [][]string{{p.opt.Output, p.opt.KeptMap}, p.opt.Inputs, {""}, p.opt.Classpath} {
+		for _, path := range group {
+			abs := ""
+			if path != "" {
+				var err error
+				if abs, err = filepath.Abs(path); err != nil {
+					return "", err
+				}
+			}
+			parts = append(parts, []byte(abs))
+		}
+	}
+	return p.cache.key(parts...), nil
+}
+
+func boolBytes(b bool) []byte { return []byte{boolByte(b)} }
+
+// tryDelta runs the delta when it applies; done reports that it did and
+// the run is complete. It opens the cache and hashes the inputs, for the
+// full run too.
+func (p *pipeline) tryDelta(ctx context.Context) (done bool, err error) {
+	if p.cache, err = openCache(&p.opt); err != nil {
+		return false, err
+	}
+	phase := newPhaseLog(p.opt.Log)
+	if err := p.hashInputs(ctx); err != nil {
+		return false, err
+	}
+	phase("hash inputs")
+	d, why := p.prepareDelta(ctx)
+	phase("delta: compare")
+	if d == nil {
+		p.opt.Log.Debug("cache: full run: " + why)
+		return false, nil
+	}
+	p.delta = d
+	return true, p.runDelta(ctx)
+}
+
+// prepareDelta checks every condition of a delta run and scans the
+// changed classes; nil and the reason when it does not apply. It writes
+// nothing and reports nothing.
+func (p *pipeline) prepareDelta(ctx context.Context) (*delta, string) {
+	o := &p.opt
+	switch {
+	case o.KeptMap == "":
+		return nil, "no kept map"
+	case o.Policy.BaseMap != nil:
+		return nil, "a base map is given"
+	case o.Lists:
+		return nil, "the method lists are needed"
+	case o.Merge:
+		return nil, "merged output"
+	}
+	for _, in := range append(append([]*input(nil), p.inputs...), p.classpath...) {
+		if in.isDir {
+			return nil, "a directory input"
+		}
+	}
+	identity, err := p.runIdentity()
+	if err != nil {
+		return nil, err.Error()
+	}
+	snap := p.cache.loadSnapshot(identity)
+	switch {
+	case snap == nil:
+		return nil, "no snapshot of this command"
+	case len(snap.inputs) != len(p.inputs) || !slices.Equal(snap.classpath, p.classpathSums):
+		return nil, "classpath changed"
+	}
+	kept, err := os.ReadFile(o.KeptMap)
+	if err != nil || sha256.Sum256(kept) != snap.plannedSum {
+		return nil, "kept map is not the last run's"
+	}
+	d := &delta{identity: identity, snap: snap, kept: kept, changed: make([]bool, len(p.inputs)),
+		keep: make([][]*cachedClass, len(p.inputs)), classes: map[string]bool{}}
+	p.caches = make([]*inputCache, len(p.inputs))
+	for i, in := range p.inputs {
+		abs, err := filepath.Abs(in.path)
+		if err != nil {
+			return nil, err.Error()
+		}
+		d.changed[i] = p.inputSums[i] != snap.inputs[i].sum
+		p.caches[i] = &inputCache{abs: abs, isJar: true, sum: p.inputSums[i], key: p.cache.packKeyOf(p.inputSums[i])}
+		if !d.changed[i] {
+			p.caches[i].stored = snap.inputs[i]
+		}
+	}
+	// Unchanged inputs: their outputs are the packs' jars, which must be
+	// as they were written.
+	jarOK := make([]bool, len(p.inputs))
+	p.parallel(ctx, len(p.inputs), func(i, _ int) error {
+		if !d.changed[i] {
+			si := &snap.inputs[i]
+			jar := p.cache.packPath(si.pack, ".jar")
+			st, err := os.Stat(jar)
+			sum, err2 := fileSum(jar)
+			jarOK[i] = si.pack == p.caches[i].key && err == nil && err2 == nil && st.Size() == si.jarSize && sum == si.jarSum
+		}
+		return nil
+	})
+	for i := range p.inputs {
+		if !d.changed[i] && !jarOK[i] {
+			return nil, p.inputs[i].path + ": its pack's jar is gone or altered"
+		}
+	}
+	for i := range p.inputs {
+		if d.changed[i] {
+			if why := p.diffInput(ctx, d, i); why != "" {
+				return nil, p.inputs[i].path + ": " + why
+			}
+		}
+	}
+	return d, ""
+}
+
+// diffInput finds the changed classes of changed input i against the pack
+// of its last version and scans them.
+func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
+	in, ic := p.inputs[i], p.caches[i]
+	si := &d.snap.inputs[i]
+	ix, err := readIndex(p.cache.packPath(si.pack, ".idx"), false)
+	if err != nil || ix.optSum != p.cache.optSum || ix.inputSum != si.sum {
+		return "no pack of its last version"
+	}
+	ic.from, ic.fromKey = ix, si.pack
+	ic.sums = make([][32]byte, len(in.entries))
+	ic.recs = make([]*cachedClass, len(in.entries))
+	d.keep[i] = make([]*cachedClass, len(in.entries))
+	var classes []int
+	for j := range in.entries {
+		if in.entries[j].isClass() {
+			classes = append(classes, j)
+		}
+	}
+	if len(classes) != len(ix.classes) {
+		return "classes added or removed"
+	}
+	var mu sync.Mutex
+	var edits []classEdit
+	scanners := make([]*scanner, p.opt.Workers)
+	for w := range scanners {
+		scanners[w] = newScanner(&p.opt.Policy)
+	}
+	errStop := errors.New("stop")
+	why := ""
+	stop := func(reason string) error {
+		mu.Lock()
+		if why == "" {
+			why = reason
+		}
+		mu.Unlock()
+		return errStop
+	}
+	err = p.parallel(ctx, len(classes), func(k, w int) error {
+		j := classes[k]
+		e := &in.entries[j]
+		rec := ix.classes[e.name]
+		if rec == nil {
+			return stop("classes added or removed")
+		}
+		raw, err := e.stored()
+		if err != nil {
+			return stop(err.Error())
+		}
+		ic.sums[j] = entrySum(e, raw)
+		if ic.sums[j] == rec.sum {
+			putBuffer(raw)
+			d.keep[i][j], ic.recs[j] = rec, rec
+			return nil
+		}
+		data, err := e.contents(raw)
+		putBuffer(raw)
+		if err != nil {
+			return stop(err.Error())
+		}
+		old, err := rec.decodeInfo()
+		if err != nil || old == nil {
+			putBuffer(data)
+			return stop(e.name + ": no scan of its last version")
+		}
+		cur, err := scanners[w].scan(data)
+		if err != nil {
+			putBuffer(data)
+			return stop(e.name + ": does not parse")
+		}
+		_, cur.versioned = versionedClass(e.name)
+		if !sameHierarchy(old, cur) || d.snap.shared[cur.name] || d.snap.shared[cur.origName] {
+			putBuffer(data)
+			return stop(e.name + ": changes the class hierarchy")
+		}
+		ic.recs[j] = &cachedClass{sum: ic.sums[j], info: cur}
+		mu.Lock()
+		edits = append(edits, classEdit{in: i, j: j, old: old, oldRec: rec, cur: cur, contents: data})
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		for _, ed := range edits {
+			putBuffer(ed.contents)
+		}
+		if why == "" {
+			why = err.Error()
+		}
+		return why
+	}
+	slices.SortFunc(edits, func(a, b classEdit) int { return a.j - b.j })
+	for _, ed := range edits {
+		d.classes[ed.cur.origName] = true // map lines name classes so
+	}
+	d.edits = append(d.edits, edits...)
+	return ""
+}
+
+// sameHierarchy reports whether two scans of one class entry say the same
+// about the class hierarchy and the Activity facts the plans of other
+// classes depend on.
+func sameHierarchy(a, b *classInfo) bool {
+	return a.name == b.name && a.super == b.super && a.origName == b.origName && a.access == b.access &&
+		a.versioned == b.versioned && a.blocked == b.blocked && a.focusCode == b.focusCode && a.focusSuper == b.focusSuper
+}
+
+// runDelta plans and rewrites the changed classes, writes the outputs and
+// patches the result.
+func (p *pipeline) runDelta(ctx context.Context) error {
+	d := p.delta
+	snap := d.snap
+	defer func() {
+		for _, ed := range d.edits {
+			putBuffer(ed.contents)
+		}
+	}()
+	p.focus = map[string]bool{}
+	for _, f := range snap.focus {
+		p.focus[f] = true
+	}
+	p.infos = make([][]*classInfo, len(p.inputs))
+	for i, in := range p.inputs {
+		if d.changed[i] {
+			p.infos[i] = make([]*classInfo, len(in.entries))
+		}
+	}
+	for _, ed := range d.edits {
+		p.infos[ed.in][ed.j] = ed.cur
+	}
+	entries, err := p.planEdits()
+	if err != nil {
+		return err
+	}
+	p.skipped = map[MethodKey]string{}
+	// What the reused records and inputs reported, again.
+	for _, d := range snap.duplicates {
+		p.warn("class %s is in more than one input", d)
+	}
+	for i, in := range p.inputs {
+		if !d.changed[i] {
+			for _, w := range snap.inputs[i].warnings {
+				p.warnAt(i, "%s", w)
+			}
+			continue
+		}
+		for j, rec := range d.keep[i] {
+			if rec == nil {
+				continue
+			}
+			if !rec.parsed() {
+				p.warnAt(i, "%s: %s: cannot parse, copied untouched: %s", in.path, in.entries[j].name, rec.warn)
+			}
+			for _, w := range rec.result.warnings {
+				p.warnAt(i, "%s", w)
+			}
+		}
+	}
+	for _, in := range p.inputs {
+		in.drop()
+	}
+	for _, in := range p.classpath {
+		in.close()
+	}
+	phase := newPhaseLog(p.opt.Log)
+	if err := p.write(ctx); err != nil {
+		return err
+	}
+	phase("delta: write")
+	if err := p.patchResult(entries); err != nil {
+		return err
+	}
+	phase("delta: patch maps")
+	p.storeCache()
+	phase("delta: cache store")
+	p.storeSnapshot()
+	phase("delta: snapshot")
+	if p.opt.Progress != nil {
+		p.opt.Progress(snap.classes, snap.classes)
+	}
+	return nil
+}
+
+// planEdits gives the traced methods of the changed classes their ids, as
+// planIDs would with the kept map as the base map: only the kept map's
+// lines of those classes can match them, and new ones get ids above its
+// high-water mark. It returns their planned map entries.
+func (p *pipeline) planEdits() ([]methodmap.Entry, error) {
+	d := p.delta
+	base, err := methodmap.SelectClasses(d.kept, d.classes)
+	if err != nil {
+		return nil, fmt.Errorf("cache: kept map: %w", err)
+	}
+	var traced []methodmap.Method
+	var at []*methodInfo
+	var owner []*classInfo
+	for _, ed := range d.edits {
+		for k := range ed.cur.methods {
+			if m := &ed.cur.methods[k]; m.trace {
+				traced = append(traced, methodmap.Method{Key: ed.cur.key(m), Access: m.access})
+				at, owner = append(at, m), append(owner, ed.cur)
+			}
+		}
+	}
+	ids, high, err := methodmap.AssignIDs(traced, base)
+	if err != nil {
+		return nil, err
+	}
+	p.highWater = high
+	// One entry per id, the smallest access, the key of the first method
+	// (plannedMap's rules).
+	byID := map[int]int{}
+	var entries []methodmap.Entry
+	for k, m := range at {
+		m.id = int32(ids[k])
+		if e, ok := byID[ids[k]]; ok {
+			entries[e].Access = min(entries[e].Access, m.access)
+			continue
+		}
+		byID[ids[k]] = len(entries)
+		entries = append(entries, methodmap.Entry{ID: ids[k], Access: m.access, Key: owner[k].key(m)})
+	}
+	return entries, nil
+}
+
+// patchResult makes the result of the run from the snapshot's with the
+// changed classes' contributions replaced.
+func (p *pipeline) patchResult(entries []methodmap.Entry) error {
+	d, snap, res := p.delta, p.delta.snap, p.res
+	res.Classes = snap.classes
+	res.Focus = slices.Clone(snap.focus)
+	res.Duplicates = slices.Clone(snap.duplicates)
+	res.Rewritten += snap.rewritten
+	res.IgnoredCount = snap.ignored
+	skipped := map[string]int{}
+	for r, n := range snap.skipped {
+		skipped[r] = n
+	}
+	ignoredBy := map[string]int{}
+	for r, n := range snap.ignoredBy {
+		ignoredBy[r] = n
+	}
+	var ignored []methodmap.IgnoredMethod
+	for _, ed := range d.edits {
+		old := &ed.oldRec.result
+		if old.rewritten {
+			res.Rewritten--
+		}
+		for _, s := range old.skipped {
+			skipped[s.reason]--
+		}
+		for r, n := range ignoredContribution(ed.old, old.skipped, nil) {
+			ignoredBy[r] -= n
+			res.IgnoredCount -= n
+		}
+		cur := p.caches[ed.in].recs[ed.j]
+		for r, n := range ignoredContribution(ed.cur, cur.result.skipped, &ignored) {
+			ignoredBy[r] += n
+			res.IgnoredCount += n
+		}
+	}
+	for r, n := range res.Skipped {
+		skipped[r] += n
+	}
+	res.Skipped, res.IgnoredByReason = dropZero(skipped), dropZero(ignoredBy)
+
+	planned, err := methodmap.PatchMap(d.kept, d.classes, nil, entries, p.highWater)
+	if err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	var skippedIDs []snapSkip
+	for _, s := range snap.skippedIDs {
+		if !d.classes[s.class] {
+			skippedIDs = append(skippedIDs, s)
+		}
+	}
+	for _, e := range entries {
+		if _, bad := p.skipped[e.Key]; bad {
+			skippedIDs = append(skippedIDs, snapSkip{id: e.ID, class: e.Key.Class})
+		}
+	}
+	d.snap.skippedIDs = skippedIDs
+	res.PlannedText, res.MapText = planned, planned
+	if len(skippedIDs) > 0 {
+		drop := map[int]bool{}
+		for _, s := range skippedIDs {
+			drop[s.id] = true
+		}
+		if res.MapText, err = methodmap.PatchMap(planned, nil, drop, nil, p.highWater); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+	}
+	if res.IgnoreText, err = methodmap.PatchIgnoreMap(snap.ignoreText, d.classes, ignored); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	res.Traced = mapEntries(res.MapText) - 1
+	res.CachedScans = snap.classes - len(d.edits)
+	for i := range p.inputs {
+		if !d.changed[i] {
+			res.CachedInputs++
+		}
+	}
+	return nil
+}
+
+// ignoredContribution counts the methods of one class the ignore map
+// lists, by reason: the untraced ones and the traced ones left untouched.
+// With list set it also appends them.
+func ignoredContribution(ci *classInfo, skipped []cachedSkip, list *[]methodmap.IgnoredMethod) map[string]int {
+	counts := map[string]int{}
+	add := func(m *methodInfo, reason string) {
+		counts[reason]++
+		if list != nil {
+			*list = append(*list, methodmap.IgnoredMethod{Key: ci.key(m), Access: m.access, Reason: methodmap.Reason(reason)})
+		}
+	}
+	for k := range ci.methods {
+		m := &ci.methods[k]
+		if !m.trace {
+			add(m, reasons.text(m.reason))
+			continue
+		}
+		for _, s := range skipped {
+			if int(s.index) == k {
+				add(m, s.reason)
+				break
+			}
+		}
+	}
+	return counts
+}
+
+func dropZero(m map[string]int) map[string]int {
+	for k, v := range m {
+		if v == 0 {
+			delete(m, k)
+		}
+	}
+	return m
+}
+
+// mapEntries counts the entry lines of a map text.
+func mapEntries(text []byte) int {
+	n := bytes.Count(text, []byte{'\n'})
+	if bytes.HasPrefix(text, []byte("#")) {
+		n--
+	}
+	return n
+}
+
+// keptOutcome is the output of an unchanged class of a changed jar in a
+// delta run: its record's body, or the class as it is. A body that cannot
+// be read back intact is made again (redoKept).
+func (p *pipeline) keptOutcome(idx int, e *entry, rec *cachedClass) (entryResult, *cachedClass) {
+	r := &rec.result
+	if !r.rewritten {
+		return entryResult{}, rec
+	}
+	body, err := p.caches[idx].readBody(p.cache, r)
+	if err == nil {
+		return entryResult{body: body, deflated: r.deflated, crc: r.crc, size: r.size}, rec
+	}
+	p.opt.Log.Debug("cache: body not reused: " + err.Error())
+	return p.redoKept(idx, e, rec)
+}
+
+// redoKept rewrites an unchanged class whose recorded body is lost with
+// the plans it had: the ids of its methods are the kept map's. What the
+// rewrite reports was reported for it already (the snapshot's counts, the
+// record's warnings), so nothing is counted again.
+func (p *pipeline) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *cachedClass) {
+	in := p.inputs[idx]
+	fail := func(err error) (entryResult, *cachedClass) {
+		return entryResult{err: fmt.Errorf("%s: %s: cache: %w", in.path, e.name, err)}, nil
+	}
+	ci, err := rec.decodeInfo()
+	if err != nil || ci == nil {
+		return fail(errBadPack)
+	}
+	base, err := methodmap.SelectClasses(p.delta.kept, map[string]bool{ci.origName: true})
+	if err != nil {
+		return fail(err)
+	}
+	var traced []methodmap.Method
+	for k := range ci.methods {
+		if m := &ci.methods[k]; m.trace {
+			traced = append(traced, methodmap.Method{Key: ci.key(m), Access: m.access})
+		}
+	}
+	ids, _, err := methodmap.AssignIDs(traced, base)
+	if err != nil {
+		return fail(err)
+	}
+	n := 0
+	for k := range ci.methods {
+		if m := &ci.methods[k]; m.trace {
+			m.id = int32(ids[n])
+			n++
+		}
+	}
+	plans, addFocus := p.plansFor(ci)
+	ps := planSum(plans, addFocus, true)
+	if ps != rec.plan {
+		return fail(errors.New("internal error: an unchanged class plans differently"))
+	}
+	raw, err := e.read()
+	if err != nil {
+		return fail(err)
+	}
+	out, err := p.rewrite(raw, ci, plans, addFocus)
+	putBuffer(raw)
+	if err != nil || out.body == nil {
+		return fail(cmp.Or(err, errors.New("internal error: an unchanged class rewrites differently")))
+	}
+	res, err := compressed(out.body, !storedEntry(e))
+	if err != nil {
+		return fail(err)
+	}
+	redone := &cachedClass{sum: rec.sum, info: ci, plan: ps, result: cachedResult{rewritten: true,
+		deflated: res.deflated, crc: res.crc, size: res.size, skipped: out.skipped, warnings: out.warnings}}
+	return res, redone
+}

@@ -1,0 +1,289 @@
+package instrument
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// A run snapshot is what a run with a cache leaves for the next run of
+// the same command (same inputs, classpath, outputs, options and kept
+// map): the hashes of its inputs, the pack each input's output came from,
+// its result in counts, and its ignore map. The next run that finds only
+// some jars changed, and their class hierarchy as it was, patches that
+// result class by class instead of planning every method again
+// (delta.go).
+type runSnapshot struct {
+	inputs     []snapInput
+	classpath  [][32]byte
+	plannedSum [32]byte // SHA-256 of the planned map text (the next base map)
+	highWater  int
+	classes    int
+	rewritten  int
+	skipped    map[string]int // Result.Skipped
+	ignoredBy  map[string]int // Result.IgnoredByReason
+	ignored    int            // Result.IgnoredCount
+	// skippedIDs are the planned methods that could not be rewritten:
+	// their lines are in the planned map and not in the method map.
+	skippedIDs []snapSkip
+	focus      []string
+	duplicates []string
+	// shared are the class names found in more than one class entry
+	// (versioned variants included): their methods share ids and lines
+	// across entries, so a delta never touches them.
+	shared     map[string]bool
+	ignoreText []byte
+}
+
+type snapInput struct {
+	sum      [32]byte // the jar's bytes
+	pack     string   // the pack its output and records are in
+	jarSum   [32]byte // the pack's jar
+	jarSize  int64
+	warnings []string // what processing it reported
+}
+
+type snapSkip struct {
+	id    int
+	class string
+}
+
+const snapMagic = "tracebeat-run-2\n"
+
+func (c *cacheStore) snapshotPath(identity string) string {
+	return filepath.Join(c.dir, "runs", identity)
+}
+
+// encode serialises s as its magic, fields, the ignore map and the
+// SHA-256 of all before.
+func (s *runSnapshot) encode() []byte {
+	var e indexEncoder
+	e.buf = append(e.buf, snapMagic...)
+	e.uvarint(uint64(len(s.inputs)))
+	for _, in := range s.inputs {
+		e.buf = append(e.buf, in.sum[:]...)
+		e.str(in.pack)
+		e.buf = append(e.buf, in.jarSum[:]...)
+		e.uvarint(uint64(in.jarSize))
+		e.strs(in.warnings)
+	}
+	e.uvarint(uint64(len(s.classpath)))
+	for _, sum := range s.classpath {
+		e.buf = append(e.buf, sum[:]...)
+	}
+	e.buf = append(e.buf, s.plannedSum[:]...)
+	e.uvarint(uint64(s.highWater))
+	e.uvarint(uint64(s.classes))
+	e.uvarint(uint64(s.rewritten))
+	e.counts(s.skipped)
+	e.counts(s.ignoredBy)
+	e.uvarint(uint64(s.ignored))
+	e.uvarint(uint64(len(s.skippedIDs)))
+	for _, k := range s.skippedIDs {
+		e.uvarint(uint64(k.id))
+		e.str(k.class)
+	}
+	e.strs(s.focus)
+	e.strs(s.duplicates)
+	e.strs(slices.Sorted(maps.Keys(s.shared)))
+	e.bytes(s.ignoreText)
+	sum := sha256.Sum256(e.buf)
+	return append(e.buf, sum[:]...)
+}
+
+var errBadSnapshot = errors.New("cache run snapshot is damaged")
+
+func decodeSnapshot(data []byte) (*runSnapshot, error) {
+	if len(data) < len(snapMagic)+32 || string(data[:len(snapMagic)]) != snapMagic {
+		return nil, errBadSnapshot
+	}
+	body, sum := data[:len(data)-32], data[len(data)-32:]
+	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+		return nil, errBadSnapshot
+	}
+	d := indexDecoder{buf: body[len(snapMagic):]}
+	s := &runSnapshot{}
+	s.inputs = make([]snapInput, d.count())
+	for i := range s.inputs {
+		in := &s.inputs[i]
+		d.sum(&in.sum)
+		in.pack = d.str()
+		d.sum(&in.jarSum)
+		in.jarSize = int64(d.uvarint())
+		in.warnings = d.strs()
+	}
+	s.classpath = make([][32]byte, d.count())
+	for i := range s.classpath {
+		d.sum(&s.classpath[i])
+	}
+	d.sum(&s.plannedSum)
+	s.highWater = int(d.uvarint())
+	s.classes = int(d.uvarint())
+	s.rewritten = int(d.uvarint())
+	s.skipped = d.counts()
+	s.ignoredBy = d.counts()
+	s.ignored = int(d.uvarint())
+	s.skippedIDs = make([]snapSkip, d.count())
+	for i := range s.skippedIDs {
+		s.skippedIDs[i] = snapSkip{id: int(d.uvarint()), class: d.str()}
+	}
+	s.focus = d.strs()
+	s.duplicates = d.strs()
+	s.shared = map[string]bool{}
+	for _, name := range d.strs() {
+		s.shared[name] = true
+	}
+	s.ignoreText = d.bytes()
+	if d.err != nil || len(d.buf) != 0 {
+		return nil, errBadSnapshot
+	}
+	return s, nil
+}
+
+// loadSnapshot returns the snapshot of the last run with this identity,
+// nil when there is none or it is damaged.
+func (c *cacheStore) loadSnapshot(identity string) *runSnapshot {
+	data, err := os.ReadFile(c.snapshotPath(identity))
+	if err != nil {
+		return nil
+	}
+	s, err := decodeSnapshot(data)
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+func (c *cacheStore) storeSnapshot(identity string, s *runSnapshot) error {
+	if err := os.MkdirAll(filepath.Join(c.dir, "runs"), 0o755); err != nil {
+		return err
+	}
+	return writeFileAtomic(c.snapshotPath(identity), s.encode())
+}
+
+func (e *indexEncoder) strs(list []string) {
+	e.uvarint(uint64(len(list)))
+	for _, s := range list {
+		e.str(s)
+	}
+}
+
+func (d *indexDecoder) strs() []string {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = d.str()
+	}
+	return out
+}
+
+// counts writes a map of counts in key order.
+func (e *indexEncoder) counts(m map[string]int) {
+	keys := slices.Sorted(maps.Keys(m))
+	e.uvarint(uint64(len(keys)))
+	for _, k := range keys {
+		e.str(k)
+		e.uvarint(uint64(m[k]))
+	}
+}
+
+func (d *indexDecoder) counts() map[string]int {
+	n := d.count()
+	m := make(map[string]int, n)
+	for i := 0; i < n; i++ {
+		k := d.str()
+		m[k] = int(d.uvarint())
+	}
+	return m
+}
+
+// storeSnapshot keeps this run's result for the next run of the same
+// command, after the outputs and packs are in place. Only a run whose
+// inputs are all jars kept in packs with their output jars leaves one;
+// any other removes the last one, which no longer describes the outputs.
+func (p *pipeline) storeSnapshot() {
+	identity, err := p.runIdentity()
+	if err != nil {
+		return
+	}
+	path := p.cache.snapshotPath(identity)
+	s := p.snapshot()
+	if s == nil {
+		os.Remove(path)
+		return
+	}
+	if err := p.cache.storeSnapshot(identity, s); err != nil {
+		p.warn("cache: %v", err)
+		os.Remove(path)
+	}
+}
+
+// snapshot describes this run; nil when some input cannot be reused
+// from its pack.
+func (p *pipeline) snapshot() *runSnapshot {
+	res := p.res
+	s := &runSnapshot{
+		inputs:     make([]snapInput, len(p.inputs)),
+		classpath:  p.classpathSums,
+		plannedSum: sha256.Sum256(res.PlannedText),
+		highWater:  p.highWater,
+		classes:    res.Classes,
+		rewritten:  res.Rewritten,
+		skipped:    res.Skipped,
+		ignoredBy:  res.IgnoredByReason,
+		ignored:    res.IgnoredCount,
+		focus:      res.Focus,
+		duplicates: res.Duplicates,
+		ignoreText: res.IgnoreText,
+	}
+	for _, in := range p.classpath {
+		if in.isDir {
+			return nil
+		}
+	}
+	for i, ic := range p.caches {
+		if ic == nil || !ic.isJar || ic.stored.pack == "" {
+			return nil
+		}
+		s.inputs[i] = ic.stored
+		if p.inputWarnings != nil {
+			s.inputs[i].warnings = p.inputWarnings[i]
+		}
+	}
+	if d := p.delta; d != nil {
+		s.skippedIDs, s.shared = d.snap.skippedIDs, d.snap.shared
+		return s
+	}
+	if len(p.skipped) > 0 {
+		for _, e := range res.Planned.Entries {
+			if _, bad := p.skipped[e.Key]; bad {
+				s.skippedIDs = append(s.skippedIDs, snapSkip{id: e.ID, class: e.Key.Class})
+			}
+		}
+	}
+	// Class names (as in the inputs and as in the maps) of more than one
+	// class entry.
+	seen := map[string]bool{}
+	s.shared = map[string]bool{}
+	for _, infos := range p.infos {
+		for _, ci := range infos {
+			if ci == nil {
+				continue
+			}
+			for _, name := range []string{ci.name, ci.origName} {
+				if seen[name] {
+					s.shared[name] = true
+				}
+			}
+			seen[ci.name], seen[ci.origName] = true, true
+		}
+	}
+	return s
+}
