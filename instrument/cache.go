@@ -143,10 +143,12 @@ func CachedMapPath(dir, mapPath string) (string, error) {
 	return filepath.Join(dir, cacheLayout, "maps", hex.EncodeToString(sum[:16])+".txt"), nil
 }
 
-// entrySum is the content hash of a jar entry's stored bytes (with the
-// method and the size and CRC its header declares) or of a file's bytes.
-func entrySum(e *entry, raw []byte) [32]byte {
-	h := sha256.New()
+// entrySum is the checksum of a jar entry's stored bytes (with the
+// method and the size and CRC its header declares) or of a file's bytes:
+// within an input whose previous version is known, what tells an entry
+// that changed from one that did not.
+func entrySum(e *entry, raw []byte) checksum {
+	h := newCheckHasher()
 	var hdr [15]byte
 	if e.zf != nil {
 		hdr[0] = 'z'
@@ -158,9 +160,7 @@ func entrySum(e *entry, raw []byte) [32]byte {
 	}
 	h.Write(hdr[:])
 	h.Write(raw)
-	var sum [32]byte
-	h.Sum(sum[:0])
-	return sum
+	return h.sum()
 }
 
 // planSum hashes what a class is to be rewritten with.

@@ -2,7 +2,6 @@ package instrument
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -24,7 +23,7 @@ import (
 type packIndex struct {
 	optSum   [32]byte // the options it was made with (cacheStore.optSum)
 	inputSum [32]byte // the whole input (jars), zero for directories
-	jarSum   [32]byte // the output jar kept in the pack, when hasJar
+	jarSum   checksum // the output jar kept in the pack, when hasJar
 	jarSize  int64
 	hasJar   bool
 	classes  map[string]*cachedClass // by entry name
@@ -66,7 +65,7 @@ type cachedResult struct {
 	crc       uint32
 	size      int   // uncompressed size
 	off, n    int64 // the body in .dat
-	bodySum   [32]byte
+	bodySum   checksum
 	skipped   []cachedSkip
 	warnings  []string
 }
@@ -76,13 +75,13 @@ type cachedSkip struct {
 	reason string
 }
 
-const packMagic = "tracebeat-pack-5\n"
+const packMagic = "tracebeat-pack-7\n"
 
 var errBadPack = errors.New("cache pack index is damaged")
 
 // writeIndex serialises ix: magic, header, one length-prefixed record per
 // class (self-contained, so a record read from an earlier index can be
-// written again as it is), and last the SHA-256 of all before it, so a
+// written again as it is), and last the checksum of all before it, so a
 // torn or altered index is never trusted.
 func writeIndex(path string, ix *packIndex, names []string) error {
 	size := len(packMagic) + 3*32 + 32
@@ -108,7 +107,7 @@ func writeIndex(path string, ix *packIndex, names []string) error {
 		rec.class(name, c)
 		e.bytes(rec.buf)
 	}
-	sum := sha256.Sum256(e.buf)
+	sum := checkSum(e.buf)
 	return writeFileAtomic(path, append(e.buf, sum[:]...))
 }
 
@@ -123,7 +122,7 @@ func readIndex(path string, scans bool) (*packIndex, error) {
 		return nil, errBadPack
 	}
 	body, sum := data[:len(data)-32], data[len(data)-32:]
-	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+	if got := checkSum(body); !bytes.Equal(got[:], sum) {
 		return nil, errBadPack
 	}
 	d := indexDecoder{buf: body[len(packMagic):]}

@@ -2,10 +2,8 @@ package instrument
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -36,7 +34,7 @@ type inputCache struct {
 	newDatOff  int64
 	sharedDat  bool      // newDat is from's .dat, appended to (a delta run)
 	stored     snapInput // the pack this run leaves for the input
-	jarHash    hash.Hash // of the output jar as it is written
+	jarHash    *checkHasher // of the output jar as it is written
 	emitWarned bool      // writing the output warned: keep no jar
 }
 
@@ -67,7 +65,7 @@ func (p *pipeline) prepareCache(ctx context.Context) error {
 				// writer copies it.
 				jar := c.packPath(ic.key, ".jar")
 				st, err := os.Stat(jar)
-				sum, err2 := fileSum(jar)
+				sum, err2 := fileCheckSum(jar)
 				ic.jarOK = err == nil && err2 == nil && st.Size() == ix.jarSize && sum == ix.jarSum
 			}
 		} else if last := c.lastPack(abs); last != "" {
@@ -181,7 +179,7 @@ func (ic *inputCache) readBody(c *cacheStore, r *cachedResult) ([]byte, error) {
 		putBuffer(body)
 		return nil, err
 	}
-	if sha256.Sum256(body) != r.bodySum {
+	if checkSum(body) != r.bodySum {
 		putBuffer(body)
 		return nil, errBadPack
 	}
@@ -351,7 +349,7 @@ func (ic *inputCache) appendBody(rec *cachedClass, body []byte) error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	rec.result.off, rec.result.n = ic.newDatOff, int64(len(body))
-	rec.result.bodySum = sha256.Sum256(body)
+	rec.result.bodySum = checkSum(body)
 	ic.newDatOff += int64(len(body))
 	return nil
 }
@@ -411,7 +409,7 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 		if err := linkOrCopy(out, jarPath); err == nil {
 			if st, err := os.Stat(jarPath); err == nil {
 				ix.hasJar, ix.jarSize = true, st.Size()
-				ic.jarHash.Sum(ix.jarSum[:0])
+				ix.jarSum = ic.jarHash.sum()
 			}
 		}
 	}

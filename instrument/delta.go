@@ -147,7 +147,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (*delta, string) {
 		return nil, "classpath changed"
 	}
 	kept, err := os.ReadFile(o.KeptMap)
-	if err != nil || sha256.Sum256(kept) != snap.plannedSum {
+	if err != nil || checkSum(kept) != snap.plannedSum {
 		return nil, "kept map is not the last run's"
 	}
 	d := &delta{identity: identity, snap: snap, kept: kept, changed: make([]bool, len(p.inputs)),
@@ -172,7 +172,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (*delta, string) {
 			si := &snap.inputs[i]
 			jar := p.cache.packPath(si.pack, ".jar")
 			st, err := os.Stat(jar)
-			sum, err2 := fileSum(jar)
+			sum, err2 := fileCheckSum(jar)
 			jarOK[i] = si.pack == p.caches[i].key && err == nil && err2 == nil && st.Size() == si.jarSize && sum == si.jarSum
 		}
 		return nil
@@ -457,6 +457,14 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 	}
 	res.Skipped, res.IgnoredByReason = dropZero(skipped), dropZero(ignoredBy)
 
+	// The ignore map is patched while the method maps are.
+	var ignoreErr error
+	ignoreDone := make(chan struct{})
+	go func() {
+		defer close(ignoreDone)
+		res.IgnoreText, ignoreErr = methodmap.PatchIgnoreMap(snap.ignoreText, d.classes, ignored)
+	}()
+	defer func() { <-ignoreDone }()
 	planned, err := methodmap.PatchMap(d.kept, d.classes, nil, entries, p.highWater)
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
@@ -483,8 +491,8 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 			return fmt.Errorf("cache: %w", err)
 		}
 	}
-	if res.IgnoreText, err = methodmap.PatchIgnoreMap(snap.ignoreText, d.classes, ignored); err != nil {
-		return fmt.Errorf("cache: %w", err)
+	if <-ignoreDone; ignoreErr != nil {
+		return fmt.Errorf("cache: %w", ignoreErr)
 	}
 	res.Traced = mapEntries(res.MapText) - 1
 	res.CachedScans = snap.classes - len(d.edits)

@@ -5,7 +5,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -610,8 +609,9 @@ func (j *jarSink) put(name string, orig *entry, body []byte, deflated bool, crc 
 
 // hashOutput makes the sink hash what it writes into ic.jarHash.
 func (j *jarSink) hashOutput(ic *inputCache) {
-	ic.jarHash = sha256.New()
-	j.writeTo(io.MultiWriter(j.tmp, ic.jarHash))
+	h := newCheckHasher()
+	ic.jarHash = &h
+	j.writeTo(io.MultiWriter(j.tmp, h))
 }
 
 // writeTo makes the zip writer write to w through a large buffer:

@@ -2,7 +2,6 @@ package instrument
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"maps"
 	"os"
@@ -20,7 +19,7 @@ import (
 type runSnapshot struct {
 	inputs     []snapInput
 	classpath  [][32]byte
-	plannedSum [32]byte // SHA-256 of the planned map text (the next base map)
+	plannedSum checksum // of the planned map text (the next base map)
 	highWater  int
 	classes    int
 	rewritten  int
@@ -42,7 +41,7 @@ type runSnapshot struct {
 type snapInput struct {
 	sum      [32]byte // the jar's bytes
 	pack     string   // the pack its output and records are in
-	jarSum   [32]byte // the pack's jar
+	jarSum   checksum // the pack's jar
 	jarSize  int64
 	warnings []string // what processing it reported
 }
@@ -52,14 +51,14 @@ type snapSkip struct {
 	class string
 }
 
-const snapMagic = "tracebeat-run-2\n"
+const snapMagic = "tracebeat-run-3\n"
 
 func (c *cacheStore) snapshotPath(identity string) string {
 	return filepath.Join(c.dir, "runs", identity)
 }
 
 // encode serialises s as its magic, fields, the ignore map and the
-// SHA-256 of all before.
+// checksum of all before.
 func (s *runSnapshot) encode() []byte {
 	var e indexEncoder
 	e.buf = append(e.buf, snapMagic...)
@@ -91,7 +90,7 @@ func (s *runSnapshot) encode() []byte {
 	e.strs(s.duplicates)
 	e.strs(slices.Sorted(maps.Keys(s.shared)))
 	e.bytes(s.ignoreText)
-	sum := sha256.Sum256(e.buf)
+	sum := checkSum(e.buf)
 	return append(e.buf, sum[:]...)
 }
 
@@ -102,7 +101,7 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 		return nil, errBadSnapshot
 	}
 	body, sum := data[:len(data)-32], data[len(data)-32:]
-	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+	if got := checkSum(body); !bytes.Equal(got[:], sum) {
 		return nil, errBadSnapshot
 	}
 	d := indexDecoder{buf: body[len(snapMagic):]}
@@ -232,7 +231,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 	s := &runSnapshot{
 		inputs:     make([]snapInput, len(p.inputs)),
 		classpath:  p.classpathSums,
-		plannedSum: sha256.Sum256(res.PlannedText),
+		plannedSum: checkSum(res.PlannedText),
 		highWater:  p.highWater,
 		classes:    res.Classes,
 		rewritten:  res.Rewritten,

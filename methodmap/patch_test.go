@@ -1,0 +1,105 @@
+package methodmap
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPatchMapIsEncodeMap patches the text of one map into the text of
+// another that differs in the methods of one class, and compares with
+// what EncodeMap writes for the other.
+func TestPatchMapIsEncodeMap(t *testing.T) {
+	m := func(class, name, desc string, access uint16) Method {
+		return Method{Key: MethodKey{Class: class, Name: name, Desc: desc}, Access: access}
+	}
+	before := []Method{
+		m("a/B", "f", "()V", 1), m("a/B", "g", "(I)I", 1), m("a/C", "h", "()V", 1),
+		m("a/B$1", "run", "()V", 1), m("z/Last", "top", "()V", 1),
+	}
+	old, err := Assign(before, nil)
+	require.NoError(t, err)
+	oldText, err := EncodeMap(old)
+	require.NoError(t, err)
+	cases := []struct {
+		name  string
+		after []Method // the new methods of a/B
+		drop  []int    // ids left out of the written map (skipped methods)
+	}{
+		{"body changed", []Method{m("a/B", "f", "()V", 1), m("a/B", "g", "(I)I", 1)}, nil},
+		{"method added and removed", []Method{m("a/B", "g", "(I)I", 1), m("a/B", "k", "()J", 1)}, nil},
+		{"class emptied", nil, nil},
+		{"access changed, native", []Method{m("a/B", "f", "()V", 9), m("a/B", "n", "(I)V", 0x0100)}, nil},
+		{"a method skipped", []Method{m("a/B", "f", "()V", 1), m("a/B", "g", "(I)I", 1)}, []int{5}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var all []Method
+			for _, x := range before {
+				if x.Key.Class != "a/B" {
+					all = append(all, x)
+				}
+			}
+			all = append(all, tc.after...)
+			want, err := Assign(all, old)
+			require.NoError(t, err)
+			patchedClass, err := Assign(tc.after, old)
+			require.NoError(t, err)
+			add := patchedClass.Entries[:len(patchedClass.Entries)-1] // without the dispatch entry
+			got, err := PatchMap(oldText, map[string]bool{"a/B": true}, nil, add, want.HighWater)
+			require.NoError(t, err)
+			wantText, err := EncodeMap(want)
+			require.NoError(t, err)
+			assert.Equal(t, string(wantText), string(got))
+
+			drop := map[int]bool{}
+			kept := &Map{HighWater: want.HighWater}
+			for _, id := range tc.drop {
+				drop[id] = true
+			}
+			for _, e := range want.Entries {
+				if !drop[e.ID] {
+					kept.Entries = append(kept.Entries, e)
+				}
+			}
+			got, err = PatchMap(wantText, nil, drop, nil, want.HighWater)
+			require.NoError(t, err)
+			wantText, err = EncodeMap(kept)
+			require.NoError(t, err)
+			assert.Equal(t, string(wantText), string(got), "ids dropped")
+		})
+	}
+	t.Run("refuses an id twice", func(t *testing.T) {
+		_, err := PatchMap(oldText, map[string]bool{"a/B": true}, nil,
+			[]Entry{{ID: 3, Access: 1, Key: MethodKey{Class: "a/B", Name: "x", Desc: "()V"}}}, old.HighWater)
+		assert.ErrorContains(t, err, "id 3 twice")
+	})
+	t.Run("refuses lines of other classes", func(t *testing.T) {
+		_, err := PatchMap(oldText, map[string]bool{"a/B": true}, nil,
+			[]Entry{{ID: 9, Access: 1, Key: MethodKey{Class: "a/C", Name: "x", Desc: "()V"}}}, 9)
+		assert.ErrorContains(t, err, "not of a patched class")
+	})
+	t.Run("refuses text it did not write", func(t *testing.T) {
+		_, err := PatchMap([]byte("1,1,a.B f ()V"), nil, nil, nil, 1)
+		assert.ErrorIs(t, err, errNotEncoded)
+	})
+}
+
+// TestPatchIgnoreMapIsEncodeIgnoreMap does the same for ignore maps.
+func TestPatchIgnoreMapIsEncodeIgnoreMap(t *testing.T) {
+	ig := func(class, name, desc string, access uint16) IgnoredMethod {
+		return IgnoredMethod{Key: MethodKey{Class: class, Name: name, Desc: desc}, Access: access}
+	}
+	others := []IgnoredMethod{ig("a/A", "x", "()V", 1), ig("a/B$1", "y", "()V", 1), ig("a/Bz", "z", "()V", 1)}
+	old := append([]IgnoredMethod{ig("a/B", "get", "()I", 1)}, others...)
+	for _, after := range [][]IgnoredMethod{
+		{ig("a/B", "get", "()I", 1), ig("a/B", "set", "(I)V", 1)},
+		nil,
+		{ig("a/B", "n", "(I)V", 0x0100), ig("a/B", "n", "(J)V", 0x0100)}, // one line: natives lose the descriptor
+	} {
+		got, err := PatchIgnoreMap(EncodeIgnoreMap(old), map[string]bool{"a/B": true}, after)
+		require.NoError(t, err)
+		assert.Equal(t, string(EncodeIgnoreMap(append(append([]IgnoredMethod(nil), others...), after...))), string(got))
+	}
+}
