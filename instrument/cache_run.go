@@ -32,10 +32,10 @@ type inputCache struct {
 	unchanged  bool     // the output was the pack's jar: nothing to store
 	newDat     *os.File // this run's .dat, being written
 	newDatOff  int64
-	sharedDat  bool      // newDat is from's .dat, appended to (a delta run)
-	stored     snapInput // the pack this run leaves for the input
+	sharedDat  bool         // newDat is from's .dat, appended to (a delta run)
+	stored     snapInput    // the pack this run leaves for the input
 	jarHash    *checkHasher // of the output jar as it is written
-	emitWarned bool      // writing the output warned: keep no jar
+	emitWarned bool         // writing the output warned: keep no jar
 }
 
 // prepareCache hashes the jar inputs and loads the packs they can use.

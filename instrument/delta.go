@@ -244,6 +244,9 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 		ic.sums[j] = entrySum(e, raw)
 		if ic.sums[j] == rec.sum {
 			putBuffer(raw)
+			if !rec.parsed() && p.opt.Strict {
+				return stop(e.name + ": does not parse") // the full run reports it
+			}
 			d.keep[i][j], ic.recs[j] = rec, rec
 			return nil
 		}
@@ -308,6 +311,7 @@ func (p *pipeline) runDelta(ctx context.Context) error {
 			putBuffer(ed.contents)
 		}
 	}()
+	p.res.Classes = snap.classes // the total of the progress
 	p.focus = map[string]bool{}
 	for _, f := range snap.focus {
 		p.focus[f] = true

@@ -67,20 +67,23 @@ func TestInstrumentCacheKeepsIds(t *testing.T) {
 // the class hierarchy or a class found in two jars, the run plans every
 // method again, with the same result.
 func TestDeltaRunIsAFullRun(t *testing.T) {
-	const base = "package app; public class Base { public int v; public int get() { return v; } public void work(int n) { for (int i = 0; i < n; i++) v += i * 3; } }"
+	const base = "package app; public class Base { public int v; public int get() { return v; } public void work(int n) { for (int i = 0; i < n; i++) v += i * 3; } public int calc(int x) { return x * 3 + get(); } }"
 	const main = "package app; public class Main extends Base { public int run(int x) { return x * 2 + helper(x); } int helper(int x) { return x - 1 > 3 ? x : -x; } static native void nat(); public static int s(int a) { return a * a - 3; } }"
 	const lib = "package lib; public class Util { public static long mix(long a, long b) { return a * 31 + b ^ (a >>> 7); } public String name() { return \"u\" + mix(1, 2); } }"
 	// lib also carries a copy of app.Base: a class in two inputs.
 	cases := []struct {
 		name, file, source string
 		delta              bool
+		damage             bool // the bodies in the cache are damaged before the change
 	}{
 		{"method body changed, one added, one removed", "app/Main.java",
-			"package app; public class Main extends Base { public int run(int x) { return x * 5 + extra(x); } int extra(int y) { return y * y + s(y); } static native void nat(); public static int s(int a) { return a * a - 4; } }", true},
+			"package app; public class Main extends Base { public int run(int x) { return x * 5 + extra(x); } int extra(int y) { return y * y + s(y); } static native void nat(); public static int s(int a) { return a * a - 4; } }", true, false},
+		{"the same with the cached bodies damaged", "app/Main.java",
+			"package app; public class Main extends Base { public int run(int x) { return x * 5 + extra(x); } int extra(int y) { return y * y + s(y); } static native void nat(); public static int s(int a) { return a * a - 4; } }", true, true},
 		{"superclass changed", "app/Main.java",
-			"package app; public class Main { public int run(int x) { return x * 2; } public static int s(int a) { return a * a - 3; } }", false},
+			"package app; public class Main { public int run(int x) { return x * 2; } public static int s(int a) { return a * a - 3; } }", false, false},
 		{"class in two jars changed", "app/Base.java",
-			"package app; public class Base { public int v; public int get() { return v + 1; } public void work(int n) { for (int i = 0; i < n; i++) v -= i; } }", false},
+			"package app; public class Base { public int v; public int get() { return v + 1; } public void work(int n) { for (int i = 0; i < n; i++) v -= i; } public int calc(int x) { return x * 4 + get(); } }", false, false},
 	}
 	compile := func(t *testing.T, dir string, sources map[string]string) string {
 		for name, src := range sources {
@@ -126,9 +129,23 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(baseMap, data, 0o644))
 
+			if tc.damage { // unchanged classes are rewritten again, not taken from the damaged bodies
+				dats, err := filepath.Glob(filepath.Join(cache, "v2", "packs", "*.dat"))
+				require.NoError(t, err)
+				require.NotEmpty(t, dats)
+				for _, dat := range dats {
+					data, err := os.ReadFile(dat)
+					require.NoError(t, err)
+					for i := range data {
+						data[i] ^= 0x5a
+					}
+					require.NoError(t, os.WriteFile(dat, data, 0o600))
+				}
+			}
 			build(true)
 			stdout, stderr := run("--cache", cache, "-o", out, libJar, appJar)
 			assert.Equal(t, tc.delta, strings.Contains(stderr, `"phase": "delta"`), stderr)
+			assert.Equal(t, tc.damage, strings.Contains(stderr, "cache: body not reused"), stderr)
 			fresh := filepath.Join(dir, "fresh")
 			want, _ := run("--base-map", baseMap, "-o", fresh, libJar, appJar)
 			assert.Equal(t, readTree(t, fresh), readTree(t, out))
