@@ -1,7 +1,6 @@
 package instrument
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -118,14 +117,11 @@ func readIndex(path string, scans bool) (*packIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < len(packMagic)+32 || string(data[:len(packMagic)]) != packMagic {
+	body, ok := unseal(data, packMagic)
+	if !ok {
 		return nil, errBadPack
 	}
-	body, sum := data[:len(data)-32], data[len(data)-32:]
-	if got := checkSum(body); !bytes.Equal(got[:], sum) {
-		return nil, errBadPack
-	}
-	d := indexDecoder{buf: body[len(packMagic):]}
+	d := indexDecoder{buf: body}
 	ix := &packIndex{}
 	d.sum(&ix.optSum)
 	d.sum(&ix.inputSum)

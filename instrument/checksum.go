@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"bytes"
 	"encoding/binary"
 	"io"
 	"os"
@@ -50,4 +51,18 @@ func fileCheckSum(path string) (checksum, error) {
 		return checksum{}, err
 	}
 	return h.sum(), nil
+}
+
+// unseal returns what a cache file holds between its magic and its
+// checksum (the last 32 bytes, over all before them); ok is false when
+// the magic is another or the checksum does not match.
+func unseal(data []byte, magic string) (body []byte, ok bool) {
+	if len(data) < len(magic)+32 || string(data[:len(magic)]) != magic {
+		return nil, false
+	}
+	body, sum := data[:len(data)-32], data[len(data)-32:]
+	if got := checkSum(body); !bytes.Equal(got[:], sum) {
+		return nil, false
+	}
+	return body[len(magic):], true
 }

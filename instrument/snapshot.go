@@ -1,7 +1,6 @@
 package instrument
 
 import (
-	"bytes"
 	"errors"
 	"maps"
 	"os"
@@ -97,14 +96,11 @@ func (s *runSnapshot) encode() []byte {
 var errBadSnapshot = errors.New("cache run snapshot is damaged")
 
 func decodeSnapshot(data []byte) (*runSnapshot, error) {
-	if len(data) < len(snapMagic)+32 || string(data[:len(snapMagic)]) != snapMagic {
+	body, ok := unseal(data, snapMagic)
+	if !ok {
 		return nil, errBadSnapshot
 	}
-	body, sum := data[:len(data)-32], data[len(data)-32:]
-	if got := checkSum(body); !bytes.Equal(got[:], sum) {
-		return nil, errBadSnapshot
-	}
-	d := indexDecoder{buf: body[len(snapMagic):]}
+	d := indexDecoder{buf: body}
 	s := &runSnapshot{}
 	s.inputs = make([]snapInput, d.count())
 	for i := range s.inputs {
