@@ -73,19 +73,42 @@ func executableSum() ([32]byte, error) {
 
 func fileSum(path string) ([32]byte, error) {
 	var sum [32]byte
-	f, err := os.Open(path)
-	if err != nil {
-		return sum, err
-	}
-	defer f.Close()
 	h := sha256.New()
-	buf := getBuffer(copyChunk)
-	defer putBuffer(buf)
-	if _, err := io.CopyBuffer(h, f, buf); err != nil {
+	if err := hashFile(h, path); err != nil {
 		return sum, err
 	}
 	h.Sum(sum[:0])
 	return sum, nil
+}
+
+// hashFile feeds a file's bytes to h.
+func hashFile(h io.Writer, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return hashFrom(h, f)
+}
+
+// hashFrom feeds what r reads to h through a pooled buffer.
+func hashFrom(h io.Writer, r io.Reader) error {
+	buf := getBuffer(copyChunk)
+	defer putBuffer(buf)
+	_, err := io.CopyBuffer(h, r, buf[:copyChunk])
+	return err
+}
+
+// packJarIntact reports whether the jar of pack key is there with the
+// size and checksum its pack recorded.
+func (c *cacheStore) packJarIntact(key string, size int64, sum checksum) bool {
+	jar := c.packPath(key, ".jar")
+	st, err := os.Stat(jar)
+	if err != nil || st.Size() != size {
+		return false
+	}
+	got, err := fileCheckSum(jar)
+	return err == nil && got == sum
 }
 
 func (c *cacheStore) key(parts ...[]byte) string {

@@ -63,10 +63,7 @@ func (p *pipeline) prepareCache(ctx context.Context) error {
 			if ix.hasJar && !p.opt.Merge {
 				// Checked here, on the workers, rather than while the
 				// writer copies it.
-				jar := c.packPath(ic.key, ".jar")
-				st, err := os.Stat(jar)
-				sum, err2 := fileCheckSum(jar)
-				ic.jarOK = err == nil && err2 == nil && st.Size() == ix.jarSize && sum == ix.jarSum
+				ic.jarOK = c.packJarIntact(ic.key, ix.jarSize, ix.jarSum)
 			}
 		} else if last := c.lastPack(abs); last != "" {
 			ic.from, ic.fromKey = c.loadPack(last, nil), last
@@ -377,7 +374,7 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 	defer ic.discardDat()
 	if ic.unchanged {
 		if ix := ic.from; ix != nil && ix.hasJar {
-			ic.stored = snapInput{sum: ic.sum, pack: ic.key, jarSum: ix.jarSum, jarSize: ix.jarSize}
+			ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 		}
 		return p.cache.setLastPack(ic.abs, ic.key)
 	}
@@ -417,7 +414,7 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 		return err
 	}
 	if ix.hasJar {
-		ic.stored = snapInput{sum: ic.sum, pack: ic.key, jarSum: ix.jarSum, jarSize: ix.jarSize}
+		ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 	}
 	prev := p.cache.lastPack(ic.abs)
 	if err := p.cache.setLastPack(ic.abs, ic.key); err != nil {

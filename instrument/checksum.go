@@ -3,8 +3,6 @@ package instrument
 import (
 	"bytes"
 	"encoding/binary"
-	"io"
-	"os"
 
 	"github.com/zeebo/xxh3"
 )
@@ -39,15 +37,8 @@ func (c checkHasher) sum() checksum { return toChecksum(c.h.Sum128()) }
 
 // fileCheckSum is the checksum of a file's bytes.
 func fileCheckSum(path string) (checksum, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return checksum{}, err
-	}
-	defer f.Close()
 	h := newCheckHasher()
-	buf := getBuffer(copyChunk)
-	defer putBuffer(buf)
-	if _, err := io.CopyBuffer(h, f, buf[:copyChunk]); err != nil {
+	if err := hashFile(h, path); err != nil {
 		return checksum{}, err
 	}
 	return h.sum(), nil

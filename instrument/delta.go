@@ -60,9 +60,7 @@ func (p *pipeline) hashInputs(ctx context.Context) error {
 			return nil
 		}
 		h := sha256.New()
-		buf := getBuffer(copyChunk)
-		defer putBuffer(buf)
-		if _, err := io.CopyBuffer(h, io.NewSectionReader(in.file, 0, in.size), buf[:copyChunk]); err != nil {
+		if err := hashFrom(h, io.NewSectionReader(in.file, 0, in.size)); err != nil {
 			return fmt.Errorf("%s: %w", in.path, err)
 		}
 		h.Sum(sums[i][:0])
@@ -170,10 +168,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (*delta, string) {
 	p.parallel(ctx, len(p.inputs), func(i, _ int) error {
 		if !d.changed[i] {
 			si := &snap.inputs[i]
-			jar := p.cache.packPath(si.pack, ".jar")
-			st, err := os.Stat(jar)
-			sum, err2 := fileCheckSum(jar)
-			jarOK[i] = si.pack == p.caches[i].key && err == nil && err2 == nil && st.Size() == si.jarSize && sum == si.jarSum
+			jarOK[i] = p.cache.packJarIntact(p.caches[i].key, si.jarSize, si.jarSum)
 		}
 		return nil
 	})
@@ -197,11 +192,12 @@ func (p *pipeline) prepareDelta(ctx context.Context) (*delta, string) {
 func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 	in, ic := p.inputs[i], p.caches[i]
 	si := &d.snap.inputs[i]
-	ix, err := readIndex(p.cache.packPath(si.pack, ".idx"), false)
+	last := p.cache.packKeyOf(si.sum)
+	ix, err := readIndex(p.cache.packPath(last, ".idx"), false)
 	if err != nil || ix.optSum != p.cache.optSum || ix.inputSum != si.sum {
 		return "no pack of its last version"
 	}
-	ic.from, ic.fromKey = ix, si.pack
+	ic.from, ic.fromKey = ix, last
 	ic.sums = make([][32]byte, len(in.entries))
 	ic.recs = make([]*cachedClass, len(in.entries))
 	d.keep[i] = make([]*cachedClass, len(in.entries))

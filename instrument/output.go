@@ -104,7 +104,7 @@ func (p *pipeline) write(ctx context.Context) error {
 			target := filepath.Join(p.opt.Output, outputName(in.path))
 			if d := p.delta; d != nil && !d.changed[i] {
 				// Checked by prepareDelta.
-				c, err := newCopiedJar(target, p.cache.packPath(d.snap.inputs[i].pack, ".jar"))
+				c, err := newCopiedJar(target, p.cache.packPath(p.caches[i].key, ".jar"))
 				if err != nil {
 					abortAll()
 					return err

@@ -10,7 +10,7 @@ import (
 
 // A run snapshot is what a run with a cache leaves for the next run of
 // the same command (same inputs, classpath, outputs, options and kept
-// map): the hashes of its inputs, the pack each input's output came from,
+// map): the hashes of its inputs (which name their packs),
 // its result in counts, and its ignore map. The next run that finds only
 // some jars changed, and their class hierarchy as it was, patches that
 // result class by class instead of planning every method again
@@ -38,8 +38,7 @@ type runSnapshot struct {
 }
 
 type snapInput struct {
-	sum      [32]byte // the jar's bytes
-	pack     string   // the pack its output and records are in
+	sum      [32]byte // the jar's bytes, which name its pack (packKeyOf)
 	jarSum   checksum // the pack's jar
 	jarSize  int64
 	warnings []string // what processing it reported
@@ -50,7 +49,7 @@ type snapSkip struct {
 	class string
 }
 
-const snapMagic = "tracebeat-run-3\n"
+const snapMagic = "tracebeat-run-4\n"
 
 func (c *cacheStore) snapshotPath(identity string) string {
 	return filepath.Join(c.dir, "runs", identity)
@@ -64,7 +63,6 @@ func (s *runSnapshot) encode() []byte {
 	e.uvarint(uint64(len(s.inputs)))
 	for _, in := range s.inputs {
 		e.buf = append(e.buf, in.sum[:]...)
-		e.str(in.pack)
 		e.buf = append(e.buf, in.jarSum[:]...)
 		e.uvarint(uint64(in.jarSize))
 		e.strs(in.warnings)
@@ -106,7 +104,6 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 	for i := range s.inputs {
 		in := &s.inputs[i]
 		d.sum(&in.sum)
-		in.pack = d.str()
 		d.sum(&in.jarSum)
 		in.jarSize = int64(d.uvarint())
 		in.warnings = d.strs()
@@ -244,7 +241,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 		}
 	}
 	for i, ic := range p.caches {
-		if ic == nil || !ic.isJar || ic.stored.pack == "" {
+		if ic == nil || !ic.isJar || ic.stored.sum == ([32]byte{}) {
 			return nil
 		}
 		s.inputs[i] = ic.stored

@@ -204,7 +204,7 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		return failure(err)
 	}
 	if cachedMap != "" {
-		if err := keepMap(res, paths.methodMap, cachedMap); err != nil {
+		if err := keepMap(res, cachedMap); err != nil {
 			log.Warn("cache: method map not kept: " + err.Error())
 		}
 	}
@@ -470,9 +470,14 @@ func writeMaps(res *instrument.Result, p outputPaths) (err error) {
 			mapWritten = true
 		}
 	}()
-	ignored := make([]methodmap.IgnoredMethod, len(res.Ignored))
-	for i, m := range res.Ignored {
-		ignored[i] = methodmap.IgnoredMethod{Key: m.Key, Access: m.Access, Reason: methodmap.Reason(m.Reason)}
+	// The list is laid out only where no text was (a run without cache)
+	// or for the report.
+	var ignored []methodmap.IgnoredMethod
+	if res.IgnoreText == nil || p.report != "" {
+		ignored = make([]methodmap.IgnoredMethod, len(res.Ignored))
+		for i, m := range res.Ignored {
+			ignored[i] = methodmap.IgnoredMethod{Key: m.Key, Access: m.Access, Reason: methodmap.Reason(m.Reason)}
+		}
 	}
 	ignErr := write("ignore map", p.ignoreMap, func() error {
 		if res.IgnoreText != nil {

@@ -3,12 +3,10 @@ package main
 import (
 	"crypto/sha256"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/tracebeat/tracebeat/instrument"
-	"github.com/tracebeat/tracebeat/methodmap"
 )
 
 // useCachedMap sets up a run with --cache: the options get the cache
@@ -56,30 +54,12 @@ func policyKey(fl *instrumentFlags) (string, error) {
 	return key, nil
 }
 
-// keepMap keeps the run's planned ids in the cache as the next run's base
-// map: a copy of the written method map when every planned method was
-// rewritten, else the planned map (instrument.Result.Planned), so methods
-// left untouched keep their ids too.
-func keepMap(res *instrument.Result, written, kept string) error {
+// keepMap keeps the run's planned map (instrument.Result.PlannedText:
+// the methods left untouched keep their ids too) in the cache as the next
+// run's base map.
+func keepMap(res *instrument.Result, kept string) error {
 	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
 		return err
 	}
-	if res.PlannedText != nil {
-		return writeAtomically(kept, func(w io.Writer) error {
-			_, err := w.Write(res.PlannedText)
-			return err
-		})
-	}
-	if res.Planned != res.Map {
-		return methodmap.WriteMapFile(kept, res.Planned)
-	}
-	in, err := os.Open(written)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	return writeAtomically(kept, func(w io.Writer) error {
-		_, err := io.Copy(w, in)
-		return err
-	})
+	return writeBytes(kept, res.PlannedText)
 }
