@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
+
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
 )
 
 // A pack is what the cache keeps of one input after a run: an index (this
@@ -380,8 +381,8 @@ func (d *indexDecoder) info() *classInfo {
 	return ci
 }
 
-// writeFileAtomic writes data to path through a temporary file and a
-// rename, so readers see the old file or the whole new one.
+// writeFileAtomic writes a cache file through a temporary file and a
+// rename, so a reader finds the old or the new content.
 func writeFileAtomic(path string, data []byte) error {
 	return writeAtomic(path, func(w io.Writer) error {
 		_, err := w.Write(data)
@@ -391,19 +392,7 @@ func writeFileAtomic(path string, data []byte) error {
 
 // writeAtomic is writeFileAtomic for content streamed by write.
 func writeAtomic(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.Write(path, 0o644, write); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil

@@ -21,8 +21,8 @@ type inputCache struct {
 	from    *packIndex
 	fromKey string
 	whole   bool
-	jarOK   bool     // from's jar is there and hashes as recorded
-	dat     *os.File // from's .dat, opened on first use
+	jarOK   bool        // from's jar is there and hashes as recorded
+	dat     *fileReader // from's .dat, opened on first use
 	datOnce sync.Once
 	datErr  error
 
@@ -41,6 +41,9 @@ type inputCache struct {
 // prepareCache hashes the jar inputs and loads the packs they can use.
 func (p *pipeline) prepareCache(ctx context.Context) error {
 	c := p.cache
+	if err := p.sumInputs(ctx, nil); err != nil {
+		return err
+	}
 	p.caches = make([]*inputCache, len(p.inputs))
 	return p.parallel(ctx, len(p.inputs), func(i, _ int) error {
 		in := p.inputs[i]
@@ -164,7 +167,7 @@ func (p *pipeline) cachedOutcome(idx int, ic *inputCache, j int, e *entry, ci *c
 
 // readBody reads a recorded body from the pack's .dat and checks it.
 func (ic *inputCache) readBody(c *cacheStore, r *cachedResult) ([]byte, error) {
-	ic.datOnce.Do(func() { ic.dat, ic.datErr = os.Open(c.packPath(ic.fromKey, ".dat")) })
+	ic.datOnce.Do(func() { ic.dat, ic.datErr = openFileReader(c.packPath(ic.fromKey, ".dat")) })
 	if ic.datErr != nil {
 		return nil, ic.datErr
 	}

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,11 +31,16 @@ type delta struct {
 	snap     *runSnapshot
 	kept     []byte // the kept planned map text
 	changed  []bool // by input: its bytes changed
+	// summed is closed when the content sums of the changed inputs (their
+	// new pack keys) are in p.inputSums; sumErr says why not.
+	summed chan struct{}
+	sumErr error
 	// keep[i][j]: the record of class entry j of changed input i, reused
 	// as it is (its class is unchanged).
 	keep    [][]*cachedClass
 	classes map[string]bool // the changed classes (internal names)
 	edits   []classEdit
+	edited  map[[2]int]*classEdit // by input and entry index
 }
 
 // classEdit is one changed class: its entry and its scans then and now.
@@ -47,27 +50,11 @@ type classEdit struct {
 	oldRec   *cachedClass
 	cur      *classInfo
 	contents []byte // the new class file, for the rewrite
-}
-
-// hashInputs hashes every input and classpath jar's bytes, on the
-// workers; a directory gets the zero sum.
-func (p *pipeline) hashInputs(ctx context.Context) error {
-	all := append(append([]*input(nil), p.inputs...), p.classpath...)
-	sums := make([][32]byte, len(all))
-	err := p.parallel(ctx, len(all), func(i, _ int) error {
-		in := all[i]
-		if in.isDir {
-			return nil
-		}
-		h := sha256.New()
-		if err := hashFrom(h, io.NewSectionReader(in.file, 0, in.size)); err != nil {
-			return fmt.Errorf("%s: %w", in.path, err)
-		}
-		h.Sum(sums[i][:0])
-		return nil
-	})
-	p.inputSums, p.classpathSums = sums[:len(p.inputs)], sums[len(p.inputs):]
-	return err
+	// done is set when the class is rewritten (rewriteEdits) and holds
+	// the entry's output and record until writeInput takes them.
+	done   bool
+	result entryResult
+	rec    *cachedClass
 }
 
 // runIdentity names the command a snapshot belongs to: options, inputs,
@@ -99,10 +86,10 @@ func (p *pipeline) tryDelta(ctx context.Context) (done bool, err error) {
 		return false, err
 	}
 	phase := newPhaseLog(p.opt.Log)
-	if err := p.hashInputs(ctx); err != nil {
+	if err := p.checkInputs(ctx); err != nil {
 		return false, err
 	}
-	phase("hash inputs")
+	phase("check inputs")
 	d, why := p.prepareDelta(ctx)
 	phase("delta: compare")
 	if d == nil {
@@ -116,7 +103,7 @@ func (p *pipeline) tryDelta(ctx context.Context) (done bool, err error) {
 // prepareDelta checks every condition of a delta run and scans the
 // changed classes; nil and the reason when it does not apply. It writes
 // nothing and reports nothing.
-func (p *pipeline) prepareDelta(ctx context.Context) (*delta, string) {
+func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	o := &p.opt
 	switch {
 	case o.KeptMap == "":
@@ -141,7 +128,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (*delta, string) {
 	switch {
 	case snap == nil:
 		return nil, "no snapshot of this command"
-	case len(snap.inputs) != len(p.inputs) || !slices.Equal(snap.classpath, p.classpathSums):
+	case len(snap.inputs) != len(p.inputs) || !slices.Equal(snap.classpath, p.checks[len(p.inputs):]):
 		return nil, "classpath changed"
 	}
 	kept, err := os.ReadFile(o.KeptMap)
@@ -156,12 +143,26 @@ func (p *pipeline) prepareDelta(ctx context.Context) (*delta, string) {
 		if err != nil {
 			return nil, err.Error()
 		}
-		d.changed[i] = p.inputSums[i] != snap.inputs[i].sum
-		p.caches[i] = &inputCache{abs: abs, isJar: true, sum: p.inputSums[i], key: p.cache.packKeyOf(p.inputSums[i])}
+		d.changed[i] = p.checks[i] != snap.inputs[i].check
+		p.caches[i] = &inputCache{abs: abs, isJar: true}
 		if !d.changed[i] {
+			p.inputSums[i] = snap.inputs[i].sum
+			p.caches[i].sum, p.caches[i].key = snap.inputs[i].sum, p.cache.packKeyOf(snap.inputs[i].sum)
 			p.caches[i].stored = snap.inputs[i]
 		}
 	}
+	// The changed jars' content sums name their new packs, which are only
+	// written at the end: they are computed meanwhile.
+	d.summed = make(chan struct{})
+	go func() {
+		defer close(d.summed)
+		d.sumErr = p.sumInputs(ctx, d.changed)
+	}()
+	defer func() {
+		if dd == nil {
+			<-d.summed // a full run follows, which needs them (and the files)
+		}
+	}()
 	// Unchanged inputs: their outputs are the packs' jars, which must be
 	// as they were written.
 	jarOK := make([]bool, len(p.inputs))
@@ -177,8 +178,11 @@ func (p *pipeline) prepareDelta(ctx context.Context) (*delta, string) {
 			return nil, p.inputs[i].path + ": its pack's jar is gone or altered"
 		}
 	}
-	for i := range p.inputs {
+	for i, in := range p.inputs {
 		if d.changed[i] {
+			if err := in.list(); err != nil {
+				return nil, err.Error()
+			}
 			if why := p.diffInput(ctx, d, i); why != "" {
 				return nil, p.inputs[i].path + ": " + why
 			}
@@ -349,21 +353,35 @@ func (p *pipeline) runDelta(ctx context.Context) error {
 			}
 		}
 	}
-	for _, in := range p.inputs {
-		in.drop()
-	}
 	for _, in := range p.classpath {
 		in.close()
 	}
 	phase := newPhaseLog(p.opt.Log)
-	if err := p.write(ctx); err != nil {
+	if err := p.rewriteEdits(ctx); err != nil {
 		return err
 	}
-	phase("delta: write")
-	if err := p.patchResult(entries); err != nil {
+	phase("delta: rewrite")
+	// The maps are patched while the jars are written: both only read
+	// what the rewrites left.
+	patched := make(chan error, 1)
+	go func() { patched <- p.patchResult(entries) }()
+	writeErr := p.write(ctx)
+	if err := cmp.Or(writeErr, <-patched); err != nil {
 		return err
 	}
-	phase("delta: patch maps")
+	phase("delta: write and patch maps")
+	if <-d.summed; d.sumErr != nil {
+		p.warn("cache: %v", d.sumErr) // the outputs stand; the packs are not kept
+	}
+	for i, ic := range p.caches {
+		if d.changed[i] {
+			if d.sumErr != nil {
+				ic.discardDat()
+				continue
+			}
+			ic.sum, ic.key = p.inputSums[i], p.cache.packKeyOf(p.inputSums[i])
+		}
+	}
 	p.storeCache()
 	phase("delta: cache store")
 	p.storeSnapshot()
@@ -372,6 +390,24 @@ func (p *pipeline) runDelta(ctx context.Context) error {
 		p.opt.Progress(snap.classes, snap.classes)
 	}
 	return nil
+}
+
+// rewriteEdits rewrites the changed classes on the workers, before the
+// write, so what they report (methods left untouched) is known to the
+// patch of the maps.
+func (p *pipeline) rewriteEdits(ctx context.Context) error {
+	d := p.delta
+	d.edited = map[[2]int]*classEdit{}
+	for k := range d.edits {
+		ed := &d.edits[k]
+		d.edited[[2]int{ed.in, ed.j}] = ed
+	}
+	return p.parallel(ctx, len(d.edits), func(k, _ int) error {
+		ed := &d.edits[k]
+		ed.result, ed.rec = p.processEntry(ed.in, ed.j, ed.cur, true)
+		ed.done = true
+		return ed.result.err
+	})
 }
 
 // planEdits gives the traced methods of the changed classes their ids, as
@@ -419,8 +455,7 @@ func (p *pipeline) planEdits() ([]methodmap.Entry, error) {
 // patchResult makes the result of the run from the snapshot's with the
 // changed classes' contributions replaced.
 func (p *pipeline) patchResult(entries []methodmap.Entry) error {
-	d, snap, res := p.delta, p.delta.snap, p.res
-	res.Classes = snap.classes
+	d, snap, res := p.delta, p.delta.snap, p.res // (res.Classes is set: write reads it)
 	res.Focus = slices.Clone(snap.focus)
 	res.Duplicates = slices.Clone(snap.duplicates)
 	res.Rewritten += snap.rewritten
@@ -434,7 +469,8 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 		ignoredBy[r] = n
 	}
 	var ignored []methodmap.IgnoredMethod
-	for _, ed := range d.edits {
+	for k := range d.edits { // (not by value: writeInput takes their results meanwhile)
+		ed := &d.edits[k]
 		old := &ed.oldRec.result
 		if old.rewritten {
 			res.Rewritten--
@@ -446,8 +482,7 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 			ignoredBy[r] -= n
 			res.IgnoredCount -= n
 		}
-		cur := p.caches[ed.in].recs[ed.j]
-		for r, n := range ignoredContribution(ed.cur, cur.result.skipped, &ignored) {
+		for r, n := range ignoredContribution(ed.cur, ed.rec.result.skipped, &ignored) {
 			ignoredBy[r] += n
 			res.IgnoredCount += n
 		}
@@ -620,4 +655,12 @@ func (p *pipeline) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *
 	redone := &cachedClass{sum: rec.sum, info: ci, plan: ps, result: cachedResult{rewritten: true,
 		deflated: res.deflated, crc: res.crc, size: res.size, skipped: out.skipped, warnings: out.warnings}}
 	return res, redone
+}
+
+// edit returns the changed class at entry j of input idx, if any.
+func (d *delta) edit(idx, j int) *classEdit {
+	if d == nil {
+		return nil
+	}
+	return d.edited[[2]int{idx, j}]
 }

@@ -22,6 +22,8 @@ type input struct {
 	isDir   bool
 	file    *os.File    // jars: open from the scan to the end of the write
 	size    int64       // ... and its size
+	mapped  *mappedFile // jars of a cached run: file, mapped (mapContents)
+	listed  bool        // entries are known (list)
 	zr      *zip.Reader // jars: the directory, nil while dropped
 	entries []entry
 }
@@ -184,9 +186,24 @@ func (e *entry) readThroughArchive() ([]byte, error) {
 	return buf, nil
 }
 
-// openInput opens a jar or lists a directory (files sorted by path, so
-// the order never depends on the file system).
+// openInput opens a jar and reads its directory, or lists a directory
+// (files sorted by path, so the order never depends on the file system).
 func openInput(path string) (*input, error) {
+	in, err := openUnlisted(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.list(); err != nil {
+		in.close()
+		return nil, err
+	}
+	return in, nil
+}
+
+// openUnlisted opens a jar without reading its directory yet (a run that
+// finds a jar unchanged in the cache never needs it), or lists a
+// directory.
+func openUnlisted(path string) (*input, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -218,27 +235,63 @@ func openInput(path string) (*input, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		sort.Slice(in.entries, func(i, j int) bool { return in.entries[i].name < in.entries[j].name })
+		in.listed = true
 		return in, nil
 	}
 	if in.file, err = os.Open(path); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if st, err = in.file.Stat(); err != nil { // the size of what is open
+		in.close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	in.size = st.Size()
+	return in, nil
+}
+
+// list reads a jar's directory into its entries, once.
+func (in *input) list() error {
+	if in.listed {
+		return nil
+	}
 	zr, err := in.readDirectory()
 	if err != nil {
-		in.close()
-		return nil, fmt.Errorf("%s: not a readable jar: %w", path, err)
+		return fmt.Errorf("%s: not a readable jar: %w", in.path, err)
 	}
-	in.zr = zr
+	in.zr, in.listed = zr, true
 	in.entries = make([]entry, 0, len(zr.File))
 	for _, f := range zr.File {
 		in.entries = append(in.entries, entry{name: f.Name, zf: f})
 	}
-	return in, nil
+	return nil
+}
+
+// mapContents makes a jar read through a memory map from now on, where
+// the platform allows.
+func (in *input) mapContents() {
+	if in.file != nil && in.mapped == nil {
+		in.mapped, _ = mapFile(in.file, in.size)
+	}
+}
+
+// contents reads the jar's bytes: its map, or the file.
+func (in *input) contents() io.ReaderAt {
+	if in.mapped != nil {
+		return in.mapped
+	}
+	return in.file
+}
+
+// hashContents writes the jar's bytes to h.
+func (in *input) hashContents(h io.Writer) error {
+	if in.mapped != nil {
+		return in.mapped.writeTo(h)
+	}
+	return hashFrom(h, io.NewSectionReader(in.file, 0, in.size))
 }
 
 func (in *input) readDirectory() (*zip.Reader, error) {
-	zr, err := zip.NewReader(in.file, in.size)
+	zr, err := zip.NewReader(in.contents(), in.size)
 	if err != nil {
 		return nil, err
 	}
@@ -247,6 +300,8 @@ func (in *input) readDirectory() (*zip.Reader, error) {
 }
 
 func (in *input) close() {
+	in.mapped.unmap()
+	in.mapped = nil
 	if in.file != nil {
 		in.file.Close()
 		in.file = nil

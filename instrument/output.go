@@ -18,6 +18,7 @@ import (
 	"go.uber.org/zap"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
 )
 
 // dirEntryTime is the timestamp of jar entries that come from class
@@ -222,13 +223,18 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 			if keep != nil && keep[j] != nil {
 				f.rec = keep[j]
 			}
+			ready := f.ci == nil && (f.rec == nil || !f.rec.result.rewritten) && !(toJar && in.isDir) && !needsCheck(f.e)
+			if ed := p.delta.edit(idx, j); ed != nil && ed.done { // rewritten already
+				f.res, f.rec, ed.result = ed.result, ed.rec, entryResult{}
+				ready = true
+			}
 			select {
 			case window <- f:
 			case <-ctx.Done():
 				return
 			}
-			if f.ci == nil && (f.rec == nil || !f.rec.result.rewritten) && !(toJar && in.isDir) && !needsCheck(f.e) {
-				close(f.done) // copied as is by the writer
+			if ready {
+				close(f.done) // copied as is by the writer, or done
 				continue
 			}
 			select {
@@ -644,14 +650,10 @@ func (j *jarSink) commitFile() error {
 		os.Remove(j.tmp.Name())
 		return err
 	}
-	if err := os.Rename(j.tmp.Name(), j.path); err != nil {
+	if err := atomicfile.Replace(j.tmp.Name(), j.path); err != nil {
 		os.Remove(j.tmp.Name())
 		return err
 	}
-	// A link to the file already at the path (a pack's jar given out
-	// again) is left in place by rename, which does nothing when both
-	// names are one file.
-	os.Remove(j.tmp.Name())
 	return nil
 }
 

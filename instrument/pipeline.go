@@ -142,14 +142,14 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		return nil, err
 	}
 	for _, path := range opt.Inputs {
-		in, err := openInput(path)
+		in, err := openUnlisted(path)
 		if err != nil {
 			return nil, err
 		}
 		p.inputs = append(p.inputs, in)
 	}
 	for _, path := range opt.Classpath {
-		in, err := openInput(path)
+		in, err := openUnlisted(path)
 		if err != nil {
 			return nil, fmt.Errorf("classpath: %w", err)
 		}
@@ -166,6 +166,11 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 			phase("delta")
 			return p.res, nil
 		}
+	}
+	if err := p.listInputs(ctx); err != nil {
+		return nil, err
+	}
+	if opt.Cache != "" {
 		if err := p.prepareCache(ctx); err != nil {
 			return nil, err
 		}
@@ -209,6 +214,20 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	return p.res, nil
 }
 
+// listInputs reads the directories of the jars, on the workers.
+func (p *pipeline) listInputs(ctx context.Context) error {
+	all := append(append([]*input(nil), p.inputs...), p.classpath...)
+	return p.parallel(ctx, len(all), func(i, _ int) error {
+		if err := all[i].list(); err != nil {
+			if i >= len(p.inputs) {
+				return fmt.Errorf("classpath: %w", err)
+			}
+			return err
+		}
+		return nil
+	})
+}
+
 // readKeptMap reads the kept map, the base map of a run with
 // Options.KeptMap and no Policy.BaseMap, while the scan runs. A missing
 // one is no base map; a damaged one only costs the ids their history.
@@ -249,10 +268,12 @@ type pipeline struct {
 
 	cache  *cacheStore
 	caches []*inputCache // by input; nil without a cache
-	// inputSums and classpathSums hash the jars' bytes (zero for a
-	// directory); set with a cache.
-	inputSums, classpathSums [][32]byte
-	delta                    *delta // set when the run patches the last one
+	// With a cache: checks are the checks of the inputs then the
+	// classpath, inputSums the content sums of the inputs (inputsum.go;
+	// zero for a directory).
+	checks    []checksum
+	inputSums [][32]byte
+	delta     *delta // set when the run patches the last one
 }
 
 func (p *pipeline) close() {

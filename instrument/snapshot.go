@@ -17,8 +17,8 @@ import (
 // (delta.go).
 type runSnapshot struct {
 	inputs     []snapInput
-	classpath  [][32]byte
-	plannedSum checksum // of the planned map text (the next base map)
+	classpath  []checksum // the checks of the classpath jars
+	plannedSum checksum   // of the planned map text (the next base map)
 	highWater  int
 	classes    int
 	rewritten  int
@@ -38,6 +38,7 @@ type runSnapshot struct {
 }
 
 type snapInput struct {
+	check    checksum // the jar's bytes (inputsum.go)
 	sum      [32]byte // the jar's bytes, which name its pack (packKeyOf)
 	jarSum   checksum // the pack's jar
 	jarSize  int64
@@ -49,7 +50,7 @@ type snapSkip struct {
 	class string
 }
 
-const snapMagic = "tracebeat-run-4\n"
+const snapMagic = "tracebeat-run-5\n"
 
 func (c *cacheStore) snapshotPath(identity string) string {
 	return filepath.Join(c.dir, "runs", identity)
@@ -62,6 +63,7 @@ func (s *runSnapshot) encode() []byte {
 	e.buf = append(e.buf, snapMagic...)
 	e.uvarint(uint64(len(s.inputs)))
 	for _, in := range s.inputs {
+		e.buf = append(e.buf, in.check[:]...)
 		e.buf = append(e.buf, in.sum[:]...)
 		e.buf = append(e.buf, in.jarSum[:]...)
 		e.uvarint(uint64(in.jarSize))
@@ -103,12 +105,13 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 	s.inputs = make([]snapInput, d.count())
 	for i := range s.inputs {
 		in := &s.inputs[i]
+		d.sum(&in.check)
 		d.sum(&in.sum)
 		d.sum(&in.jarSum)
 		in.jarSize = int64(d.uvarint())
 		in.warnings = d.strs()
 	}
-	s.classpath = make([][32]byte, d.count())
+	s.classpath = make([]checksum, d.count())
 	for i := range s.classpath {
 		d.sum(&s.classpath[i])
 	}
@@ -223,7 +226,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 	res := p.res
 	s := &runSnapshot{
 		inputs:     make([]snapInput, len(p.inputs)),
-		classpath:  p.classpathSums,
+		classpath:  p.checks[len(p.inputs):],
 		plannedSum: checkSum(res.PlannedText),
 		highWater:  p.highWater,
 		classes:    res.Classes,
@@ -245,6 +248,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 			return nil
 		}
 		s.inputs[i] = ic.stored
+		s.inputs[i].check = p.checks[i]
 		if p.inputWarnings != nil {
 			s.inputs[i].warnings = p.inputWarnings[i]
 		}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
 )
 
 // IgnoredMethod is a method left alone and the reason why.
@@ -32,7 +34,7 @@ func EncodeIgnoreMap(ignored []IgnoredMethod) []byte {
 // WriteIgnoreMapFile writes EncodeIgnoreMap(ignored) to path through a
 // temporary file and a rename.
 func WriteIgnoreMapFile(path string, ignored []IgnoredMethod) error {
-	return writeFileAtomicWith(path, func(w io.Writer) error { return encodeIgnoreMapTo(w, ignored) })
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return encodeIgnoreMapTo(w, ignored) })
 }
 
 // encodeIgnoreMapTo writes what EncodeIgnoreMap returns. The lines are

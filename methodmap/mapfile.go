@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
 )
 
 // Entry is one line of methodMapping.txt.
@@ -257,5 +259,5 @@ func writeMapLines(w io.Writer, highWater, maxEntry int, entries []Entry) error 
 // WriteMapFile writes EncodeMap(m) to path through a temporary file in the
 // same directory and a rename.
 func WriteMapFile(path string, m *Map) error {
-	return writeFileAtomicWith(path, func(w io.Writer) error { return encodeMapTo(w, m) })
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return encodeMapTo(w, m) })
 }

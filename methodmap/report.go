@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
 )
 
 // Report is the JSON report of a run: why each ignored method was ignored
@@ -64,5 +66,5 @@ func WriteReportFile(path string, traced int, ignored []IgnoredMethod) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, data)
+	return atomicfile.WriteBytes(path, 0o644, data)
 }

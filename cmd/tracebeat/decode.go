@@ -14,6 +14,7 @@ import (
 
 	"github.com/tracebeat/tracebeat/decode"
 	"github.com/tracebeat/tracebeat/decode/flamepng"
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
 )
 
 func init() {
@@ -198,37 +199,12 @@ func decodeTo(inPath, outPath string, stdout io.Writer, opts decode.Options) (*d
 		return decode.Decode(in, stdout, opts)
 	}
 	var res *decode.Result
-	err := writeAtomically(outPath, func(w io.Writer) error {
+	err := atomicfile.Write(outPath, 0o644, func(w io.Writer) error {
 		var err error
 		res, err = decode.Decode(in, w, opts)
 		return err
 	})
 	return res, err
-}
-
-// writeAtomically writes to a temporary file beside path and renames it
-// into place only when write succeeded.
-func writeAtomically(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	// CreateTemp makes the file private; an output is an ordinary file.
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
 }
 
 func spoolToTemp(r io.Reader) (string, error) {
@@ -264,7 +240,7 @@ func renderPNG(inPath, pngPath, title string, opts decode.Options) error {
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	return writeAtomically(pngPath, func(w io.Writer) error {
+	return atomicfile.Write(pngPath, 0o644, func(w io.Writer) error {
 		return flamepng.RenderJSON(tmp, w, flamepng.Options{Title: "tracebeat decode: " + title})
 	})
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tracebeat/tracebeat/blacklist"
 	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
 	"github.com/tracebeat/tracebeat/mapping"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
@@ -513,11 +514,13 @@ func writeMapText(path string, res *instrument.Result) error {
 }
 
 // writeBytes writes data to path through a temporary file and a rename.
+// A file that holds data already is left as it is: a cached run mostly
+// writes the maps the last run wrote, tens of MB each.
 func writeBytes(path string, data []byte) error {
-	return writeAtomically(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
+	if atomicfile.Holds(path, data) {
+		return nil
+	}
+	return atomicfile.WriteBytes(path, 0o644, data)
 }
 
 // summaryLine is the one-line result the checks and users read.
