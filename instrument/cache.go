@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/zeebo/xxh3"
 )
 
 // cacheStore is the directory given with Options.Cache. Layout (v2):
@@ -151,6 +153,9 @@ func (c *cacheStore) lastPack(absPath string) string {
 }
 
 func (c *cacheStore) setLastPack(absPath, key string) error {
+	if c.lastPack(absPath) == key { // most inputs of most runs
+		return nil
+	}
 	return writeFileAtomic(filepath.Join(c.dir, "last", lastKey(absPath)), []byte(key))
 }
 
@@ -169,9 +174,13 @@ func CachedMapPath(dir, mapPath string) (string, error) {
 // entrySum is the checksum of a jar entry's stored bytes (with the
 // method and the size and CRC its header declares) or of a file's bytes:
 // within an input whose previous version is known, what tells an entry
-// that changed from one that did not.
+// that changed from one that did not. The header fields seed the hash of
+// the bytes, which hashes them in one call, with no hasher to allocate.
 func entrySum(e *entry, raw []byte) checksum {
-	h := newCheckHasher()
+	return toChecksum(xxh3.Hash128Seed(raw, entrySeed(e)))
+}
+
+func entrySeed(e *entry) uint64 {
 	var hdr [15]byte
 	if e.zf != nil {
 		hdr[0] = 'z'
@@ -181,9 +190,32 @@ func entrySum(e *entry, raw []byte) checksum {
 	} else {
 		hdr[0] = 'f'
 	}
-	h.Write(hdr[:])
-	h.Write(raw)
-	return h.sum()
+	return xxh3.Hash(hdr[:])
+}
+
+// entrySumOf computes entrySum of a class entry of in, from the jar's map
+// without copying its bytes where there is one.
+func (in *input) entrySumOf(e *entry) (checksum, error) {
+	if in.mapped == nil || e.zf == nil {
+		raw, err := e.stored()
+		if err != nil {
+			return checksum{}, err
+		}
+		defer putBuffer(raw)
+		return entrySum(e, raw), nil
+	}
+	off, err := e.zf.DataOffset()
+	if err != nil {
+		return checksum{}, err
+	}
+	n := e.zf.CompressedSize64
+	if off < 0 || n > uint64(in.mapped.size()-off) {
+		return checksum{}, fmt.Errorf("entry data past the end of the jar (%d+%d of %d bytes)", off, n, in.mapped.size())
+	}
+	seed := entrySeed(e)
+	var sum checksum
+	err = in.mapped.view(off, int64(n), func(raw []byte) { sum = toChecksum(xxh3.Hash128Seed(raw, seed)) })
+	return sum, err
 }
 
 // planSum hashes what a class is to be rewritten with.

@@ -41,6 +41,7 @@ type delta struct {
 	classes map[string]bool // the changed classes (internal names)
 	edits   []classEdit
 	edited  map[[2]int]*classEdit // by input and entry index
+	base    *methodmap.Map        // the kept map's lines of the changed classes
 }
 
 // classEdit is one changed class: its entry and its scans then and now.
@@ -131,11 +132,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	case len(snap.inputs) != len(p.inputs) || !slices.Equal(snap.classpath, p.checks[len(p.inputs):]):
 		return nil, "classpath changed"
 	}
-	kept, err := os.ReadFile(o.KeptMap)
-	if err != nil || checkSum(kept) != snap.plannedSum {
-		return nil, "kept map is not the last run's"
-	}
-	d := &delta{identity: identity, snap: snap, kept: kept, changed: make([]bool, len(p.inputs)),
+	d := &delta{identity: identity, snap: snap, changed: make([]bool, len(p.inputs)),
 		keep: make([][]*cachedClass, len(p.inputs)), classes: map[string]bool{}}
 	p.caches = make([]*inputCache, len(p.inputs))
 	for i, in := range p.inputs {
@@ -163,29 +160,43 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 			<-d.summed // a full run follows, which needs them (and the files)
 		}
 	}()
-	// Unchanged inputs: their outputs are the packs' jars, which must be
-	// as they were written.
-	jarOK := make([]bool, len(p.inputs))
-	p.parallel(ctx, len(p.inputs), func(i, _ int) error {
-		if !d.changed[i] {
-			si := &snap.inputs[i]
-			jarOK[i] = p.cache.packJarIntact(p.caches[i].key, si.jarSize, si.jarSum)
-		}
-		return nil
+	// The kept map must be the one the snapshot's run planned, and the
+	// outputs of unchanged inputs, the packs' jars, must be as they were
+	// written: both are checked while the changed jars are compared.
+	var checks sync.WaitGroup
+	keptOK := false
+	checks.Go(func() {
+		var err error
+		d.kept, err = os.ReadFile(o.KeptMap)
+		keptOK = err == nil && checkSum(d.kept) == snap.plannedSum
 	})
+	jarOK := make([]bool, len(p.inputs))
+	checks.Go(func() {
+		for i := range p.inputs {
+			if !d.changed[i] {
+				si := &snap.inputs[i]
+				jarOK[i] = p.cache.packJarIntact(p.caches[i].key, si.jarSize, si.jarSum)
+			}
+		}
+	})
+	for i, in := range p.inputs {
+		if d.changed[i] && why == "" {
+			why = p.diffInput(ctx, d, i)
+			if why != "" {
+				why = in.path + ": " + why
+			}
+		}
+	}
+	checks.Wait()
+	if why != "" {
+		return nil, why
+	}
+	if !keptOK {
+		return nil, "kept map is not the last run's"
+	}
 	for i := range p.inputs {
 		if !d.changed[i] && !jarOK[i] {
 			return nil, p.inputs[i].path + ": its pack's jar is gone or altered"
-		}
-	}
-	for i, in := range p.inputs {
-		if d.changed[i] {
-			if err := in.list(); err != nil {
-				return nil, err.Error()
-			}
-			if why := p.diffInput(ctx, d, i); why != "" {
-				return nil, p.inputs[i].path + ": " + why
-			}
 		}
 	}
 	return d, ""
@@ -197,7 +208,12 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 	in, ic := p.inputs[i], p.caches[i]
 	si := &d.snap.inputs[i]
 	last := p.cache.packKeyOf(si.sum)
+	listed := make(chan error, 1) // the jar's directory is read meanwhile
+	go func() { listed <- in.list() }()
 	ix, err := readIndex(p.cache.packPath(last, ".idx"), false)
+	if lerr := <-listed; lerr != nil {
+		return lerr.Error()
+	}
 	if err != nil || ix.optSum != p.cache.optSum || ix.inputSum != si.sum {
 		return "no pack of its last version"
 	}
@@ -237,21 +253,19 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 		if rec == nil {
 			return stop("classes added or removed")
 		}
-		raw, err := e.stored()
+		sum, err := in.entrySumOf(e)
 		if err != nil {
 			return stop(err.Error())
 		}
-		ic.sums[j] = entrySum(e, raw)
-		if ic.sums[j] == rec.sum {
-			putBuffer(raw)
+		ic.sums[j] = sum
+		if sum == rec.sum {
 			if !rec.parsed() && p.opt.Strict {
 				return stop(e.name + ": does not parse") // the full run reports it
 			}
 			d.keep[i][j], ic.recs[j] = rec, rec
 			return nil
 		}
-		data, err := e.contents(raw)
-		putBuffer(raw)
+		data, err := e.read()
 		if err != nil {
 			return stop(err.Error())
 		}
@@ -420,6 +434,7 @@ func (p *pipeline) planEdits() ([]methodmap.Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache: kept map: %w", err)
 	}
+	d.base = base
 	var traced []methodmap.Method
 	var at []*methodInfo
 	var owner []*classInfo
@@ -468,7 +483,7 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 	for r, n := range snap.ignoredBy {
 		ignoredBy[r] = n
 	}
-	var ignored []methodmap.IgnoredMethod
+	var ignored, wasIgnored []methodmap.IgnoredMethod
 	for k := range d.edits { // (not by value: writeInput takes their results meanwhile)
 		ed := &d.edits[k]
 		old := &ed.oldRec.result
@@ -478,7 +493,7 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 		for _, s := range old.skipped {
 			skipped[s.reason]--
 		}
-		for r, n := range ignoredContribution(ed.old, old.skipped, nil) {
+		for r, n := range ignoredContribution(ed.old, old.skipped, &wasIgnored) {
 			ignoredBy[r] -= n
 			res.IgnoredCount -= n
 		}
@@ -492,17 +507,28 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 	}
 	res.Skipped, res.IgnoredByReason = dropZero(skipped), dropZero(ignoredBy)
 
-	// The ignore map is patched while the method maps are.
+	// The ignore map is patched while the method maps are. A change to
+	// method bodies only (the usual edit) leaves both maps as they were:
+	// the last texts are the result, without a pass over them.
 	var ignoreErr error
 	ignoreDone := make(chan struct{})
 	go func() {
 		defer close(ignoreDone)
+		if methodmap.SameIgnoreLines(wasIgnored, ignored) {
+			res.IgnoreText = snap.ignoreText
+			return
+		}
 		res.IgnoreText, ignoreErr = methodmap.PatchIgnoreMap(snap.ignoreText, d.classes, ignored)
 	}()
 	defer func() { <-ignoreDone }()
-	planned, err := methodmap.PatchMap(d.kept, d.classes, nil, entries, p.highWater)
-	if err != nil {
-		return fmt.Errorf("cache: %w", err)
+	planned := d.kept
+	if p.highWater != d.base.HighWater || !methodmap.SameMapLines(d.base.Entries, entries) {
+		var err error
+		if planned, err = methodmap.PatchMap(d.kept, d.classes, nil, entries, p.highWater); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+	} else if methodmap.SameIgnoreLines(wasIgnored, ignored) {
+		p.opt.Log.Debug("cache: maps unchanged")
 	}
 	var skippedIDs []snapSkip
 	for _, s := range snap.skippedIDs {
@@ -522,6 +548,7 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 		for _, s := range skippedIDs {
 			drop[s.id] = true
 		}
+		var err error
 		if res.MapText, err = methodmap.PatchMap(planned, nil, drop, nil, p.highWater); err != nil {
 			return fmt.Errorf("cache: %w", err)
 		}

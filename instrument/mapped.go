@@ -59,6 +59,17 @@ func (m *mappedFile) ReadAt(p []byte, off int64) (n int, err error) {
 	return n, err
 }
 
+// view calls fn with n bytes of the mapping from off, which fn must not
+// keep; a fault while fn reads them is errFileShrank.
+func (m *mappedFile) view(off, n int64, fn func([]byte)) (err error) {
+	if off < 0 || n < 0 || off+n > int64(len(m.data)) {
+		return io.ErrUnexpectedEOF
+	}
+	defer catchFault(debug.SetPanicOnFault(true), &err)
+	fn(m.data[off : off+n])
+	return nil
+}
+
 // writeTo writes the whole mapping to w (a hash) in pieces.
 func (m *mappedFile) writeTo(w io.Writer) (err error) {
 	defer catchFault(debug.SetPanicOnFault(true), &err)

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
 )
 
 // A run snapshot is what a run with a cache leaves for the next run of
@@ -33,8 +35,12 @@ type runSnapshot struct {
 	// shared are the class names found in more than one class entry
 	// (versioned variants included): their methods share ids and lines
 	// across entries, so a delta never touches them.
-	shared     map[string]bool
+	shared map[string]bool
+	// ignoreText is the ignore map, kept beside the snapshot (its file is
+	// only written again when it changes, which a change of method bodies
+	// does not); ignoreSum is its checksum.
 	ignoreText []byte
+	ignoreSum  checksum
 }
 
 type snapInput struct {
@@ -50,7 +56,7 @@ type snapSkip struct {
 	class string
 }
 
-const snapMagic = "tracebeat-run-5\n"
+const snapMagic = "tracebeat-run-6\n"
 
 func (c *cacheStore) snapshotPath(identity string) string {
 	return filepath.Join(c.dir, "runs", identity)
@@ -88,7 +94,7 @@ func (s *runSnapshot) encode() []byte {
 	e.strs(s.focus)
 	e.strs(s.duplicates)
 	e.strs(slices.Sorted(maps.Keys(s.shared)))
-	e.bytes(s.ignoreText)
+	e.buf = append(e.buf, s.ignoreSum[:]...)
 	sum := checkSum(e.buf)
 	return append(e.buf, sum[:]...)
 }
@@ -132,7 +138,7 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 	for _, name := range d.strs() {
 		s.shared[name] = true
 	}
-	s.ignoreText = d.bytes()
+	d.sum(&s.ignoreSum)
 	if d.err != nil || len(d.buf) != 0 {
 		return nil, errBadSnapshot
 	}
@@ -140,14 +146,18 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 }
 
 // loadSnapshot returns the snapshot of the last run with this identity,
-// nil when there is none or it is damaged.
+// nil when there is none or it (or its ignore map) is damaged.
 func (c *cacheStore) loadSnapshot(identity string) *runSnapshot {
-	data, err := os.ReadFile(c.snapshotPath(identity))
+	path := c.snapshotPath(identity)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil
 	}
 	s, err := decodeSnapshot(data)
 	if err != nil {
+		return nil
+	}
+	if s.ignoreText, err = os.ReadFile(path + ".ignore"); err != nil || checkSum(s.ignoreText) != s.ignoreSum {
 		return nil
 	}
 	return s
@@ -157,7 +167,22 @@ func (c *cacheStore) storeSnapshot(identity string, s *runSnapshot) error {
 	if err := os.MkdirAll(filepath.Join(c.dir, "runs"), 0o755); err != nil {
 		return err
 	}
-	return writeFileAtomic(c.snapshotPath(identity), s.encode())
+	path := c.snapshotPath(identity)
+	s.ignoreSum = checkSum(s.ignoreText)
+	if !atomicfile.Holds(path+".ignore", s.ignoreText) {
+		if err := writeFileAtomic(path+".ignore", s.ignoreText); err != nil {
+			return err
+		}
+	}
+	return writeFileAtomic(path, s.encode())
+}
+
+// removeSnapshot removes the snapshot of identity, which no longer
+// describes the outputs.
+func (c *cacheStore) removeSnapshot(identity string) {
+	path := c.snapshotPath(identity)
+	os.Remove(path)
+	os.Remove(path + ".ignore")
 }
 
 func (e *indexEncoder) strs(list []string) {
@@ -208,15 +233,14 @@ func (p *pipeline) storeSnapshot() {
 	if err != nil {
 		return
 	}
-	path := p.cache.snapshotPath(identity)
 	s := p.snapshot()
 	if s == nil {
-		os.Remove(path)
+		p.cache.removeSnapshot(identity)
 		return
 	}
 	if err := p.cache.storeSnapshot(identity, s); err != nil {
 		p.warn("cache: %v", err)
-		os.Remove(path)
+		p.cache.removeSnapshot(identity)
 	}
 }
 

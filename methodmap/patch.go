@@ -208,3 +208,42 @@ func PatchIgnoreMap(old []byte, classes map[string]bool, add []IgnoredMethod) ([
 	}
 	return out, nil
 }
+
+// SameMapLines reports whether two lists of entries are written as the
+// same lines of a method map, in any order: a patch that replaces the
+// lines of some classes by the same lines leaves the text as it was.
+func SameMapLines(a, b []Entry) bool {
+	return sameLines(a, b, func(dst []byte, e Entry) []byte {
+		dst = strconv.AppendInt(dst, int64(e.ID), 10)
+		dst = append(dst, ',')
+		dst = strconv.AppendUint(dst, uint64(e.Access), 10)
+		dst = append(dst, ',')
+		return appendMapText(dst, e.Key, e.Access)
+	})
+}
+
+// SameIgnoreLines is SameMapLines for the lines of an ignore map, which
+// show the method and not why it is ignored.
+func SameIgnoreLines(a, b []IgnoredMethod) bool {
+	return sameLines(a, b, func(dst []byte, m IgnoredMethod) []byte { return appendMapText(dst, m.Key, m.Access) })
+}
+
+func sameLines[T any](a, b []T, line func([]byte, T) []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	count := make(map[string]int, len(a))
+	var buf []byte
+	for _, x := range a {
+		buf = line(buf[:0], x)
+		count[string(buf)]++
+	}
+	for _, x := range b {
+		buf = line(buf[:0], x)
+		if count[string(buf)] == 0 {
+			return false
+		}
+		count[string(buf)]--
+	}
+	return true
+}

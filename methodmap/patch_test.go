@@ -1,6 +1,7 @@
 package methodmap
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -102,4 +103,51 @@ func TestPatchIgnoreMapIsEncodeIgnoreMap(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, string(EncodeIgnoreMap(append(append([]IgnoredMethod(nil), others...), after...))), string(got))
 	}
+}
+
+// TestSameLinesMeanUnchangedText checks what a delta run relies on to
+// keep the last map texts as they are: replacing the lines of a class by
+// entries that SameMapLines (SameIgnoreLines) calls the same gives back
+// the old text byte for byte, and entries it calls different do not.
+func TestSameLinesMeanUnchangedText(t *testing.T) {
+	key := func(class, name, desc string) MethodKey { return MethodKey{Class: class, Name: name, Desc: desc} }
+	before := []Method{
+		{Key: key("a/B", "f", "()V"), Access: 1}, {Key: key("a/B", "n", "(I)V"), Access: 0x0101},
+		{Key: key("a/C", "h", "()V"), Access: 1}, {Key: key("a/B$1", "run", "()V"), Access: 1},
+	}
+	old, err := Assign(before, nil)
+	require.NoError(t, err)
+	text, err := EncodeMap(old)
+	require.NoError(t, err)
+	classB := map[string]bool{"a/B": true}
+	lines, err := SelectClasses(text, classB)
+	require.NoError(t, err)
+	require.Len(t, lines.Entries, 2)
+
+	// The scan of a class gives the native method its descriptor; the map
+	// line does not show it.
+	scanned := []Entry{lines.Entries[1], lines.Entries[0]}
+	scanned[0].Key.Desc = "(I)V"
+	assert.True(t, SameMapLines(lines.Entries, scanned))
+	got, err := PatchMap(text, classB, nil, scanned, lines.HighWater)
+	require.NoError(t, err)
+	assert.Equal(t, string(text), string(got))
+
+	for name, change := range map[string]func(e *Entry){
+		"id":     func(e *Entry) { e.ID = 99 },
+		"access": func(e *Entry) { e.Access = 9 },
+		"name":   func(e *Entry) { e.Key.Name = "g" },
+	} {
+		other := slices.Clone(scanned)
+		change(&other[1])
+		assert.False(t, SameMapLines(lines.Entries, other), name)
+	}
+	assert.False(t, SameMapLines(lines.Entries, scanned[:1]), "a line fewer")
+
+	ignored := []IgnoredMethod{{Key: key("a/B", "x", "()V"), Access: 1, Reason: "empty"}, {Key: key("a/B", "y", "()V"), Access: 2, Reason: "getter"}}
+	again := []IgnoredMethod{{Key: key("a/B", "y", "()V"), Access: 2, Reason: "setter"}, {Key: key("a/B", "x", "()V"), Access: 1, Reason: "empty"}}
+	assert.True(t, SameIgnoreLines(ignored, again), "the reason is not on the line")
+	again[0].Key.Name = "z"
+	assert.False(t, SameIgnoreLines(ignored, again))
+	assert.False(t, SameIgnoreLines(ignored, ignored[:1]))
 }

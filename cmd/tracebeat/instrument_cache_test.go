@@ -76,15 +76,19 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 		name, file, source string
 		delta              bool
 		damage             bool // the bodies in the cache are damaged before the change
+		sameMaps           bool // the maps are the last run's (bodies changed only)
 	}{
+		{"method bodies changed", "app/Main.java",
+			"package app; public class Main extends Base { public int run(int x) { return x * 7 + helper(x); } int helper(int x) { return x + 1 > 4 ? x : -x; } static native void nat(); public static int s(int a) { return a * a + 5; } }",
+			true, false, true},
 		{"method body changed, one added, one removed", "app/Main.java",
-			mainChanged, true, false},
+			mainChanged, true, false, false},
 		{"the same with the cached bodies damaged", "app/Main.java",
-			mainChanged, true, true},
+			mainChanged, true, true, false},
 		{"superclass changed", "app/Main.java",
-			"package app; public class Main { public int run(int x) { return x * 2; } public static int s(int a) { return a * a - 3; } }", false, false},
+			"package app; public class Main { public int run(int x) { return x * 2; } public static int s(int a) { return a * a - 3; } }", false, false, false},
 		{"class in two jars changed", "app/Base.java",
-			"package app; public class Base { public int v; public int get() { return v + 1; } public void work(int n) { for (int i = 0; i < n; i++) v -= i; } public int calc(int x) { return x * 4 + get(); } }", false, false},
+			"package app; public class Base { public int v; public int get() { return v + 1; } public void work(int n) { for (int i = 0; i < n; i++) v -= i; } public int calc(int x) { return x * 4 + get(); } }", false, false, false},
 	}
 	compile := func(t *testing.T, dir string, sources map[string]string) string {
 		for name, src := range sources {
@@ -144,6 +148,7 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 			stdout, stderr := run("--cache", cache, "-o", out, libJar, appJar)
 			assert.Equal(t, tc.delta, strings.Contains(stderr, `"phase": "delta"`), stderr)
 			assert.Equal(t, tc.damage, strings.Contains(stderr, "cache: body not reused"), stderr)
+			assert.Equal(t, tc.sameMaps, strings.Contains(stderr, "cache: maps unchanged"), stderr)
 			fresh := filepath.Join(dir, "fresh")
 			want, _ := run("--base-map", baseMap, "-o", fresh, libJar, appJar)
 			assert.Equal(t, readTree(t, fresh), readTree(t, out))
