@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
-# usage: bench/incremental.sh [--reps N] [--jar NAME.jar]
+# usage: bench/incremental.sh [--reps N] [--jar NAME.jar] [--add-method]
 # Incremental runs with --cache over the lab corpus (/tmp/lab/corpus), all in
 # one session, medians of N (default 3), default options and 2 workers:
 #   full       no cache (the reference)
 #   cold       --cache with an empty cache (fills it)
 #   unchanged  --cache, nothing changed
-#   changed    --cache after one class of one jar changed (default: the
+#   changed    --cache after one class of one jar changed, the outputs of
+#              the last run in place as in an incremental build (default: the
 #              largest jar, the worst case for a jar-level cache). The
 #              class is replaced by its instrumented form from a previous
-#              run: a valid class with other bytes.
+#              run: a valid class with other method bodies, which leaves
+#              the maps as they were. With --add-method it gets one more
+#              method instead (bench/AddMethod.java, ASM from libasm-java):
+#              a change that adds a line to the method map.
+#   clean      the same change with the output directory removed first:
+#              every output, maps included, is written again.
 # and prints each as a ratio of the full run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-reps=3 jar=""
+reps=3 jar="" add_method=""
 while (($#)); do
   case "$1" in
     --reps) reps="$2"; shift 2 ;;
     --jar) jar="$2"; shift 2 ;;
-    *) echo "usage: bench/incremental.sh [--reps N] [--jar NAME.jar]" >&2; exit 2 ;;
+    --add-method) add_method=1; shift ;;
+    *) echo "usage: bench/incremental.sh [--reps N] [--jar NAME.jar] [--add-method]" >&2; exit 2 ;;
   esac
 done
 [[ -d /tmp/lab/corpus ]] || { echo "incremental: needs the lab corpus (run ../shared/lab/setup.sh)" >&2; exit 2; }
@@ -32,10 +39,14 @@ mkdir -p "$work/in"
 cp /tmp/lab/corpus/*.jar "$work/in/"
 cp "$work/in/$jar" "$work/orig.jar"
 
-run() { # run LABEL ARGS...: prints the wall seconds
+run() { # run [--clean] ARGS...: prints the wall seconds; --clean removes the last outputs first
   local out="$work/out"
-  rm -rf "$out"
+  if [[ "$1" == --clean ]]; then
+    rm -rf "$out"
+    shift
+  fi
   local t0 t1
+  sleep "${SETTLE:-0}"
   t0=$(date +%s.%N)
   "$TB" instrument --quiet --workers 2 -o "$out" "$@" "$work"/in/*.jar
   t1=$(date +%s.%N)
@@ -54,7 +65,16 @@ class=$(unzip -Z1 "$work/in/$jar" | grep '\.class$' | grep -vxF -f "$work/elsewh
   if ! cmp -s <(unzip -p "$work/in/$jar" "$c") <(unzip -p "$work/ref/$jar" "$c"); then echo "$c"; break; fi
 done || true) # the listing ends on a broken pipe
 mkdir -p "$work/changed"
-(cd "$work/changed" && unzip -q "$work/ref/$jar" "$class")
+if [[ -n "$add_method" ]]; then
+  asm=/usr/share/java/asm.jar
+  [[ -f "$asm" ]] || { echo "incremental: --add-method needs ASM (apt-get install libasm-java)" >&2; exit 2; }
+  javac -d "$work/tool" -cp "$asm" "$ROOT/bench/AddMethod.java"
+  mkdir -p "$work/changed/$(dirname "$class")"
+  unzip -p "$work/in/$jar" "$class" >"$work/orig.class"
+  java -cp "$work/tool:$asm" AddMethod "$work/orig.class" "$work/changed/$class"
+else
+  (cd "$work/changed" && unzip -q "$work/ref/$jar" "$class")
+fi
 change() { cp "$work/orig.jar" "$work/in/$jar" && (cd "$work/changed" && zip -q "$work/in/$jar" "$class"); }
 restore() { cp "$work/orig.jar" "$work/in/$jar"; }
 
@@ -70,25 +90,30 @@ check() {
   rm -rf "$work/fresh" "$work/out"
 }
 
-full=() cold=() warm=() changed=()
+full=() cold=() warm=() changed=() clean=()
 for ((i = 0; i < reps; i++)); do
   restore
-  full+=("$(run)")
+  full+=("$(run --clean)")
   rm -rf "$work/cache"
-  cold+=("$(run --cache "$work/cache")")
+  cold+=("$(run --clean --cache "$work/cache")")
   warm+=("$(run --cache "$work/cache")")
   change
   changed+=("$(run --cache "$work/cache")")
+  restore
+  run --cache "$work/cache" >/dev/null
+  change
+  clean+=("$(run --clean --cache "$work/cache")")
 done
 restore
 rm -rf "$work/cache"
-run --cache "$work/cache" >/dev/null
+run --clean --cache "$work/cache" >/dev/null
 check
 f=$(printf '%s\n' "${full[@]}" | median)
 c=$(printf '%s\n' "${cold[@]}" | median)
 w=$(printf '%s\n' "${warm[@]}" | median)
 ch=$(printf '%s\n' "${changed[@]}" | median)
-echo "changed class: $jar!/$class"
-awk -v f="$f" -v c="$c" -v w="$w" -v ch="$ch" 'BEGIN {
-  printf "incremental: full_s=%.2f cold_s=%.2f unchanged_s=%.2f changed_s=%.2f\n", f, c, w, ch
-  printf "incremental: cold/full=%.2f unchanged/full=%.2f changed/full=%.2f\n", c / f, w / f, ch / f }'
+cl=$(printf '%s\n' "${clean[@]}" | median)
+echo "changed class: $jar!/$class${add_method:+ (a method added)}"
+awk -v f="$f" -v c="$c" -v w="$w" -v ch="$ch" -v cl="$cl" 'BEGIN {
+  printf "incremental: full_s=%.2f cold_s=%.2f unchanged_s=%.2f changed_s=%.2f clean_s=%.2f\n", f, c, w, ch, cl
+  printf "incremental: cold/full=%.2f unchanged/full=%.2f changed/full=%.2f clean/full=%.2f\n", c / f, w / f, ch / f, cl / f }'

@@ -424,10 +424,15 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 		return err
 	}
 	if prev != "" && prev != ic.key {
-		// One pack per input path and options: the superseded one goes.
-		for _, ext := range []string{".idx", ".dat", ".jar"} {
-			os.Remove(p.cache.packPath(prev, ext))
+		// One pack per input path and options: the superseded one goes,
+		// its jar to be written over by the next output of this path
+		// (newJarSinkOver).
+		os.Remove(p.cache.packPath(prev, ".idx"))
+		os.Remove(p.cache.packPath(prev, ".dat"))
+		if ic.isJar && os.Rename(p.cache.packPath(prev, ".jar"), p.cache.sparePath(ic.abs)) == nil {
+			return nil
 		}
+		os.Remove(p.cache.packPath(prev, ".jar"))
 	}
 	return nil
 }

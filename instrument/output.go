@@ -128,7 +128,11 @@ func (p *pipeline) write(ctx context.Context) error {
 				s, err = newDirSink(target)
 			} else {
 				var js *jarSink
-				js, err = newJarSink(target)
+				if p.cache != nil {
+					js, err = newJarSinkOver(target, p.cache.sparePath(p.caches[i].abs))
+				} else {
+					js, err = newJarSink(target)
+				}
 				if err == nil && p.cache != nil {
 					js.hashOutput(p.caches[i])
 				}
@@ -536,6 +540,7 @@ type jarSink struct {
 	bw      *bufio.Writer // between zw and the file
 	names   map[string]bool
 	copyBuf []byte // raw copies (the sink is written by one goroutine)
+	reused  bool   // tmp is a spare file written over (newJarSinkOver)
 }
 
 func newJarSink(path string) (*jarSink, error) {
@@ -548,6 +553,38 @@ func newJarSink(path string) (*jarSink, error) {
 	}
 	j := &jarSink{path: path, tmp: tmp, names: map[string]bool{}}
 	j.writeTo(tmp)
+	return j, nil
+}
+
+// newJarSinkOver is newJarSink writing over the spare file at spare (a
+// superseded jar of the cache) instead of a new file, when there is one
+// on the output's file system that nothing else links to. Writing over
+// pages the page cache holds spares allocating a new page per 4 KB of
+// output, which is most of the cost of writing a large jar where fresh
+// memory is slow to come by (a VM whose host takes freed memory back).
+func newJarSinkOver(path, spare string) (*jarSink, error) {
+	j, err := newJarSink(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(spare)
+	if err != nil || !st.Mode().IsRegular() || linkCount(st) != 1 {
+		return j, nil
+	}
+	// The spare takes the temporary file's name (a rename, so only on the
+	// same file system) and is opened without truncating it.
+	name := j.tmp.Name()
+	if os.Rename(spare, name) != nil {
+		return j, nil
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY, 0)
+	if err != nil {
+		j.abort()
+		return newJarSink(path)
+	}
+	j.tmp.Close()
+	j.tmp, j.reused = f, true
+	j.writeTo(f)
 	return j, nil
 }
 
@@ -631,6 +668,12 @@ func (j *jarSink) commit() error {
 	err := j.zw.Close()
 	if err == nil {
 		err = j.bw.Flush()
+	}
+	if err == nil && j.reused { // the spare's old bytes past the jar go
+		var end int64
+		if end, err = j.tmp.Seek(0, io.SeekCurrent); err == nil {
+			err = j.tmp.Truncate(end)
+		}
 	}
 	if err != nil {
 		j.abort()

@@ -123,14 +123,26 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 			assert.Contains(t, stderr, `"phase": "delta"`, "nothing changed: a delta run")
 			assert.Equal(t, first, readTree(t, out))
 
-			kept, err := filepath.Glob(filepath.Join(cache, "v2", "maps", "*.txt"))
-			require.NoError(t, err)
-			require.Len(t, kept, 1)
+			// keepBase copies the kept map, the base map of the next run.
 			baseMap := filepath.Join(dir, "base.txt")
-			data, err := os.ReadFile(kept[0])
-			require.NoError(t, err)
-			require.NoError(t, os.WriteFile(baseMap, data, 0o644))
-
+			keepBase := func() {
+				kept, err := filepath.Glob(filepath.Join(cache, "v2", "maps", "*.txt"))
+				require.NoError(t, err)
+				require.Len(t, kept, 1)
+				data, err := os.ReadFile(kept[0])
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(baseMap, data, 0o644))
+			}
+			// sameAsFresh compares a run's outputs with a run without the
+			// cache and with the kept map as its base map.
+			sameAsFresh := func(stdout string) {
+				fresh := filepath.Join(dir, "fresh")
+				require.NoError(t, os.RemoveAll(fresh))
+				want, _ := run("--base-map", baseMap, "-o", fresh, libJar, appJar)
+				assert.Equal(t, readTree(t, fresh), readTree(t, out))
+				assert.Equal(t, summaryCounts(t, want), summaryCounts(t, stdout))
+			}
+			keepBase()
 			if tc.damage { // unchanged classes are rewritten again, not taken from the damaged bodies
 				dats, err := filepath.Glob(filepath.Join(cache, "v2", "packs", "*.dat"))
 				require.NoError(t, err)
@@ -149,10 +161,22 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 			assert.Equal(t, tc.delta, strings.Contains(stderr, `"phase": "delta"`), stderr)
 			assert.Equal(t, tc.damage, strings.Contains(stderr, "cache: body not reused"), stderr)
 			assert.Equal(t, tc.sameMaps, strings.Contains(stderr, "cache: maps unchanged"), stderr)
-			fresh := filepath.Join(dir, "fresh")
-			want, _ := run("--base-map", baseMap, "-o", fresh, libJar, appJar)
-			assert.Equal(t, readTree(t, fresh), readTree(t, out))
-			assert.Equal(t, summaryCounts(t, want), summaryCounts(t, stdout))
+			sameAsFresh(stdout)
+
+			// Changed back: app.jar's output is written over the jar the
+			// change superseded (the cache's spare), which must not show.
+			spares, err := filepath.Glob(filepath.Join(cache, "v2", "spare", "*.jar"))
+			require.NoError(t, err)
+			require.Len(t, spares, 1, "the superseded app.jar is the spare")
+			spare, err := os.Stat(spares[0])
+			require.NoError(t, err)
+			keepBase()
+			build(false)
+			stdout, _ = run("--cache", cache, "-o", out, libJar, appJar)
+			sameAsFresh(stdout)
+			written, err := os.Stat(filepath.Join(out, "app.jar"))
+			require.NoError(t, err)
+			assert.True(t, os.SameFile(spare, written), "the output was written over the spare")
 		})
 	}
 }
