@@ -321,6 +321,7 @@ func (p *pipeline) runDelta(ctx context.Context) error {
 	d := p.delta
 	snap := d.snap
 	defer func() {
+		<-d.summed // (on an early return too: the inputs are closed after)
 		for _, ed := range d.edits {
 			putBuffer(ed.contents)
 		}
