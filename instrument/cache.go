@@ -84,14 +84,14 @@ func fileSum(path string) ([32]byte, error) {
 	return sum, nil
 }
 
-// hashFile feeds a file's bytes to h.
+// hashFile feeds a file's bytes to h, through a map where it can.
 func hashFile(h io.Writer, path string) error {
-	f, err := os.Open(path)
+	r, err := openFileReader(path, true)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	return hashFrom(h, f)
+	defer r.Close()
+	return r.writeTo(h)
 }
 
 // hashFrom feeds what r reads to h through a pooled buffer.
@@ -203,7 +203,11 @@ func entrySeed(e *entry) uint64 {
 // entrySumOf computes entrySum of a class entry of in, from the jar's map
 // without copying its bytes where there is one.
 func (in *input) entrySumOf(e *entry) (checksum, error) {
-	if in.mapped == nil || e.zf == nil {
+	var m *mappedFile
+	if in.jar != nil {
+		m = in.jar.m
+	}
+	if m == nil || e.zf == nil {
 		raw, err := e.stored()
 		if err != nil {
 			return checksum{}, err
@@ -216,12 +220,12 @@ func (in *input) entrySumOf(e *entry) (checksum, error) {
 		return checksum{}, err
 	}
 	n := e.zf.CompressedSize64
-	if off < 0 || n > uint64(in.mapped.size()-off) {
-		return checksum{}, fmt.Errorf("entry data past the end of the jar (%d+%d of %d bytes)", off, n, in.mapped.size())
+	if off < 0 || n > uint64(m.size()-off) {
+		return checksum{}, fmt.Errorf("entry data past the end of the jar (%d+%d of %d bytes)", off, n, m.size())
 	}
 	seed := entrySeed(e)
 	var sum checksum
-	err = in.mapped.view(off, int64(n), func(raw []byte) { sum = toChecksum(xxh3.Hash128Seed(raw, seed)) })
+	err = m.view(off, int64(n), func(raw []byte) { sum = toChecksum(xxh3.Hash128Seed(raw, seed)) })
 	return sum, err
 }
 

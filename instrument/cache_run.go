@@ -167,7 +167,7 @@ func (p *pipeline) cachedOutcome(idx int, ic *inputCache, j int, e *entry, ci *c
 
 // readBody reads a recorded body from the pack's .dat and checks it.
 func (ic *inputCache) readBody(c *cacheStore, r *cachedResult) ([]byte, error) {
-	ic.datOnce.Do(func() { ic.dat, ic.datErr = openFileReader(c.packPath(ic.fromKey, ".dat")) })
+	ic.datOnce.Do(func() { ic.dat, ic.datErr = openFileReader(c.packPath(ic.fromKey, ".dat"), true) })
 	if ic.datErr != nil {
 		return nil, ic.datErr
 	}

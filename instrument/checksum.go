@@ -37,13 +37,8 @@ func (c checkHasher) sum() checksum { return toChecksum(c.h.Sum128()) }
 
 // fileCheckSum is the checksum of a file's bytes.
 func fileCheckSum(path string) (checksum, error) {
-	r, err := openFileReader(path)
-	if err != nil {
-		return checksum{}, err
-	}
-	defer r.Close()
 	h := newCheckHasher()
-	if err := r.writeTo(h); err != nil {
+	if err := hashFile(h, path); err != nil {
 		return checksum{}, err
 	}
 	return h.sum(), nil

@@ -20,9 +20,7 @@ import (
 type input struct {
 	path    string
 	isDir   bool
-	file    *os.File    // jars: open from the scan to the end of the write
-	size    int64       // ... and its size
-	mapped  *mappedFile // jars of a cached run: file, mapped (mapContents)
+	jar     *fileReader // jars: open from the scan to the end of the write (mapped in a cached run)
 	listed  bool        // entries are known (list)
 	zr      *zip.Reader // jars: the directory, nil while dropped
 	entries []entry
@@ -238,14 +236,9 @@ func openUnlisted(path string) (*input, error) {
 		in.listed = true
 		return in, nil
 	}
-	if in.file, err = os.Open(path); err != nil {
+	if in.jar, err = openFileReader(path, false); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if st, err = in.file.Stat(); err != nil { // the size of what is open
-		in.close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	in.size = st.Size()
 	return in, nil
 }
 
@@ -266,32 +259,8 @@ func (in *input) list() error {
 	return nil
 }
 
-// mapContents makes a jar read through a memory map from now on, where
-// the platform allows.
-func (in *input) mapContents() {
-	if in.file != nil && in.mapped == nil {
-		in.mapped, _ = mapFile(in.file, in.size)
-	}
-}
-
-// contents reads the jar's bytes: its map, or the file.
-func (in *input) contents() io.ReaderAt {
-	if in.mapped != nil {
-		return in.mapped
-	}
-	return in.file
-}
-
-// hashContents writes the jar's bytes to h.
-func (in *input) hashContents(h io.Writer) error {
-	if in.mapped != nil {
-		return in.mapped.writeTo(h)
-	}
-	return hashFrom(h, io.NewSectionReader(in.file, 0, in.size))
-}
-
 func (in *input) readDirectory() (*zip.Reader, error) {
-	zr, err := zip.NewReader(in.contents(), in.size)
+	zr, err := zip.NewReader(in.jar, in.jar.size)
 	if err != nil {
 		return nil, err
 	}
@@ -300,11 +269,9 @@ func (in *input) readDirectory() (*zip.Reader, error) {
 }
 
 func (in *input) close() {
-	in.mapped.unmap()
-	in.mapped = nil
-	if in.file != nil {
-		in.file.Close()
-		in.file = nil
+	if in.jar != nil {
+		in.jar.Close()
+		in.jar = nil
 	}
 	in.drop()
 }
@@ -330,7 +297,7 @@ func (in *input) load() error {
 	if in.isDir || in.zr != nil {
 		return nil
 	}
-	if in.file == nil {
+	if in.jar == nil {
 		return fmt.Errorf("%s: internal error: jar read after it was closed", in.path)
 	}
 	zr, err := in.readDirectory()

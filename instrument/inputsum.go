@@ -25,9 +25,9 @@ func (p *pipeline) checkInputs(ctx context.Context) error {
 		if in.isDir {
 			return nil
 		}
-		in.mapContents()
+		in.jar.mapContents()
 		h := newCheckHasher()
-		if err := in.hashContents(h); err != nil {
+		if err := in.jar.writeTo(h); err != nil {
 			return fmt.Errorf("%s: %w", in.path, err)
 		}
 		p.checks[i] = h.sum()
@@ -44,7 +44,7 @@ func (p *pipeline) sumInputs(ctx context.Context, which []bool) error {
 			return nil
 		}
 		h := sha256.New()
-		if err := in.hashContents(h); err != nil {
+		if err := in.jar.writeTo(h); err != nil {
 			return fmt.Errorf("%s: %w", in.path, err)
 		}
 		h.Sum(p.inputSums[i][:0])

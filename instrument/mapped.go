@@ -106,19 +106,30 @@ type fileReader struct {
 	size int64
 }
 
-func openFileReader(path string) (*fileReader, error) {
+// openFileReader opens path, mapped when mapped is set (mapContents).
+func openFileReader(path string, mapped bool) (*fileReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
+	st, err := f.Stat() // the size of what is open
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	r := &fileReader{f: f, size: st.Size()}
-	r.m, _ = mapFile(f, r.size)
+	if mapped {
+		r.mapContents()
+	}
 	return r, nil
+}
+
+// mapContents makes r read through a memory map from now on, where the
+// platform allows.
+func (r *fileReader) mapContents() {
+	if r.m == nil {
+		r.m, _ = mapFile(r.f, r.size)
+	}
 }
 
 func (r *fileReader) ReadAt(p []byte, off int64) (int, error) {
