@@ -278,7 +278,7 @@ func (p *pipeline) reuseWholeJar(i int, tick func()) {
 type copiedJar struct{ *jarSink }
 
 func newCopiedJar(target, src string) (*copiedJar, error) {
-	s, err := newJarSink(target)
+	s, err := newJarSink(target, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -413,7 +413,11 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 			}
 		}
 	}
-	if err := writeIndex(p.cache.packPath(ic.key, ".idx"), ix, names); err != nil {
+	var size int64 // about the last index's, when there is one
+	if ic.from != nil {
+		size = ic.from.fileSize
+	}
+	if err := writeIndex(p.cache.packPath(ic.key, ".idx"), ix, names, size); err != nil {
 		return err
 	}
 	if ix.hasJar {

@@ -19,6 +19,7 @@ import (
 
 	cf "github.com/tracebeat/tracebeat/classfile"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
+	"github.com/tracebeat/tracebeat/internal/pagefill"
 )
 
 // dirEntryTime is the timestamp of jar entries that come from class
@@ -85,7 +86,7 @@ func (p *pipeline) write(ctx context.Context) error {
 	}
 	var merged sink
 	if p.opt.Merge {
-		s, err := newJarSink(p.opt.Output)
+		s, err := newJarSink(p.opt.Output, 0)
 		if err != nil {
 			return err
 		}
@@ -129,9 +130,9 @@ func (p *pipeline) write(ctx context.Context) error {
 			} else {
 				var js *jarSink
 				if p.cache != nil {
-					js, err = newJarSinkOver(target, p.cache.sparePath(p.caches[i].abs))
+					js, err = newJarSinkOver(target, p.cache.sparePath(p.caches[i].abs), p.expectedJarSize(i))
 				} else {
-					js, err = newJarSink(target)
+					js, err = newJarSink(target, p.expectedJarSize(i))
 				}
 				if err == nil && p.cache != nil {
 					js.hashOutput(p.caches[i])
@@ -177,6 +178,16 @@ func (p *pipeline) write(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// expectedJarSize is about the size input i's output jar will have, when
+// known: in a delta run, its last output's. (A full run gives none: its
+// writer keeps up with the workers, and filling ahead measured no gain.)
+func (p *pipeline) expectedJarSize(i int) int64 {
+	if d := p.delta; d != nil {
+		return d.snap.inputs[i].jarSize
+	}
+	return 0
 }
 
 // writeInput streams one input's entries into s.
@@ -541,9 +552,12 @@ type jarSink struct {
 	names   map[string]bool
 	copyBuf []byte // raw copies (the sink is written by one goroutine)
 	reused  bool   // tmp is a spare file written over (newJarSinkOver)
+	fill    *pagefill.Filler
 }
 
-func newJarSink(path string) (*jarSink, error) {
+// newJarSink writes a jar at path; size is about the size it will have,
+// when known (0: not), to fill its pages ahead (pagefill).
+func newJarSink(path string, size int64) (*jarSink, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
@@ -552,6 +566,7 @@ func newJarSink(path string) (*jarSink, error) {
 		return nil, err
 	}
 	j := &jarSink{path: path, tmp: tmp, names: map[string]bool{}}
+	j.fill = pagefill.Start(tmp, size)
 	j.writeTo(tmp)
 	return j, nil
 }
@@ -559,28 +574,29 @@ func newJarSink(path string) (*jarSink, error) {
 // newJarSinkOver is newJarSink writing over the spare file at spare (a
 // superseded jar of the cache) instead of a new file, when there is one
 // on the output's file system that nothing else links to. Writing over
-// pages the page cache holds spares allocating a new page per 4 KB of
-// output, which is most of the cost of writing a large jar where fresh
-// memory is slow to come by (a VM whose host takes freed memory back).
-func newJarSinkOver(path, spare string) (*jarSink, error) {
-	j, err := newJarSink(path)
-	if err != nil {
-		return nil, err
-	}
+// pages the page cache holds spares taking a new page per 4 KB of output,
+// which is most of the cost of writing a large jar where fresh memory is
+// slow to come by (a VM whose host takes freed memory back).
+func newJarSinkOver(path, spare string, size int64) (*jarSink, error) {
 	st, err := os.Stat(spare)
 	if err != nil || !st.Mode().IsRegular() || linkCount(st) != 1 {
-		return j, nil
+		return newJarSink(path, size)
+	}
+	j, err := newJarSink(path, 0)
+	if err != nil {
+		return nil, err
 	}
 	// The spare takes the temporary file's name (a rename, so only on the
 	// same file system) and is opened without truncating it.
 	name := j.tmp.Name()
 	if os.Rename(spare, name) != nil {
-		return j, nil
+		j.abort()
+		return newJarSink(path, size)
 	}
 	f, err := os.OpenFile(name, os.O_WRONLY, 0)
 	if err != nil {
 		j.abort()
-		return newJarSink(path)
+		return newJarSink(path, size)
 	}
 	j.tmp.Close()
 	j.tmp, j.reused = f, true
@@ -657,10 +673,10 @@ func (j *jarSink) hashOutput(ic *inputCache) {
 	j.writeTo(io.MultiWriter(j.tmp, h))
 }
 
-// writeTo makes the zip writer write to w through a large buffer:
-// archive/zip's own is 4 KB, a system call per class or two.
+// writeTo makes the zip writer write to w (which writes j.tmp) through a
+// large buffer: archive/zip's own is 4 KB, a system call per class or two.
 func (j *jarSink) writeTo(w io.Writer) {
-	j.bw = bufio.NewWriterSize(w, 1<<20)
+	j.bw = bufio.NewWriterSize(j.fill.Writer(w), 1<<20)
 	j.zw = zip.NewWriter(j.bw)
 }
 
@@ -668,6 +684,9 @@ func (j *jarSink) commit() error {
 	err := j.zw.Close()
 	if err == nil {
 		err = j.bw.Flush()
+	}
+	if err == nil && j.fill != nil { // the file is cut where the jar ends
+		err = j.fill.Finish()
 	}
 	if err == nil && j.reused { // the spare's old bytes past the jar go
 		var end int64
@@ -701,6 +720,7 @@ func (j *jarSink) commitFile() error {
 }
 
 func (j *jarSink) abort() {
+	j.fill.Stop()
 	j.tmp.Close()
 	os.Remove(j.tmp.Name())
 }

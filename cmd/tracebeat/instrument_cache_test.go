@@ -1,10 +1,12 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,7 +67,10 @@ func TestInstrumentCacheKeepsIds(t *testing.T) {
 // what a run without the cache writes with the kept map as its base map:
 // the same jars, maps and counts, byte for byte. When the change touches
 // the class hierarchy or a class found in two jars, the run plans every
-// method again, with the same result.
+// method again, with the same result. The changed jar carries a resource
+// of about 5 MB, so that a delta run fills its output's pages ahead
+// (pagefill: only for files of 4 MB and more), and its change makes the
+// jar smaller than the last output.
 func TestDeltaRunIsAFullRun(t *testing.T) {
 	const base = "package app; public class Base { public int v; public int get() { return v; } public void work(int n) { for (int i = 0; i < n; i++) v += i * 3; } public int calc(int x) { return x * 3 + get(); } }"
 	const main = "package app; public class Main extends Base { public int run(int x) { return x * 2 + helper(x); } int helper(int x) { return x - 1 > 3 ? x : -x; } static native void nat(); public static int s(int a) { return a * a - 3; } }"
@@ -107,7 +112,11 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 				if changed { // only app.jar's copy of a class changes
 					app[tc.file] = tc.source
 				}
-				require.NoError(t, os.Rename(compile(t, t.TempDir(), app), appJar))
+				blob := 5 << 20 // the change also makes it smaller, so a filled output is cut
+				if changed {
+					blob -= 300 << 10
+				}
+				require.NoError(t, os.Rename(withBlob(t, compile(t, t.TempDir(), app), blob), appJar))
 				require.NoError(t, os.Rename(compile(t, t.TempDir(), libSrc), libJar))
 			}
 			build(false)
@@ -179,6 +188,33 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 			assert.True(t, os.SameFile(spare, written), "the output was written over the spare")
 		})
 	}
+}
+
+// withBlob returns a copy of jar with an entry of size random bytes added.
+func withBlob(t *testing.T, jar string, size int) string {
+	t.Helper()
+	zr, err := zip.OpenReader(jar)
+	require.NoError(t, err)
+	defer zr.Close()
+	out := filepath.Join(t.TempDir(), filepath.Base(jar))
+	f, err := os.Create(out)
+	require.NoError(t, err)
+	defer f.Close()
+	zw := zip.NewWriter(f)
+	for _, e := range zr.File {
+		require.NoError(t, zw.Copy(e))
+	}
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "res/blob.bin", Method: zip.Store})
+	require.NoError(t, err)
+	blob := make([]byte, size)
+	rng := rand.New(rand.NewPCG(5, 5))
+	for i := range blob {
+		blob[i] = byte(rng.Uint32())
+	}
+	_, err = w.Write(blob)
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	return out
 }
 
 // readTree returns the SHA-256 of the files under dir by relative path.

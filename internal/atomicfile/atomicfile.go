@@ -12,11 +12,19 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/tracebeat/tracebeat/internal/pagefill"
 )
 
 // Write writes path with the content write produces, mode perm. On error
 // path is as it was and the temporary file is gone.
-func Write(path string, perm os.FileMode, write func(io.Writer) error) (err error) {
+func Write(path string, perm os.FileMode, write func(io.Writer) error) error {
+	return WriteSized(path, perm, 0, write)
+}
+
+// WriteSized is Write for content of about size bytes (0: unknown), whose
+// pages are then filled ahead of the writer (pagefill).
+func WriteSized(path string, perm os.FileMode, size int64, write func(io.Writer) error) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -29,7 +37,12 @@ func Write(path string, perm os.FileMode, write func(io.Writer) error) (err erro
 			err = fmt.Errorf("%s: %w", path, err)
 		}
 	}()
-	if err = write(f); err != nil {
+	fill := pagefill.Start(f, size)
+	defer fill.Stop()
+	if err = write(fill.Writer(f)); err != nil {
+		return err
+	}
+	if err = fill.Finish(); err != nil {
 		return err
 	}
 	if err = f.Chmod(perm); err != nil {
