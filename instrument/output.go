@@ -550,9 +550,9 @@ type jarSink struct {
 	zw      *zip.Writer
 	bw      *bufio.Writer // between zw and the file
 	names   map[string]bool
-	copyBuf []byte // raw copies (the sink is written by one goroutine)
-	reused  bool   // tmp is a spare file written over (newJarSinkOver)
-	fill    *pagefill.Filler
+	copyBuf []byte           // raw copies (the sink is written by one goroutine)
+	reused  bool             // tmp is a spare file written over (newJarSinkOver)
+	fill    *pagefill.Filler // fills tmp's pages ahead (newJarSink with a size)
 }
 
 // newJarSink writes a jar at path; size is about the size it will have,

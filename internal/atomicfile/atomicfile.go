@@ -42,7 +42,7 @@ func WriteSized(path string, perm os.FileMode, size int64, write func(io.Writer)
 	if err = write(fill.Writer(f)); err != nil {
 		return err
 	}
-	if err = fill.Finish(); err != nil {
+	if err = fill.Finish(); err != nil { // cut where the content ends
 		return err
 	}
 	if err = f.Chmod(perm); err != nil {
