@@ -190,6 +190,9 @@ func (p *pipeline) expectedJarSize(i int) int64 {
 	return 0
 }
 
+// jobBatch is how many entries a worker takes at once.
+const jobBatch = 8
+
 // writeInput streams one input's entries into s.
 func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func()) error {
 	in := p.inputs[idx]
@@ -213,27 +216,60 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	window := make(chan *future, p.opt.Workers*16)
-	jobs := make(chan *future, p.opt.Workers)
+	// Entries go to the workers in batches: one hand-over per entry (a
+	// channel send, often a sleeping thread woken) left the workers of a
+	// jar of small classes idle a third of the time. The window holds a
+	// few batches per worker while the writer waits for the oldest entry.
+	window := make(chan *future, p.opt.Workers*jobBatch*4)
+	jobs := make(chan []*future, p.opt.Workers)
 	var wg sync.WaitGroup
 	for w := 0; w < p.opt.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for f := range jobs {
-				if f.rec != nil {
-					f.res, f.rec = p.keptOutcome(idx, f.e, f.rec)
-				} else {
-					f.res, f.rec = p.processEntry(idx, f.j, f.ci, toJar)
+			for batch := range jobs {
+				for _, f := range batch {
+					if f.rec != nil {
+						f.res, f.rec = p.keptOutcome(idx, f.e, f.rec)
+					} else {
+						f.res, f.rec = p.processEntry(idx, f.j, f.ci, toJar)
+					}
+					close(f.done)
 				}
-				close(f.done)
 			}
 		}()
 	}
 	go func() {
 		defer close(window)
 		defer close(jobs)
+		var batch []*future
+		// abandon closes the futures of the batch, which the writer waits
+		// on: the run is cancelled.
+		abandon := func() {
+			for _, f := range batch {
+				close(f.done)
+			}
+			batch = nil
+		}
+		// dispatch hands the batch to the workers; false when cancelled.
+		dispatch := func() bool {
+			if len(batch) == 0 {
+				return true
+			}
+			select {
+			case jobs <- batch:
+				batch = nil
+				return true
+			case <-ctx.Done():
+				abandon()
+				return false
+			}
+		}
 		for j := range in.entries {
+			if ctx.Err() != nil {
+				abandon()
+				return
+			}
 			f := &future{e: &in.entries[j], j: j, ci: infos[j], done: make(chan struct{})}
 			if keep != nil && keep[j] != nil {
 				f.rec = keep[j]
@@ -245,20 +281,25 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 			}
 			select {
 			case window <- f:
-			case <-ctx.Done():
-				return
+			default: // the writer is behind: what is batched must not wait for it
+				if !dispatch() {
+					return
+				}
+				select {
+				case window <- f:
+				case <-ctx.Done():
+					return
+				}
 			}
 			if ready {
 				close(f.done) // copied as is by the writer, or done
 				continue
 			}
-			select {
-			case jobs <- f:
-			case <-ctx.Done():
-				close(f.done)
+			if batch = append(batch, f); len(batch) == jobBatch && !dispatch() {
 				return
 			}
 		}
+		dispatch()
 	}()
 	var firstErr error
 	for f := range window {

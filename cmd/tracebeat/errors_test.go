@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"fmt"
 	"hash/crc32"
 	"io/fs"
 	"os"
@@ -238,22 +239,34 @@ func TestFailedCommitLeavesNoTempFiles(t *testing.T) {
 const commitRemovesTempOnFailure = true
 
 // TestCorruptResourceEntry is a jar whose non-class entry has a broken
-// deflate stream. The pipeline copies non-class entries without
-// decompressing them, so today the damage reaches the output unnoticed.
+// deflate stream: non-class entries are copied raw, but inflated first to
+// check them, so the run fails naming the entry and leaves nothing. Among
+// many entries, the failure comes while batches of entries are with the
+// workers and waiting for the writer.
 func TestCorruptResourceEntry(t *testing.T) {
-	in := t.TempDir()
 	good := insFixtureClass(t, "ins/Throwing.class")
 	text := bytes.Repeat([]byte("resource text "), 200)
 	comp := deflateForTest(t, text)
 	for i := len(comp) / 3; i < len(comp)/3+16; i++ {
 		comp[i] ^= 0xA5
 	}
-	jar := buildTestJar(t, in, "app.jar",
-		testZipEntry{name: "ins/Throwing.class", body: good},
-		testZipEntry{name: "res/strings.txt", body: text, raw: comp})
-	base := t.TempDir()
-	code, _, stderr := runCLI("instrument", "-o", filepath.Join(base, "out"), jar)
-	assert.Equal(t, exitFailure, code)
-	assert.Contains(t, stderr, jar+": res/strings.txt: ")
-	assert.Empty(t, leftoverFiles(t, base))
+	for _, around := range []int{0, 500} {
+		t.Run(fmt.Sprintf("%d entries around it", 2*around), func(t *testing.T) {
+			in := t.TempDir()
+			entries := []testZipEntry{{name: "ins/Throwing.class", body: good}}
+			for k := range around {
+				entries = append(entries, testZipEntry{name: fmt.Sprintf("res/a%03d.txt", k), body: text})
+			}
+			entries = append(entries, testZipEntry{name: "res/strings.txt", body: text, raw: comp})
+			for k := range around {
+				entries = append(entries, testZipEntry{name: fmt.Sprintf("res/z%03d.txt", k), body: text})
+			}
+			jar := buildTestJar(t, in, "app.jar", entries...)
+			base := t.TempDir()
+			code, _, stderr := runCLI("instrument", "-o", filepath.Join(base, "out"), jar)
+			assert.Equal(t, exitFailure, code)
+			assert.Contains(t, stderr, jar+": res/strings.txt: ")
+			assert.Empty(t, leftoverFiles(t, base))
+		})
+	}
 }
