@@ -72,13 +72,11 @@ func (fl *Filler) Writer(w io.Writer) io.Writer {
 type progress struct {
 	w  io.Writer
 	fl *Filler
-	n  int64
 }
 
 func (p *progress) Write(b []byte) (int, error) {
 	n, err := p.w.Write(b)
-	p.n += int64(n)
-	p.fl.written.Store(p.n)
+	p.fl.written.Add(int64(n))
 	return n, err
 }
 
