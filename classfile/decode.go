@@ -318,7 +318,11 @@ func (d *codeDecoder) decodeSwitch(off int, in *Insn) (int, error) {
 	op := code[off]
 	p := off + 1 + padding(off)
 	s4 := func(q int) int32 { return int32(binary.BigEndian.Uint32(code[q:])) }
-	if p+12 > len(code) || (op == LOOKUPSWITCH && p+8 > len(code)) {
+	// A lookupswitch's fixed part is default and npairs (8 bytes), a
+	// tableswitch's default, low and high (12): a lookupswitch with no
+	// pairs, which javac emits for a switch with only a default, can end
+	// 4 bytes before a tableswitch could.
+	if p+switchHeader(op) > len(code) {
 		return 0, formatErr("code", off, "%s truncated", opInfo[op].name)
 	}
 	sw := Switch{Default: Label(int32(off) + s4(p))}
@@ -368,6 +372,14 @@ func (d *codeDecoder) decodeSwitch(off int, in *Insn) (int, error) {
 
 // frameSpan locates one frame's locals and stack in the decoder's arena.
 type frameSpan struct{ l0, l1, s0, s1 int }
+
+// switchHeader is the size of a switch's fixed operands after its padding.
+func switchHeader(op uint8) int {
+	if op == LOOKUPSWITCH {
+		return 8
+	}
+	return 12
+}
 
 // padding returns the number of bytes after a switch opcode at off that
 // align its operands to a multiple of four.

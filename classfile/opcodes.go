@@ -206,7 +206,7 @@ func AppendOpcodes(dst []byte, code []byte) ([]byte, error) {
 			}
 		case opTableSwitch, opLookupSwitch:
 			p := off + 1 + padding(off)
-			if p+12 > len(code) {
+			if p+switchHeader(op) > len(code) {
 				return dst, formatErr("code", off, "%s truncated", opInfo[op].name)
 			}
 			if op == TABLESWITCH {

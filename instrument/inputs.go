@@ -118,6 +118,11 @@ func (e *entry) rawBytes() ([]byte, error) {
 		return nil, err
 	}
 	raw := getBuffer(int(e.zf.CompressedSize64))
+	if len(raw) == 0 {
+		// An empty stored entry: io.SectionReader (what OpenRaw returns)
+		// answers any read at its end, even of no bytes, with io.EOF.
+		return raw, nil
+	}
 	if ra, ok := r.(io.ReaderAt); ok {
 		_, err = ra.ReadAt(raw, 0)
 	} else {

@@ -116,6 +116,7 @@ func TestInstrumentedClassesVerify(t *testing.T) {
 				t.Parallel()
 				out, res := runPipeline(t, mode, 2, jar)
 				require.Positive(t, res.Rewritten)
+				assert.Empty(t, res.Warnings, "every fixture class must be readable")
 				v := javatest.RequireVerified(t, filepath.Join(out, filepath.Base(jar)), stub, trace)
 				assert.Equal(t, len(v.Classes), len(v.OK))
 			})

@@ -48,6 +48,9 @@ func (m *mappedFile) ReadAt(p []byte, off int64) (n int, err error) {
 	if off < 0 {
 		return 0, errors.New("negative offset")
 	}
+	if len(p) == 0 && off <= int64(len(m.data)) {
+		return 0, nil
+	}
 	if off >= int64(len(m.data)) {
 		return 0, io.EOF
 	}

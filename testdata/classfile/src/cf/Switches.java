@@ -167,4 +167,39 @@ public final class Switches {
             default: return c;
         }
     }
+
+    // A switch with only a default compiles to a lookupswitch with no
+    // pairs: default and npairs, 8 bytes after the padding. At offsets 1
+    // to 4 (every padding), and twice ending the method, where fewer
+    // bytes follow the opcode than a tableswitch's fixed part needs.
+    static int sink;
+
+    public static int onlyDefault1(int x) {
+        switch (x) { default: return x + 1; }
+    }
+
+    public static int onlyDefault2(int x) {
+        switch (-x) { default: return x + 2; }
+    }
+
+    public static int onlyDefault3(int x) {
+        switch (x + 1) { default: return x + 3; }
+    }
+
+    public static int onlyDefault4(int x) {
+        switch (x + 100) { default: return x + 4; }
+    }
+
+    public static void onlyDefaultLast(int x) {
+        switch (x) { default: }
+    }
+
+    public static void onlyDefaultLast2(int x) {
+        switch (-x) { default: sink++; }
+    }
+
+    // One case: a lookupswitch with a single pair.
+    public static int oneCase(int x) {
+        switch (x) { case 7: return 70; default: return x; }
+    }
 }
