@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/flate"
 )
@@ -255,6 +256,13 @@ func (in *input) list() error {
 	zr, err := in.readDirectory()
 	if err != nil {
 		return fmt.Errorf("%s: not a readable jar: %w", in.path, err)
+	}
+	for _, f := range zr.File {
+		if !utf8.ValidString(f.Name) {
+			// Java's class path reads every name as UTF-8 and refuses the
+			// whole jar ("invalid CEN header (bad entry name)").
+			return fmt.Errorf("%s: %q: entry name is not UTF-8 (an old CP437 name?), which the JVM refuses", in.path, f.Name)
+		}
 	}
 	in.zr, in.listed = zr, true
 	in.entries = make([]entry, 0, len(zr.File))

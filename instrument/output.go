@@ -159,6 +159,13 @@ func (p *pipeline) write(ctx context.Context) error {
 			abortAll()
 			return err
 		}
+		if js, ok := s.(*jarSink); ok && merged == nil && in.zr != nil {
+			// A jar's mirror keeps its archive comment (a merged jar has none).
+			if err := js.zw.SetComment(in.zr.Comment); err != nil {
+				abortAll()
+				return fmt.Errorf("%s: %w", in.path, err)
+			}
+		}
 		err := p.writeInput(ctx, i, s, tick)
 		in.drop()
 		if err != nil {

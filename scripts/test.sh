@@ -11,6 +11,7 @@ command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
 command -v proguard >/dev/null 2>&1 || need+=(proguard-cli)
 command -v gradle >/dev/null 2>&1 || need+=(gradle)
 [[ -f /usr/share/java/commons-lang3.jar ]] || need+=(libcommons-lang3-java)
+command -v zip >/dev/null 2>&1 || need+=(zip)
 if ((${#need[@]})); then
   if [[ "$(id -u)" != 0 ]]; then
     echo "test.sh: missing ${need[*]}: install them (apt-get install ${need[*]}) or run as root" >&2

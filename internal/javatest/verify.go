@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -113,33 +112,34 @@ func RequireVerified(tb testing.TB, jar string, deps ...string) VerifyResult {
 	return r
 }
 
-var (
-	harnessOnce sync.Once
-	harnessSrc  string
-	harnessErr  error
-)
-
 // harnessClasses compiles the embedded VerifyHarness.java (cached like any
-// other Javac call). The source is written under the cache root at a path
-// named after its content, so the Javac cache key stays stable across runs.
+// other Javac call).
 func harnessClasses(tb testing.TB) string {
 	tb.Helper()
-	harnessOnce.Do(func() { harnessSrc, harnessErr = writeHarnessSource() })
-	if harnessErr != nil {
-		tb.Fatalf("javatest: verify harness: %v", harnessErr)
-	}
-	return Javac(tb, Options{Release: 17}, harnessSrc)
+	return embeddedClasses(tb, "VerifyHarness.java", verifyHarnessSource)
 }
 
-func writeHarnessSource() (string, error) {
+// embeddedClasses compiles one embedded Java source. The source is written
+// under the cache root at a path named after its content, so the Javac
+// cache key stays stable across runs.
+func embeddedClasses(tb testing.TB, name string, source []byte) string {
+	tb.Helper()
+	path, err := writeEmbeddedSource(name, source)
+	if err != nil {
+		tb.Fatalf("javatest: %s: %v", name, err)
+	}
+	return Javac(tb, Options{Release: 17}, path)
+}
+
+func writeEmbeddedSource(name string, source []byte) (string, error) {
 	root, err := cacheRoot()
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(verifyHarnessSource)
+	sum := sha256.Sum256(source)
 	dir := filepath.Join(root, "harness-src-"+hex.EncodeToString(sum[:8]))
-	path := filepath.Join(dir, "VerifyHarness.java")
-	if data, err := os.ReadFile(path); err == nil && bytes.Equal(data, verifyHarnessSource) {
+	path := filepath.Join(dir, name)
+	if data, err := os.ReadFile(path); err == nil && bytes.Equal(data, source) {
 		return path, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -149,7 +149,7 @@ func writeHarnessSource() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	_, err = tmp.Write(verifyHarnessSource)
+	_, err = tmp.Write(source)
 	if closeErr := tmp.Close(); err == nil {
 		err = closeErr
 	}
