@@ -82,12 +82,12 @@ func TestProgramsStayBalanced(t *testing.T) {
 	}
 }
 
-func stubJVM(t *testing.T, mode instrument.Mode, jar string) javatest.JVM {
+func stubJVM(t *testing.T, mode instrument.Mode, classpath ...string) javatest.JVM {
 	if mode == instrument.ModeSystrace {
 		// The fixtures extend the Activity stub, which lives with the beat stub.
-		return javatest.SystraceStubJVM(t, jar, javatest.BeatStub(t))
+		return javatest.SystraceStubJVM(t, append(classpath, javatest.BeatStub(t))...)
 	}
-	return javatest.BeatStubJVM(t, jar)
+	return javatest.BeatStubJVM(t, classpath...)
 }
 
 // TestInstrumentedClassesVerify has HotSpot verify every instrumented

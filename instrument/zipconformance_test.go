@@ -8,8 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -210,13 +210,10 @@ func zipCases() []zipCase {
 			return f.handZip(t, "hand/zip64", ziptest.Options{Zip64: true}, ziptest.Entry{Name: []byte("p/hello.txt"), Data: hello})
 		}},
 		{name: "hand/zip64-past-4GiB", build: func(t *testing.T, f *zipFixture) string {
-			p := f.handZip(t, "hand/zip64-4g", ziptest.Options{Hole: 4<<30 + 12345}, ziptest.Entry{Name: []byte("p/hello.txt"), Data: hello})
-			var st syscall.Stat_t
-			require.NoError(t, syscall.Stat(p, &st))
-			if st.Blocks*512 > 64<<20 {
-				t.Skip("this file system does not keep holes sparse")
+			if runtime.GOOS == "windows" {
+				t.Skip("NTFS writes a hole unless the file is marked sparse")
 			}
-			return p
+			return f.handZip(t, "hand/zip64-4g", ziptest.Options{Hole: 4<<30 + 12345}, ziptest.Entry{Name: []byte("p/hello.txt"), Data: hello})
 		}},
 		// Comments and extra fields.
 		{name: "go/comments", build: func(t *testing.T, f *zipFixture) string {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # usage: scripts/test.sh
 # Runs the whole test suite (go vet + go test). Installs what the tests need
-# when it is missing: a JDK 17, ProGuard, Gradle and commons-lang3 from
-# Debian's packages (as root, with apt-get).
+# when it is missing, from Debian's packages (as root, with apt-get): a JDK
+# 17, ProGuard, Gradle, commons-lang3, zip, ASM, and the Kotlin, Groovy and
+# Eclipse compilers whose classes the conformance tests instrument.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -12,6 +13,10 @@ command -v proguard >/dev/null 2>&1 || need+=(proguard-cli)
 command -v gradle >/dev/null 2>&1 || need+=(gradle)
 [[ -f /usr/share/java/commons-lang3.jar ]] || need+=(libcommons-lang3-java)
 command -v zip >/dev/null 2>&1 || need+=(zip)
+[[ -f /usr/share/java/asm.jar ]] || need+=(libasm-java)
+command -v kotlinc >/dev/null 2>&1 || need+=(kotlin)
+command -v groovyc >/dev/null 2>&1 || need+=(groovy)
+command -v ecj >/dev/null 2>&1 || need+=(ecj)
 if ((${#need[@]})); then
   if [[ "$(id -u)" != 0 ]]; then
     echo "test.sh: missing ${need[*]}: install them (apt-get install ${need[*]}) or run as root" >&2

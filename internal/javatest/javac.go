@@ -36,9 +36,34 @@ type Options struct {
 	Classpath []string
 	// Args are further javac arguments, passed verbatim before the sources.
 	Args []string
+	// Compiler is the compiler to run: "" (javac), "ecj", "kotlinc" or
+	// "groovyc". Release, EnablePreview and Debug are javac's; the others
+	// take Classpath and Args only, and their sources end in .java, .kt
+	// and .groovy.
+	Compiler string
+}
+
+// compiler returns the command of the compiler and the extension of its sources.
+func (o Options) compiler() (cmd, ext string) {
+	switch o.Compiler {
+	case "kotlinc":
+		return "kotlinc", ".kt"
+	case "groovyc":
+		return "groovyc", ".groovy"
+	case "ecj":
+		return "ecj", ".java"
+	}
+	return "javac", ".java"
 }
 
 func (o Options) javacArgs() []string {
+	if cmd, _ := o.compiler(); cmd != "javac" {
+		var args []string
+		if len(o.Classpath) > 0 {
+			args = append(args, "-classpath", strings.Join(o.Classpath, string(os.PathListSeparator)))
+		}
+		return append(args, o.Args...)
+	}
 	var args []string
 	if o.Release != 0 {
 		args = append(args, "--release", strconv.Itoa(o.Release))
@@ -80,7 +105,14 @@ var (
 func Javac(tb testing.TB, opts Options, sources ...string) string {
 	tb.Helper()
 	RequireJava(tb)
-	files, err := javaSources(sources)
+	cmd, ext := opts.compiler()
+	if _, err := exec.LookPath(cmd); err != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("javatest: %s is not installed (scripts/test.sh installs it)", cmd)
+		}
+		tb.Skipf("javatest: %s is not installed", cmd)
+	}
+	files, err := sourceFiles(sources, ext)
 	if err != nil {
 		tb.Fatalf("javatest: javac: %v", err)
 	}
@@ -102,9 +134,9 @@ func Javac(tb testing.TB, opts Options, sources ...string) string {
 	return c.dir
 }
 
-// javaSources expands directories to the *.java files below them and returns
-// absolute, sorted, de-duplicated paths.
-func javaSources(sources []string) ([]string, error) {
+// sourceFiles expands directories to the files with the extension ext
+// below them and returns absolute, sorted, de-duplicated paths.
+func sourceFiles(sources []string, ext string) ([]string, error) {
 	seen := map[string]bool{}
 	var files []string
 	add := func(p string) error {
@@ -133,7 +165,7 @@ func javaSources(sources []string) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			if !d.IsDir() && strings.HasSuffix(p, ".java") {
+			if !d.IsDir() && strings.HasSuffix(p, ext) {
 				return add(p)
 			}
 			return nil
@@ -143,7 +175,7 @@ func javaSources(sources []string) ([]string, error) {
 		}
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("no .java files in %v", sources)
+		return nil, fmt.Errorf("no %s files in %v", ext, sources)
 	}
 	sort.Strings(files)
 	return files, nil
@@ -152,7 +184,8 @@ func javaSources(sources []string) ([]string, error) {
 // compileKey hashes everything that can change javac's output.
 func compileKey(opts Options, files []string) (string, error) {
 	h := sha256.New()
-	javac, err := exec.LookPath("javac")
+	cmd, _ := opts.compiler()
+	javac, err := exec.LookPath(cmd)
 	if err != nil {
 		return "", err
 	}
@@ -280,9 +313,25 @@ func compileCached(key string, opts Options, files []string) (string, error) {
 }
 
 func runJavac(outDir string, opts Options, files []string) error {
-	args := append([]string{"-d", outDir, "-encoding", "UTF-8", "-proc:none", "-Xlint:none",
-		// javac is a short-lived JVM: C1 only is faster.
-		"-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"}, opts.javacArgs()...)
+	name, _ := opts.compiler()
+	var args []string
+	switch name {
+	case "javac":
+		args = []string{"-d", outDir, "-encoding", "UTF-8", "-proc:none", "-Xlint:none",
+			// javac is a short-lived JVM: C1 only is faster.
+			"-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"}
+	case "ecj":
+		args = []string{"-d", outDir, "-encoding", "UTF-8", "-proc:none", "-nowarn", "-source", "1.8", "-target", "1.8"}
+	case "kotlinc":
+		args = []string{"-d", outDir, "-nowarn", "-jvm-target", "1.8"}
+	case "groovyc":
+		args = []string{"-d", outDir}
+	}
+	args = append(args, opts.javacArgs()...)
+	if name != "javac" && name != "ecj" {
+		// kotlinc and groovyc take the sources on the command line.
+		return runCompiler(name, opts, append(args, files...))
+	}
 	// An @argfile keeps long fixture lists clear of command-line limits.
 	argFile := filepath.Join(outDir, "..", filepath.Base(outDir)+".args")
 	var b strings.Builder
@@ -294,14 +343,35 @@ func runJavac(outDir string, opts Options, files []string) error {
 		return err
 	}
 	defer os.Remove(argFile)
-	cmd := exec.Command("javac", append(args, "@"+argFile)...)
+	return runCompiler(name, opts, append(args, "@"+argFile))
+}
+
+func runCompiler(name string, opts Options, args []string) error {
+	cmd := exec.Command(name, args...)
+	if home := javaHome(); home != "" {
+		// groovyc's launcher insists on a JAVA_HOME; Debian's default-java
+		// link is not always there.
+		cmd.Env = append(os.Environ(), "JAVA_HOME="+home)
+	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
-			return fmt.Errorf("javac %s failed (%v):\n%s", strings.Join(opts.javacArgs(), " "), err, out)
+			return fmt.Errorf("%s %s failed (%v):\n%s", name, strings.Join(opts.javacArgs(), " "), err, out)
 		}
-		return fmt.Errorf("javac: %w", err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
+}
+
+// javaHome is the home of the java on PATH (its bin/java resolved).
+func javaHome() string {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		return ""
+	}
+	if java, err = filepath.EvalSymlinks(java); err != nil {
+		return ""
+	}
+	return filepath.Dir(filepath.Dir(java))
 }
