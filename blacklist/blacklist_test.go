@@ -65,12 +65,9 @@ func TestBlocked(t *testing.T) {
 		{"com/tencent/matrix/Matrix", "-keeppackage com/tencent/matrix/ (built-in)"},
 		{"com/tencent/matrixx/Foo", ""},
 		{"com/tencent/Other", ""},
-		{"com/example/R", "generated class R, R$*, BuildConfig, Manifest, Manifest$* (built-in)"},
-		{"com/example/R$string", "generated class R, R$*, BuildConfig, Manifest, Manifest$* (built-in)"},
-		{"com/example/BuildConfig", "generated class R, R$*, BuildConfig, Manifest, Manifest$* (built-in)"},
-		{"com/example/Manifest", "generated class R, R$*, BuildConfig, Manifest, Manifest$* (built-in)"},
-		{"com/example/Manifest$permission", "generated class R, R$*, BuildConfig, Manifest, Manifest$* (built-in)"},
-		{"R", "generated class R, R$*, BuildConfig, Manifest, Manifest$* (built-in)"},
+		// Generated classes are not Blocked's business (see TestGenerated).
+		{"com/example/R", ""},
+		{"com/example/BuildConfig", ""},
 		{"com/example/RX", ""},
 		{"com/example/Resources", ""},
 		{"com/example/BuildConfigX", ""},
@@ -135,7 +132,7 @@ func TestRules(t *testing.T) {
 		got = append(got, r.String())
 	}
 	assert.Equal(t, []string{
-		"generated class R, R$*, BuildConfig, Manifest, Manifest$* (built-in)",
+		"generated class R, R$*, BuildConfig, Manifest, Manifest$* next to an Android R class (built-in)",
 		"-keeppackage android/ (built-in)",
 		"-keeppackage com/tencent/matrix/ (built-in)",
 		"-keepclass com/tencent/matrix/trace/core/AppMethodBeat (built-in)",
@@ -211,4 +208,66 @@ func TestAddTolerantInput(t *testing.T) {
 	assert.Equal(t, Rule{Kind: KeepPackage, Name: "c/d", Origin: "in.txt:4"}, rule)
 
 	assert.True(t, errors.Is((&List{}).AddFile(filepath.Join(t.TempDir(), "missing.txt")), os.ErrNotExist))
+}
+
+// TestGenerated: only what the Android build generates into a resource
+// namespace is blocked: R, R$*, BuildConfig, Manifest and Manifest$* in a
+// package that holds an Android R class (one with a resource-type nested
+// class), nothing with the same simple name elsewhere.
+func TestGenerated(t *testing.T) {
+	l, err := New("")
+	require.NoError(t, err)
+	classes := map[string]bool{
+		"com/example/R": true, "com/example/R$string": true, "com/example/R$id": true,
+		"lib/ui/R": true, "lib/ui/R$layout": true,
+		"R": true, "R$drawable": true,
+		"org/other/R": true, "org/other/R$Helper": true, // a class named R that is not Android's
+		"only/nested/R$string": true, // no R itself
+	}
+	for name := range classes {
+		require.True(t, NamespaceEvidence(name), name)
+	}
+	hasClass := func(name string) bool {
+		require.True(t, NamespaceEvidence(name), "asked about %s", name)
+		return classes[name]
+	}
+	const rule = "generated class R, R$*, BuildConfig, Manifest, Manifest$* next to an Android R class (built-in)"
+	tests := []struct {
+		class string
+		want  bool
+	}{
+		{"com/example/R", true},
+		{"com/example/R$string", true},
+		{"com/example/R$styleable", true},
+		{"com/example/BuildConfig", true},
+		{"com/example/Manifest", true},
+		{"com/example/Manifest$permission", true},
+		{"lib/ui/BuildConfig", true},
+		{"R", true},
+		{"BuildConfig", true},
+		{"com/example/RX", false},
+		{"com/example/Resources", false},
+		{"com/example/BuildConfigX", false},
+		{"com/example/ManifestParser", false},
+		{"com/example/Outer$R", false},
+		{"com/example/sub/BuildConfig", false}, // a subpackage is not the namespace
+		{"scala/reflect/Manifest", false},
+		{"org/apache/tools/ant/taskdefs/Manifest", false},
+		{"org/apache/tools/ant/taskdefs/Manifest$Section", false},
+		{"org/other/R", false},
+		{"org/other/BuildConfig", false},
+		{"only/nested/R$string", false},
+		{"only/nested/BuildConfig", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.class, func(t *testing.T) {
+			r, ok := l.Generated(tt.class, hasClass)
+			assert.Equal(t, tt.want, ok)
+			if tt.want {
+				assert.Equal(t, rule, r.String())
+			}
+			_, blocked := l.Blocked(tt.class)
+			assert.False(t, blocked, "Blocked leaves generated classes to Generated")
+		})
+	}
 }

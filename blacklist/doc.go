@@ -20,5 +20,8 @@
 //
 // Some rules are always on (see New): the android package, the tracing
 // runtime's package and class, Matrix's own com/tencent/matrix package, and
-// the generated R, BuildConfig and Manifest classes.
+// the classes the Android build generates into a resource namespace (R,
+// R$*, BuildConfig, Manifest, Manifest$* next to an Android R class; see
+// List.Generated). Matrix skips every class whose path merely contains
+// R$, Manifest or BuildConfig, which also skips scala.reflect.Manifest.
 package blacklist

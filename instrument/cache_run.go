@@ -117,6 +117,12 @@ func (p *pipeline) scanFromCache(i int, ic *inputCache, j int, e *entry) (ci *cl
 
 func (p *pipeline) reuseScan(i int, ic *inputCache, j int, e *entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
 	in := p.inputs[i]
+	if ci := rec.info; ci != nil && ci.blocked != ReasonJVMRoot && ci.blocked != p.opt.Policy.blockedFor(ci.origName, p.hasClass) {
+		// The generated-class rule depends on the other classes (an R
+		// class added or removed elsewhere): scan the class again.
+		data, err := e.read()
+		return nil, false, data, err
+	}
 	ic.recs[j] = &cachedClass{sum: rec.sum, info: rec.info, warn: rec.warn}
 	p.mu.Lock()
 	p.res.CachedScans++

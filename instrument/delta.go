@@ -214,6 +214,10 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 	if lerr := <-listed; lerr != nil {
 		return lerr.Error()
 	}
+	// Only the changed jars are listed: a changed class that the
+	// generated-class rule judges by another jar's R comes out differently
+	// from its last scan, and sameHierarchy sends the run to a full one.
+	p.noteEvidence(in)
 	if err != nil || ix.optSum != p.cache.optSum || ix.inputSum != si.sum {
 		return "no pack of its last version"
 	}
@@ -234,7 +238,7 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 	var edits []classEdit
 	scanners := make([]*scanner, p.opt.Workers)
 	for w := range scanners {
-		scanners[w] = newScanner(&p.opt.Policy)
+		scanners[w] = newScanner(&p.opt.Policy, p.hasClass)
 	}
 	errStop := errors.New("stop")
 	why := ""

@@ -170,6 +170,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if err := p.listInputs(ctx); err != nil {
 		return nil, err
 	}
+	for _, in := range append(append([]*input(nil), p.inputs...), p.classpath...) {
+		p.noteEvidence(in)
+	}
 	if opt.Cache != "" {
 		if err := p.prepareCache(ctx); err != nil {
 			return nil, err
@@ -214,6 +217,36 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	return p.res, nil
 }
 
+// noteEvidence records the classes of a listed input that the
+// generated-class rule may ask about, by their entry names (no class is
+// read for it).
+func (p *pipeline) noteEvidence(in *input) {
+	pol := &p.opt.Policy
+	if pol.GeneratedEvidence == nil {
+		return
+	}
+	if p.evidence == nil {
+		p.evidence = map[string]bool{}
+	}
+	for j := range in.entries {
+		name, ok := strings.CutSuffix(in.entries[j].name, ".class")
+		if !ok {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(name, "META-INF/versions/"); ok {
+			if _, class, ok := strings.Cut(rest, "/"); ok {
+				name = class
+			}
+		}
+		if orig := pol.originalClass(name); pol.GeneratedEvidence(orig) {
+			p.evidence[orig] = true
+		}
+	}
+}
+
+// hasClass answers Policy.Generated's question from the evidence.
+func (p *pipeline) hasClass(orig string) bool { return p.evidence[orig] }
+
 // listInputs reads the directories of the jars, on the workers.
 func (p *pipeline) listInputs(ctx context.Context) error {
 	all := append(append([]*input(nil), p.inputs...), p.classpath...)
@@ -248,7 +281,10 @@ func (p *pipeline) readKeptMap() <-chan *methodmap.Map {
 }
 
 type pipeline struct {
-	opt       Options
+	opt Options
+	// evidence holds the original names of the classes of the inputs and
+	// the class path that Policy.GeneratedEvidence accepts (noteEvidence).
+	evidence  map[string]bool
 	res       *Result
 	inputs    []*input
 	classpath []*input
@@ -394,7 +430,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 	p.res.Classes = len(refs)
 	scanners := make([]*scanner, p.opt.Workers)
 	for i := range scanners {
-		scanners[i] = newScanner(&p.opt.Policy)
+		scanners[i] = newScanner(&p.opt.Policy, p.hasClass)
 	}
 	err := p.parallel(ctx, len(refs), func(k, worker int) error {
 		r := refs[k]

@@ -13,6 +13,13 @@ type Policy struct {
 	// Blocked reports whether an original class name is never touched, and
 	// the rule that blocks it.
 	Blocked func(origClass string) (rule string, blocked bool)
+	// Generated reports whether an original class name is one the
+	// Android build generates (never traced), and the rule that says so.
+	// hasClass tells whether a class (original name) is among the inputs
+	// or the class path; it knows the classes GeneratedEvidence accepts,
+	// and only those. Nil: no class is generated.
+	Generated         func(origClass string, hasClass func(origClass string) bool) (rule string, generated bool)
+	GeneratedEvidence func(origClass string) bool
 	// Decide says whether to trace a method, or why not. The default
 	// traces every method with code.
 	Decide func(f *MethodFacts) (trace bool, reason string)
@@ -39,6 +46,20 @@ func (p *Policy) blocked(orig string) (string, bool) {
 		return "", false
 	}
 	return p.Blocked(orig)
+}
+
+// blockedFor returns the rule that blocks an original class name, a
+// block-list rule first, then the generated-class rule; "" when none does.
+func (p *Policy) blockedFor(orig string, hasClass func(string) bool) string {
+	if rule, ok := p.blocked(orig); ok {
+		return rule
+	}
+	if p.Generated != nil {
+		if rule, ok := p.Generated(orig, hasClass); ok {
+			return rule
+		}
+	}
+	return ""
 }
 
 func (p *Policy) decide(f *MethodFacts) (bool, string) {

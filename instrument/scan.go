@@ -64,18 +64,19 @@ func (ci *classInfo) key(m *methodInfo) MethodKey {
 // ones ("<init>", "()V", ...) are not allocated again for every method
 // (what the scan keeps is copied into classInfo.text).
 type scanner struct {
-	pol     *Policy
-	scratch []byte
-	text    []byte // the class's classInfo.text in the making
-	strs    map[string]string
-	reasons map[string]reasonCode // this worker's view of the reason table
+	pol      *Policy
+	hasClass func(origClass string) bool // for Policy.Generated
+	scratch  []byte
+	text     []byte // the class's classInfo.text in the making
+	strs     map[string]string
+	reasons  map[string]reasonCode // this worker's view of the reason table
 }
 
 // maxInterned bounds a scanner's table; past it the table starts over.
 const maxInterned = 1 << 14
 
-func newScanner(pol *Policy) *scanner {
-	return &scanner{pol: pol, strs: map[string]string{}, reasons: map[string]reasonCode{}}
+func newScanner(pol *Policy, hasClass func(string) bool) *scanner {
+	return &scanner{pol: pol, hasClass: hasClass, strs: map[string]string{}, reasons: map[string]reasonCode{}}
 }
 
 // reason returns the code of a reason text.
@@ -131,9 +132,7 @@ func (s *scanner) scan(data []byte) (*classInfo, error) {
 	if c.Access&cf.AccModule != 0 {
 		return ci, nil
 	}
-	if reason, blocked := pol.blocked(ci.origName); blocked {
-		ci.blocked = reason
-	}
+	ci.blocked = pol.blockedFor(ci.origName, s.hasClass)
 	if name == "java/lang/Object" {
 		// HotSpot rewrites the returns of Object.<init> and relies on its
 		// shape during bootstrap; a patched java.base with a traced Object

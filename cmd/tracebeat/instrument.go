@@ -356,6 +356,14 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode instrument.Mode, lo
 		}
 		return r.String(), true
 	}
+	if !fl.traceAll {
+		// --trace-all traces Android's generated classes too.
+		opt.Policy.Generated = func(orig string, hasClass func(string) bool) (string, bool) {
+			r, ok := bl.Generated(orig, hasClass)
+			return r.String(), ok
+		}
+		opt.Policy.GeneratedEvidence = blacklist.NamespaceEvidence
+	}
 	rules := methodmap.Options{
 		TraceAll:             fl.traceAll,
 		TraceAbstractClasses: fl.traceAbstract,

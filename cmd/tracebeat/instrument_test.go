@@ -366,3 +366,90 @@ func TestProgressLine(t *testing.T) {
 		assert.Equal(t, tc.want, progressLine(tc.done, tc.total, tc.elapsed))
 	}
 }
+
+// TestGeneratedClassRule: Android's generated classes (R, R$*,
+// BuildConfig, Manifest, Manifest$* next to an Android R, even one in
+// another jar) are left untraced with the rule as the reason; classes of
+// the same names elsewhere are traced; --trace-all traces them all; with
+// --cache, removing the jar that held a library's R makes its BuildConfig
+// traced again (the cached scan is not trusted for it).
+func TestGeneratedClassRule(t *testing.T) {
+	javatest.RequireJava(t)
+	compile := func(dir string) map[string][]byte {
+		return javatest.ClassFiles(t, javatest.Javac(t, javatest.Options{Release: 8}, javatest.Testdata(t, "generated", dir)))
+	}
+	lib := compile("lib")
+	libR, libBC := map[string][]byte{}, map[string][]byte{}
+	for name, data := range lib {
+		if strings.Contains(name, "/R") {
+			libR[name] = data
+		} else {
+			libBC[name] = data
+		}
+	}
+	work := t.TempDir()
+	jar := func(name string, classes map[string][]byte) string {
+		p := filepath.Join(work, name)
+		require.NoError(t, os.Rename(javatest.WriteJar(t, classes), p))
+		return p
+	}
+	app, rJar, bcJar, other := jar("app.jar", compile("app")), jar("lib-r.jar", libR), jar("lib-bc.jar", libBC), jar("other.jar", compile("other"))
+	cache := filepath.Join(work, "cache")
+
+	generated := []string{
+		"com.example.app.R$string lookup (I)I",
+		"com.example.app.BuildConfig describe (I)Ljava.lang.String;",
+		"com.example.app.Manifest all ()Ljava.lang.String;",
+		"com.example.app.Manifest$permission length ()I",
+		"com.example.lib.BuildConfig version (I)I",
+	}
+	traced := []string{
+		"com.example.app.Main main ([Ljava.lang.String;)V",
+		"lib.meta.Manifest add (Ljava.lang.String;)I",
+		"lib.meta.Manifest$Section size (Ljava.lang.String;)I",
+		"lib.meta.BuildConfig level (I)I",
+		"lib.math.R reduce (II)I",
+		"lib.math.R$Helper gcd (II)I",
+	}
+	run := func(args ...string) (methodMap, report string) {
+		out := t.TempDir()
+		rep := filepath.Join(out, "report.json")
+		code, _, stderr := runCLI(append([]string{"instrument", "--quiet", "-o", out, "--report", rep}, args...)...)
+		require.Equal(t, 0, code, stderr)
+		m, err := os.ReadFile(filepath.Join(out, "methodMapping.txt"))
+		require.NoError(t, err)
+		r, err := os.ReadFile(rep)
+		require.NoError(t, err)
+		return string(m), string(r)
+	}
+	inMap := func(m, method string) bool { return strings.Contains(m, ","+method+"\n") }
+
+	for _, withCache := range []bool{false, true} {
+		var extra []string
+		if withCache {
+			extra = []string{"--cache", cache}
+		}
+		m, report := run(append(extra, app, rJar, bcJar, other)...)
+		for _, g := range generated {
+			assert.False(t, inMap(m, g), "%s is generated: not traced", g)
+		}
+		for _, tr := range traced {
+			assert.True(t, inMap(m, tr), "%s is traced", tr)
+		}
+		assert.Contains(t, report, `"class": "com.example.lib.BuildConfig",
+      "method": "version",
+      "desc": "(I)I",
+      "access": 9,
+      "reason": "blocked"`)
+
+		// Without the library's R jar, its BuildConfig is an ordinary class.
+		m, _ = run(append(extra, app, bcJar, other)...)
+		assert.True(t, inMap(m, "com.example.lib.BuildConfig version (I)I"), "cache=%v", withCache)
+		assert.False(t, inMap(m, "com.example.app.BuildConfig describe (I)Ljava.lang.String;"))
+	}
+
+	m, _ := run("--trace-all", app, rJar, bcJar, other)
+	for _, g := range append(generated, traced...) {
+		assert.True(t, inMap(m, g), "--trace-all traces %s", g)
+	}
+}
