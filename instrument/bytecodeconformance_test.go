@@ -87,7 +87,7 @@ func TestBytecodeConformance(t *testing.T) {
 			}
 			skipped := map[string]string{}
 			for _, m := range res.Ignored {
-				skipped[m.Key.Class+"."+m.Key.Name+m.Key.Desc] = m.Reason
+				skipped[m.Key.Class+"."+m.Key.Name+m.Key.Desc] = string(m.Reason)
 			}
 			// Each shape is traced, but for the branch spans that cannot grow.
 			for _, name := range []string{

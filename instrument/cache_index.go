@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 
@@ -48,12 +49,12 @@ type cachedClass struct {
 func (c *cachedClass) parsed() bool { return c.info != nil || c.infoRaw != nil }
 
 // decodeInfo returns the scan of a record read without it.
-func (c *cachedClass) decodeInfo() (*classInfo, error) {
+func (c *cachedClass) decodeInfo(descs *descTable) (*classInfo, error) {
 	if c.info != nil || c.infoRaw == nil {
 		return c.info, nil
 	}
 	d := indexDecoder{buf: c.infoRaw}
-	ci := d.info()
+	ci := d.info(descs)
 	if d.err != nil || len(d.buf) != 0 {
 		return nil, errBadPack
 	}
@@ -77,7 +78,7 @@ type cachedSkip struct {
 	reason string
 }
 
-const packMagic = "tracebeat-pack-8\n"
+const packMagic = "tracebeat-pack-9\n"
 
 var errBadPack = errors.New("cache pack index is damaged")
 
@@ -123,7 +124,7 @@ func writeIndex(path string, ix *packIndex, names []string, size int64) error {
 
 // readIndex reads a pack index. With scans set it decodes every record's
 // scan; otherwise decodeInfo does, for the records that need it.
-func readIndex(path string, scans bool) (*packIndex, error) {
+func readIndex(path string, scans bool, descs *descTable) (*packIndex, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -144,7 +145,7 @@ func readIndex(path string, scans bool) (*packIndex, error) {
 	for i := 0; i < n && d.err == nil; i++ {
 		raw := d.bytes()
 		rd := indexDecoder{buf: raw}
-		name, c := rd.class(scans)
+		name, c := rd.class(scans, descs)
 		if rd.err != nil || len(rd.buf) != 0 {
 			return nil, errBadPack
 		}
@@ -236,12 +237,23 @@ func (e *indexEncoder) info(ci *classInfo) {
 	for _, c := range codes {
 		e.str(reasons.text(c))
 	}
+	// The class's descriptors once each, then each method's by number.
+	var descs []uint32
+	for i := range ci.methods {
+		if d := ci.methods[i].desc; !slices.Contains(descs, d) {
+			descs = append(descs, d)
+		}
+	}
+	e.uvarint(uint64(len(descs)))
+	for _, d := range descs {
+		e.str(ci.descs.str(d))
+	}
 	e.uvarint(uint64(len(ci.methods)))
 	for i := range ci.methods {
 		m := &ci.methods[i]
 		e.uvarint(uint64(m.nameAt))
-		e.uvarint(uint64(m.descAt))
-		e.uvarint(uint64(m.end))
+		e.uvarint(uint64(m.nameLen))
+		e.uvarint(uint64(slices.Index(descs, m.desc)))
 		e.uvarint(uint64(slices.Index(codes, m.reason)))
 		e.uvarint(uint64(m.access))
 		e.bool(m.trace)
@@ -313,7 +325,7 @@ func (d *indexDecoder) sum(dst *[32]byte) {
 	d.buf = d.buf[32:]
 }
 
-func (d *indexDecoder) class(scans bool) (string, *cachedClass) {
+func (d *indexDecoder) class(scans bool, descs *descTable) (string, *cachedClass) {
 	name := d.str()
 	c := &cachedClass{}
 	d.sum(&c.sum)
@@ -321,7 +333,7 @@ func (d *indexDecoder) class(scans bool) (string, *cachedClass) {
 		c.infoRaw = d.bytes()
 		if scans {
 			var err error
-			if c.info, err = c.decodeInfo(); err != nil {
+			if c.info, err = c.decodeInfo(descs); err != nil {
 				d.fail()
 			}
 		}
@@ -352,8 +364,8 @@ func (d *indexDecoder) class(scans bool) (string, *cachedClass) {
 	return name, c
 }
 
-func (d *indexDecoder) info() *classInfo {
-	ci := &classInfo{}
+func (d *indexDecoder) info(descs *descTable) *classInfo {
+	ci := &classInfo{descs: descs}
 	ci.name = d.str()
 	ci.super = d.str()
 	ci.origName = d.str()
@@ -368,15 +380,23 @@ func (d *indexDecoder) info() *classInfo {
 	for i := range codes {
 		codes[i] = reasons.code(d.str())
 	}
+	local := make([]uint32, d.count())
+	for i := range local {
+		var ok bool
+		if local[i], ok = descs.intern(d.str()); !ok {
+			d.fail()
+		}
+	}
 	n := d.count()
 	ci.methods = make([]methodInfo, n)
 	for i := range ci.methods {
 		m := &ci.methods[i]
-		nameAt, descAt, end := d.uvarint(), d.uvarint(), d.uvarint()
-		if nameAt > descAt || descAt > end || end > uint64(len(ci.text)) {
+		nameAt, nameLen, desc := d.uvarint(), d.uvarint(), d.uvarint()
+		if nameLen > math.MaxUint16 || nameAt+nameLen > uint64(len(ci.text)) || desc >= uint64(len(local)) {
 			d.fail()
+			return nil
 		}
-		m.nameAt, m.descAt, m.end = uint32(nameAt), uint32(descAt), uint32(end)
+		m.nameAt, m.nameLen, m.desc = uint32(nameAt), uint16(nameLen), local[desc]
 		if r := d.uvarint(); r < uint64(len(codes)) {
 			m.reason = codes[r]
 		} else {

@@ -56,12 +56,12 @@ func (p *pipeline) prepareCache(ctx context.Context) error {
 		p.caches[i] = ic
 		if in.isDir {
 			ic.key = c.pathKey(abs)
-			ic.from, ic.fromKey = c.loadPack(ic.key, nil), ic.key
+			ic.from, ic.fromKey = c.loadPack(ic.key, nil, p.descs), ic.key
 			return nil
 		}
 		ic.sum = p.inputSums[i]
 		ic.key = c.packKeyOf(ic.sum)
-		if ix := c.loadPack(ic.key, &ic.sum); ix != nil {
+		if ix := c.loadPack(ic.key, &ic.sum, p.descs); ix != nil {
 			ic.from, ic.fromKey, ic.whole = ix, ic.key, true
 			if ix.hasJar && !p.opt.Merge {
 				// Checked here, on the workers, rather than while the
@@ -69,7 +69,7 @@ func (p *pipeline) prepareCache(ctx context.Context) error {
 				ic.jarOK = c.packJarIntact(ic.key, ix.jarSize, ix.jarSum)
 			}
 		} else if last := c.lastPack(abs); last != "" {
-			ic.from, ic.fromKey = c.loadPack(last, nil), last
+			ic.from, ic.fromKey = c.loadPack(last, nil, p.descs), last
 		}
 		return nil
 	})
@@ -77,8 +77,8 @@ func (p *pipeline) prepareCache(ctx context.Context) error {
 
 // loadPack reads a pack index; a missing or damaged one is no pack. With
 // inputSum set, the pack must have been made from those bytes.
-func (c *cacheStore) loadPack(key string, inputSum *[32]byte) *packIndex {
-	ix, err := readIndex(c.packPath(key, ".idx"), true)
+func (c *cacheStore) loadPack(key string, inputSum *[32]byte, descs *descTable) *packIndex {
+	ix, err := readIndex(c.packPath(key, ".idx"), true, descs)
 	if err != nil || ix.optSum != c.optSum || (inputSum != nil && ix.inputSum != *inputSum) {
 		return nil
 	}
@@ -303,7 +303,14 @@ func newCopiedJar(target, src string) (*copiedJar, error) {
 }
 
 // commit renames the copy into place (the zip writer has nothing to add).
-func (c *copiedJar) commit() error { return c.jarSink.commitFile() }
+func (c *copiedJar) commit() error {
+	if c.tmp != nil {
+		if err := c.closeFile(); err != nil {
+			return err
+		}
+	}
+	return c.publish()
+}
 
 // startPack opens this run's .dat for input i.
 func (p *pipeline) startPack(ic *inputCache) error {

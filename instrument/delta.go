@@ -210,7 +210,7 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 	last := p.cache.packKeyOf(si.sum)
 	listed := make(chan error, 1) // the jar's directory is read meanwhile
 	go func() { listed <- in.list() }()
-	ix, err := readIndex(p.cache.packPath(last, ".idx"), false)
+	ix, err := readIndex(p.cache.packPath(last, ".idx"), false, p.descs)
 	if lerr := <-listed; lerr != nil {
 		return lerr.Error()
 	}
@@ -238,7 +238,7 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 	var edits []classEdit
 	scanners := make([]*scanner, p.opt.Workers)
 	for w := range scanners {
-		scanners[w] = newScanner(&p.opt.Policy, p.hasClass)
+		scanners[w] = newScanner(&p.opt.Policy, p.descs, p.hasClass)
 	}
 	errStop := errors.New("stop")
 	why := ""
@@ -273,7 +273,7 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 		if err != nil {
 			return stop(err.Error())
 		}
-		old, err := rec.decodeInfo()
+		old, err := rec.decodeInfo(p.descs)
 		if err != nil || old == nil {
 			putBuffer(data)
 			return stop(e.name + ": no scan of its last version")
@@ -641,7 +641,7 @@ func (p *pipeline) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *
 	fail := func(err error) (entryResult, *cachedClass) {
 		return entryResult{err: fmt.Errorf("%s: %s: cache: %w", in.path, e.name, err)}, nil
 	}
-	ci, err := rec.decodeInfo()
+	ci, err := rec.decodeInfo(p.descs)
 	if err != nil || ci == nil {
 		return fail(errBadPack)
 	}

@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/tracebeat/tracebeat/classfile"
 	"github.com/tracebeat/tracebeat/instrument"
@@ -49,6 +51,13 @@ func FuzzInstrumentJar(f *testing.F) {
 			t.Fatal(err)
 		}
 		out := filepath.Join(work, "out")
+		// A run that hangs crashes the worker with every goroutine's
+		// stack, so the fuzzer keeps the input.
+		watchdog := time.AfterFunc(20*time.Second, func() {
+			buf := make([]byte, 1<<20)
+			panic("instrument run hangs:\n" + string(buf[:runtime.Stack(buf, true)]))
+		})
+		defer watchdog.Stop()
 		_, runErr := instrument.Run(context.Background(), instrument.Options{
 			Inputs: []string{in}, Output: out, Workers: 2, Runtime: instrument.DefaultRuntime(),
 		})

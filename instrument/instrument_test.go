@@ -134,7 +134,7 @@ func TestMethodsAtTheLimitsStayUntouched(t *testing.T) {
 	reasons := map[string]string{}
 	for _, m := range res.Ignored {
 		if m.Key.Class == "ins/Big" {
-			reasons[m.Key.Name] = m.Reason
+			reasons[m.Key.Name] = string(m.Reason)
 		}
 	}
 	assert.Equal(t, instrument.ReasonBranchOverflow, reasons["nearBranchLimit"])

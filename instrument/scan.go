@@ -30,9 +30,11 @@ type classInfo struct {
 	access    uint16
 	versioned bool
 	methods   []methodInfo // in the order of the class file
-	// text holds the original names and descriptors of the methods back
-	// to back; each methodInfo addresses its own by offsets.
-	text string
+	// text holds the original names of the methods back to back; each
+	// methodInfo addresses its own by offset. The descriptors are in the
+	// run's table.
+	text  string
+	descs *descTable
 	// focusIndex is the index of a declared onWindowFocusChanged(Z)V, or -1.
 	focusIndex int
 	focusCode  bool // ... and whether it has code
@@ -47,16 +49,18 @@ type classInfo struct {
 // the garbage collector never has to scan them, and a record takes 24
 // bytes instead of the 80 that four strings took.
 type methodInfo struct {
-	nameAt, descAt, end uint32 // name = text[nameAt:descAt], desc = text[descAt:end]
-	id                  int32  // set by plan for traced methods
-	reason              reasonCode
-	access              uint16
-	trace               bool
+	nameAt  uint32 // name = text[nameAt:nameAt+nameLen]
+	desc    uint32 // the descriptor's index in classInfo.descs
+	id      int32  // set by plan for traced methods
+	reason  reasonCode
+	nameLen uint16 // a name has at most 65535 bytes (a CONSTANT_Utf8)
+	access  uint16
+	trace   bool
 }
 
 // key returns the original key of method m of the class.
 func (ci *classInfo) key(m *methodInfo) MethodKey {
-	return MethodKey{Class: ci.origName, Name: ci.text[m.nameAt:m.descAt], Desc: ci.text[m.descAt:m.end]}
+	return MethodKey{Class: ci.origName, Name: ci.text[m.nameAt : m.nameAt+uint32(m.nameLen)], Desc: ci.descs.str(m.desc)}
 }
 
 // scanner is one worker's state for the scan: scratch space and an
@@ -65,6 +69,7 @@ func (ci *classInfo) key(m *methodInfo) MethodKey {
 // (what the scan keeps is copied into classInfo.text).
 type scanner struct {
 	pol      *Policy
+	descs    *descTable
 	hasClass func(origClass string) bool // for Policy.Generated
 	scratch  []byte
 	text     []byte // the class's classInfo.text in the making
@@ -75,8 +80,8 @@ type scanner struct {
 // maxInterned bounds a scanner's table; past it the table starts over.
 const maxInterned = 1 << 14
 
-func newScanner(pol *Policy, hasClass func(string) bool) *scanner {
-	return &scanner{pol: pol, hasClass: hasClass, strs: map[string]string{}, reasons: map[string]reasonCode{}}
+func newScanner(pol *Policy, descs *descTable, hasClass func(string) bool) *scanner {
+	return &scanner{pol: pol, descs: descs, hasClass: hasClass, strs: map[string]string{}, reasons: map[string]reasonCode{}}
 }
 
 // reason returns the code of a reason text.
@@ -127,7 +132,7 @@ func (s *scanner) scan(data []byte) (*classInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	ci := &classInfo{name: name, super: super, access: c.Access, focusIndex: -1}
+	ci := &classInfo{name: name, super: super, access: c.Access, focusIndex: -1, descs: s.descs}
 	ci.origName = pol.originalClass(name)
 	if c.Access&cf.AccModule != 0 {
 		return ci, nil
@@ -152,14 +157,15 @@ func (s *scanner) scan(data []byte) (*classInfo, error) {
 			return nil, fmt.Errorf("method %d: %w", i, err)
 		}
 		on, od := pol.originalMethod(name, mname, mdesc)
-		if uint64(len(s.text))+uint64(len(on))+uint64(len(od)) > math.MaxUint32 {
+		if uint64(len(s.text))+uint64(len(on)) > math.MaxUint32 || len(on) > math.MaxUint16 {
 			return nil, fmt.Errorf("method %d: names too long", i)
 		}
-		mi := methodInfo{access: m.Access, nameAt: uint32(len(s.text))}
+		desc, ok := s.descs.intern(od)
+		if !ok {
+			return nil, fmt.Errorf("method %d: more distinct descriptors than a run can hold", i)
+		}
+		mi := methodInfo{access: m.Access, nameAt: uint32(len(s.text)), nameLen: uint16(len(on)), desc: desc}
 		s.text = append(s.text, on...)
-		mi.descAt = uint32(len(s.text))
-		s.text = append(s.text, od...)
-		mi.end = uint32(len(s.text))
 		codeAttr, hasCode := c.FindAttribute(m.Attributes, "Code")
 		if mname == focusMethod && mdesc == focusMethodDesc && m.Access&cf.AccStatic == 0 {
 			ci.focusIndex, ci.focusCode = i, hasCode

@@ -479,15 +479,7 @@ func writeMaps(res *instrument.Result, p outputPaths) (err error) {
 			mapWritten = true
 		}
 	}()
-	// The list is laid out only where no text was (a run without cache)
-	// or for the report.
-	var ignored []methodmap.IgnoredMethod
-	if res.IgnoreText == nil || p.report != "" {
-		ignored = make([]methodmap.IgnoredMethod, len(res.Ignored))
-		for i, m := range res.Ignored {
-			ignored[i] = methodmap.IgnoredMethod{Key: m.Key, Access: m.Access, Reason: methodmap.Reason(m.Reason)}
-		}
-	}
+	ignored := res.Ignored
 	ignErr := write("ignore map", p.ignoreMap, func() error {
 		if res.IgnoreText != nil {
 			return writeBytes(p.ignoreMap, res.IgnoreText)

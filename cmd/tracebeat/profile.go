@@ -44,8 +44,8 @@ func adaptMemoryLimit() {
 			return
 		}
 		live := int64(sample[0].Value.Uint64())
-		if live*100 > limit*75 {
-			limit = live * 15 / 10
+		if live*100 > limit*80 {
+			limit = live * 125 / 100
 			debug.SetMemoryLimit(limit)
 		}
 	}
