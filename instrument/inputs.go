@@ -41,6 +41,10 @@ func (e *entry) isClass() bool { return strings.HasSuffix(e.name, ".class") }
 // hostile size field cannot make us allocate without limit.
 const maxEntrySize = 1 << 30
 
+// maxDeflateRatio bounds what a deflate stream can inflate to per byte: a
+// stored block of 258-byte matches gives at most 1032 bytes per byte.
+const maxDeflateRatio = 1032
+
 // read returns the entry's uncompressed bytes in a buffer from getBuffer;
 // the caller gives it back with putBuffer when done.
 //
@@ -89,6 +93,11 @@ func (e *entry) contents(raw []byte) ([]byte, error) {
 	size := e.zf.UncompressedSize64
 	if size > maxEntrySize {
 		return nil, fmt.Errorf("entry declares %d bytes uncompressed, more than %d", size, maxEntrySize)
+	}
+	if e.zf.Method == zip.Deflate && size > uint64(len(raw))*maxDeflateRatio+64 {
+		// Refused before the buffer is made: a few damaged bytes must not
+		// cost a gigabyte.
+		return nil, fmt.Errorf("entry declares %d bytes uncompressed from %d compressed, more than deflate can produce", size, len(raw))
 	}
 	buf := getBuffer(int(size))
 	if e.zf.Method == zip.Store {

@@ -499,3 +499,19 @@ func TestMultiReleaseJar(t *testing.T) {
 	v := javatest.RequireVerified(t, jar, javatest.Jar(t, javatest.BeatStub(t)))
 	assert.Equal(t, len(v.Classes), len(v.OK))
 }
+
+// TestDeclaredSizeBeyondDeflate: an entry whose header declares far more
+// than its deflated bytes can hold is damaged. Java's ZipFile reads what
+// the stream holds and ignores the size; tracebeat refuses the jar, naming
+// the entry, before it makes a buffer of the declared size.
+func TestDeclaredSizeBeyondDeflate(t *testing.T) {
+	f := newZipFixture(t)
+	in := f.handZip(t, "hand/bomb", ziptest.Options{},
+		ziptest.Entry{Name: []byte("p/bomb.txt"), Data: []byte("hello"), Deflate: true, DeclaredSize: 900 << 20})
+	_, err := instrument.Run(context.Background(), instrument.Options{
+		Inputs: []string{in}, Output: t.TempDir(), Workers: 2, Runtime: instrument.DefaultRuntime(),
+	})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), in)
+	assert.Contains(t, err.Error(), "p/bomb.txt: entry declares 943718400 bytes uncompressed from 11 compressed, more than deflate can produce")
+}

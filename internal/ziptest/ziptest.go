@@ -40,6 +40,9 @@ type Entry struct {
 	LocTime         *time.Time
 	// Dir makes the entry a directory in the MS-DOS attribute as well.
 	Dir bool
+	// DeclaredSize, when set, is the uncompressed size both headers
+	// declare instead of the data's.
+	DeclaredSize uint32
 }
 
 // Options shape the whole archive.
@@ -95,6 +98,9 @@ func Write(w io.Writer, entries []Entry, opts Options) error {
 			p.stored, p.method = b.Bytes(), 8
 		}
 		p.csize = uint64(len(p.stored))
+		if e.DeclaredSize != 0 {
+			p.usize = uint64(e.DeclaredSize)
+		}
 		if e.Descriptor {
 			p.flags |= 0x8
 		}
