@@ -2,6 +2,7 @@ package decode
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"regexp"
 	"strings"
@@ -37,9 +38,15 @@ var (
 func DetectKind(head []byte) (InputKind, error) {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(head)) == 0 {
-		return "", fmt.Errorf("empty input")
+		return "", notATrace("empty")
 	}
 	if !looksLikeText(head) {
+		if bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")) {
+			return "", notATrace("a zip archive, such as a jar")
+		}
+		if why := bufferEvidence(head); why != "" {
+			return "", notATrace("binary, but not AppMethodBeat records: %s", why)
+		}
 		return KindBuffer, nil
 	}
 	if bytes.Contains(head, []byte("tracing_mark_write")) || bytes.HasPrefix(head, []byte("# tracer:")) {
@@ -58,19 +65,76 @@ func DetectKind(head []byte) (InputKind, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
+		var kind InputKind
+		var pattern *regexp.Regexp
 		switch {
 		case line[0] == '{' || line[0] == '[':
 			return KindStack, nil
 		case stackLinePattern.MatchString(line):
-			return KindStack, nil
+			kind, pattern = KindStack, stackLinePattern
 		case markerLinePattern.MatchString(line):
-			return KindMarker, nil
+			kind, pattern = KindMarker, markerLinePattern
 		case numberPattern.MatchString(line):
-			return KindBufferText, nil
+			kind, pattern = KindBufferText, numberPattern
+		default:
+			return "", notATrace("line %d %q is none of the formats; use --input-kind (one of %s) if it is one", i+1, shorten(line, 60), kindList())
 		}
-		return "", fmt.Errorf("cannot tell the input kind from line %d %q; use --input-kind (one of %s)", i+1, shorten(line, 60), kindList())
+		// One line that looks right is not enough: most lines of the
+		// sample must. (A few bad ones are reported by the reader, with
+		// their line numbers.)
+		good, all := 0, 0
+		for _, raw := range lines[i:] {
+			if l := strings.TrimSpace(raw); l != "" && !strings.HasPrefix(l, "#") {
+				all++
+				if pattern.MatchString(l) {
+					good++
+				}
+			}
+		}
+		if good*2 < all {
+			return "", notATrace("only %d of %d lines read as %s lines; use --input-kind if it is one", good, all, kind)
+		}
+		return kind, nil
 	}
-	return "", fmt.Errorf("cannot tell the input kind: only comments and blank lines in the first %d bytes; use --input-kind", len(head))
+	return "", notATrace("only comments and blank lines in the first %d bytes", len(head))
+}
+
+// notATrace is the error of an input in none of the formats.
+func notATrace(format string, args ...any) error {
+	return fmt.Errorf("not a recognised trace (%s)", fmt.Sprintf(format, args...))
+}
+
+// bufferEvidence tells why head is not a buffer of records, or "" when
+// it reads as one in either byte order: times that do not go back (but
+// once, where a ring buffer wrapped) and stay far below the field's 2^43
+// ms, ids below the runtime's limit. Random bytes have their times out of
+// order half the time.
+func bufferEvidence(head []byte) string {
+	n := len(head) / 8
+	if n < 4 {
+		return "" // too short to judge; the reader says what is wrong
+	}
+	best := 0.0
+	for _, order := range []binary.ByteOrder{binary.LittleEndian, binary.BigEndian} {
+		back, plausible := 0, 0
+		var prev uint64
+		for i := 0; i < n; i++ {
+			r := Record(order.Uint64(head[i*8:]))
+			if r.MethodID() < MaxMethodID && r.TimeMs() < 1<<40 {
+				plausible++
+			}
+			if i > 0 && r.TimeMs() < prev {
+				back++
+			}
+			prev = r.TimeMs()
+		}
+		score := min(float64(plausible)/float64(n), 1-float64(max(back-1, 0))/float64(n-1))
+		best = max(best, score)
+	}
+	if best < 0.9 {
+		return fmt.Sprintf("in the first %d records, under 90%% have plausible ids and times in order", n)
+	}
+	return ""
 }
 
 func kindList() string {

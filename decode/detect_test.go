@@ -3,6 +3,7 @@ package decode
 import (
 	"bytes"
 	"encoding/binary"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -27,8 +28,10 @@ func TestDetectKind(t *testing.T) {
 		{"marker dump", []byte("# dump\n12.000100 main-1 B|4242|2\n"), KindMarker, ""},
 		{"marker dump with colon, no thread", []byte("12.000100: E|4242\n"), KindMarker, ""},
 		{"BOM then stack lines", []byte("\xef\xbb\xbf0,1,1,5\n"), KindStack, ""},
-		{"unknown text", []byte("hello world\n"), "", `line 1 "hello world"; use --input-kind`},
-		{"empty", []byte("\n \n"), "", "empty input"},
+		{"unknown text", []byte("hello world\n"), "", `not a recognised trace (line 1 "hello world" is none of the formats; use --input-kind`},
+		{"empty", []byte("\n \n"), "", "not a recognised trace (empty)"},
+		{"a jar", []byte("PK\x03\x04\x14\x00\x08\x00\x08\x00"), "", "not a recognised trace (a zip archive"},
+		{"one number among prose", []byte("42\nthe quick brown fox\njumps over\nthe lazy dog\n"), "", "only 1 of 4 lines read as buffer-text lines"},
 		{"only comments", []byte("# a\n# b\n"), "", "only comments"},
 	}
 	for _, tc := range tests {
@@ -96,6 +99,31 @@ func TestDecodeErrorsNamePosition(t *testing.T) {
 		_, err := Decode(strings.NewReader(tc.input), &bytes.Buffer{}, tc.opts)
 		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 			t.Errorf("%s: error = %v, want %q", tc.name, err, tc.wantErr)
+		}
+	}
+}
+
+// TestRandomBytesAreNoTrace: random bytes of any length are refused as
+// no trace, in both byte orders, while real buffers of the same length
+// are read (the times of random records go back half the time).
+func TestRandomBytesAreNoTrace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for try := 0; try < 40; try++ {
+		buf := make([]byte, 80<<10)
+		for i := range buf {
+			buf[i] = byte(rng.Uint32())
+		}
+		if bytes.IndexByte(buf[:DetectSample], 0) < 0 {
+			buf[0] = 0 // as good as every random sample has a zero byte; make sure
+		}
+		_, err := DetectKind(buf[:DetectSample])
+		if err == nil || !strings.Contains(err.Error(), "not a recognised trace (binary, but not AppMethodBeat records") {
+			t.Fatalf("try %d: random bytes: %v", try, err)
+		}
+	}
+	for _, order := range []binary.ByteOrder{binary.LittleEndian, binary.BigEndian} {
+		if k, err := DetectKind(encodeBinary(appLikeRecords(DetectSample/8), order)); err != nil || k != KindBuffer {
+			t.Errorf("%v: a real buffer: %q, %v", order, k, err)
 		}
 	}
 }

@@ -331,6 +331,7 @@ func (p *pipeline) runDelta(ctx context.Context) error {
 		}
 	}()
 	p.res.Classes = snap.classes // the total of the progress
+	p.res.Renamed = snap.renamed
 	p.focus = map[string]bool{}
 	for _, f := range snap.focus {
 		p.focus[f] = true
@@ -350,9 +351,8 @@ func (p *pipeline) runDelta(ctx context.Context) error {
 	}
 	p.skipped = map[MethodKey]string{}
 	// What the reused records and inputs reported, again.
-	for _, d := range snap.duplicates {
-		p.warn("class %s is in more than one input", d)
-	}
+	p.dups = snap.duplicates
+	p.warnDuplicates()
 	for i, in := range p.inputs {
 		if !d.changed[i] {
 			for _, w := range snap.inputs[i].warnings {
@@ -477,7 +477,7 @@ func (p *pipeline) planEdits() ([]methodmap.Entry, error) {
 func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 	d, snap, res := p.delta, p.delta.snap, p.res // (res.Classes is set: write reads it)
 	res.Focus = slices.Clone(snap.focus)
-	res.Duplicates = slices.Clone(snap.duplicates)
+	res.Duplicates = duplicateNames(snap.duplicates)
 	res.Rewritten += snap.rewritten
 	res.IgnoredCount = snap.ignored
 	skipped := map[string]int{}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -18,6 +19,7 @@ import (
 	"go.uber.org/zap"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
+	"github.com/tracebeat/tracebeat/internal/pathguard"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
@@ -76,9 +78,12 @@ type Result struct {
 	// (Skipped) still in, with the ids they were planned with. As the next
 	// run's base map it keeps those ids too, so the same inputs plan the
 	// same again (and a cache can serve them).
-	Planned    *methodmap.Map
-	Inputs     int
-	Classes    int // class entries read
+	Planned *methodmap.Map
+	Inputs  int
+	Classes int // class entries read
+	// Renamed counts the classes whose original name (Policy.OriginalClass)
+	// is not their name: what a mapping applied to.
+	Renamed    int
 	Rewritten  int // classes written with changes
 	Ignored    []IgnoredMethod
 	Skipped    map[string]int // planned methods left untouched, by reason
@@ -283,6 +288,7 @@ type pipeline struct {
 	// the class path that Policy.GeneratedEvidence accepts (noteEvidence).
 	evidence  map[string]bool
 	descs     *descTable // the method descriptors of the run's scans
+	dups      []duplicate
 	res       *Result
 	inputs    []*input
 	classpath []*input
@@ -348,37 +354,29 @@ func (p *pipeline) warnAt(i int, format string, args ...any) {
 
 // checkPaths refuses outputs that would overwrite or land inside an input.
 func (p *pipeline) checkPaths() error {
-	out, err := filepath.Abs(p.opt.Output)
-	if err != nil {
-		return err
-	}
-	for _, in := range append(append([]string(nil), p.opt.Inputs...), p.opt.Classpath...) {
-		abs, err := filepath.Abs(in)
-		if err != nil {
-			return err
-		}
-		if out == abs || strings.HasPrefix(out, abs+string(filepath.Separator)) {
-			return fmt.Errorf("output %s is inside input %s", p.opt.Output, in)
-		}
-		if !p.opt.Merge && filepath.Dir(abs) == out {
-			return fmt.Errorf("output directory %s holds input %s: its mirror would overwrite it", p.opt.Output, in)
+	var ins, outs []pathguard.Path
+	for _, in := range p.opt.Inputs {
+		st, err := os.Stat(in)
+		tree := err == nil && st.IsDir()
+		ins = append(ins, pathguard.Path{Role: "input", Path: in, Tree: tree})
+		if !p.opt.Merge {
+			outs = append(outs, pathguard.Path{Role: "output", Path: MirrorPath(p.opt.Output, in), Tree: tree})
 		}
 	}
-	if !p.opt.Merge {
-		seen := map[string]string{}
-		for _, in := range p.opt.Inputs {
-			name := outputName(in)
-			if prev, dup := seen[name]; dup {
-				return fmt.Errorf("inputs %s and %s would both be written to %s", prev, in, filepath.Join(p.opt.Output, name))
-			}
-			seen[name] = in
-		}
+	for _, cp := range p.opt.Classpath {
+		ins = append(ins, pathguard.Path{Role: "classpath", Path: cp})
 	}
-	return nil
+	if p.opt.Merge {
+		outs = append(outs, pathguard.Path{Role: "output", Path: p.opt.Output})
+	}
+	return pathguard.Check(ins, outs)
 }
 
 // outputName is the name of an input's mirror in the output directory.
 func outputName(path string) string { return filepath.Base(filepath.Clean(path)) }
+
+// MirrorPath is where a run without Merge writes the mirror of input.
+func MirrorPath(output, input string) string { return filepath.Join(output, outputName(input)) }
 
 // parallel runs fn(i) for i in [0, n) on the configured workers and
 // returns the first error.
@@ -527,14 +525,53 @@ func (p *pipeline) plan() error {
 	}()
 	err := p.planIDs()
 	<-done
-	for _, d := range p.res.Duplicates {
-		p.warn("class %s is in more than one input", d)
+	p.warnDuplicates()
+	for _, infos := range p.infos {
+		for _, ci := range infos {
+			if ci != nil && ci.origName != ci.name {
+				p.res.Renamed++
+			}
+		}
 	}
 	if err != nil {
 		return err
 	}
 	p.skipped = map[MethodKey]string{}
 	return nil
+}
+
+// duplicate is a class found in a second input: Java loads the first.
+type duplicate struct{ first, second, class string }
+
+// warnDuplicates reports the classes in more than one input: one line per
+// pair of inputs with the count and three examples (two copies of one
+// library give thousands), every class at debug level.
+func (p *pipeline) warnDuplicates() {
+	type pair struct{ first, second string }
+	byPair := map[pair][]string{}
+	var order []pair
+	for _, d := range p.dups {
+		k := pair{d.first, d.second}
+		if _, ok := byPair[k]; !ok {
+			order = append(order, k)
+		}
+		byPair[k] = append(byPair[k], d.class)
+		p.opt.Log.Debug("class in more than one input", zap.String("class", d.class), zap.String("used", d.first), zap.String("also", d.second))
+	}
+	for _, k := range order {
+		classes := byPair[k]
+		sort.Strings(classes)
+		eg := strings.Join(classes[:min(3, len(classes))], ", ")
+		if len(classes) > 3 {
+			eg += ", ..."
+		}
+		noun := "classes are"
+		if len(classes) == 1 {
+			noun = "class is"
+		}
+		p.warn("%d %s in both %s and %s (the first is used; all at --log-level debug): %s",
+			len(classes), noun, k.first, k.second, eg)
+	}
 }
 
 // planClasses finds the classes in more than one input and the Activity
@@ -552,6 +589,9 @@ func (p *pipeline) planClasses() {
 				continue
 			}
 			if prev, seen := where[ci.name]; seen && prev != p.inputs[i].path {
+				if !dups[ci.name] {
+					p.dups = append(p.dups, duplicate{first: prev, second: p.inputs[i].path, class: ci.name})
+				}
 				dups[ci.name] = true
 			} else if !seen {
 				where[ci.name] = p.inputs[i].path

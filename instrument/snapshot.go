@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
 )
@@ -23,6 +24,7 @@ type runSnapshot struct {
 	plannedSum checksum   // of the planned map text (the next base map)
 	highWater  int
 	classes    int
+	renamed    int
 	rewritten  int
 	skipped    map[string]int // Result.Skipped
 	ignoredBy  map[string]int // Result.IgnoredByReason
@@ -31,7 +33,7 @@ type runSnapshot struct {
 	// their lines are in the planned map and not in the method map.
 	skippedIDs []snapSkip
 	focus      []string
-	duplicates []string
+	duplicates []duplicate
 	// shared are the class names found in more than one class entry
 	// (versioned variants included): their methods share ids and lines
 	// across entries, so a delta never touches them.
@@ -56,7 +58,7 @@ type snapSkip struct {
 	class string
 }
 
-const snapMagic = "tracebeat-run-6\n"
+const snapMagic = "tracebeat-run-7\n"
 
 func (c *cacheStore) snapshotPath(identity string) string {
 	return filepath.Join(c.dir, "runs", identity)
@@ -82,6 +84,7 @@ func (s *runSnapshot) encode() []byte {
 	e.buf = append(e.buf, s.plannedSum[:]...)
 	e.uvarint(uint64(s.highWater))
 	e.uvarint(uint64(s.classes))
+	e.uvarint(uint64(s.renamed))
 	e.uvarint(uint64(s.rewritten))
 	e.counts(s.skipped)
 	e.counts(s.ignoredBy)
@@ -92,7 +95,12 @@ func (s *runSnapshot) encode() []byte {
 		e.str(k.class)
 	}
 	e.strs(s.focus)
-	e.strs(s.duplicates)
+	e.uvarint(uint64(len(s.duplicates)))
+	for _, d := range s.duplicates {
+		e.str(d.first)
+		e.str(d.second)
+		e.str(d.class)
+	}
 	e.strs(slices.Sorted(maps.Keys(s.shared)))
 	e.buf = append(e.buf, s.ignoreSum[:]...)
 	sum := checkSum(e.buf)
@@ -124,6 +132,7 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 	d.sum(&s.plannedSum)
 	s.highWater = int(d.uvarint())
 	s.classes = int(d.uvarint())
+	s.renamed = int(d.uvarint())
 	s.rewritten = int(d.uvarint())
 	s.skipped = d.counts()
 	s.ignoredBy = d.counts()
@@ -133,7 +142,10 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 		s.skippedIDs[i] = snapSkip{id: int(d.uvarint()), class: d.str()}
 	}
 	s.focus = d.strs()
-	s.duplicates = d.strs()
+	s.duplicates = make([]duplicate, d.count())
+	for i := range s.duplicates {
+		s.duplicates[i] = duplicate{first: d.str(), second: d.str(), class: d.str()}
+	}
 	s.shared = map[string]bool{}
 	for _, name := range d.strs() {
 		s.shared[name] = true
@@ -254,12 +266,13 @@ func (p *pipeline) snapshot() *runSnapshot {
 		plannedSum: checkSum(res.PlannedText),
 		highWater:  p.highWater,
 		classes:    res.Classes,
+		renamed:    res.Renamed,
 		rewritten:  res.Rewritten,
 		skipped:    res.Skipped,
 		ignoredBy:  res.IgnoredByReason,
 		ignored:    res.IgnoredCount,
 		focus:      res.Focus,
-		duplicates: res.Duplicates,
+		duplicates: p.dups,
 		ignoreText: res.IgnoreText,
 	}
 	for _, in := range p.classpath {
@@ -306,4 +319,14 @@ func (p *pipeline) snapshot() *runSnapshot {
 		}
 	}
 	return s
+}
+
+// duplicateNames lists the classes of a snapshot's duplicates, sorted.
+func duplicateNames(dups []duplicate) []string {
+	var names []string
+	for _, d := range dups {
+		names = append(names, d.class)
+	}
+	sort.Strings(names)
+	return slices.Compact(names)
 }

@@ -1,7 +1,9 @@
 package methodmap
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 )
@@ -51,6 +53,14 @@ func CheckMapFile(path string) (*Map, []Violation, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	if bytes.IndexByte(head[:n], 0) >= 0 {
+		return nil, nil, fmt.Errorf("%s: not a method map (binary data)", path)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, nil, err
+	}
 	var vs []Violation
 	m, err := parseMap(f, path, func(line int, err error) bool {
 		vs = append(vs, violation(KindSyntax, path, line, "%v", err))
@@ -58,6 +68,12 @@ func CheckMapFile(path string) (*Map, []Violation, error) {
 	})
 	if err != nil {
 		return nil, nil, err
+	}
+	// A map with a few bad lines is a map to report on; a file most of
+	// whose lines are not map lines is something else.
+	if len(vs) > len(m.Entries) {
+		return nil, nil, fmt.Errorf("%s: not a method map (%d of %d lines are not \"id,access,class method desc\"; %s)",
+			path, len(vs), len(vs)+len(m.Entries), vs[0].Msg)
 	}
 	return m, append(vs, ValidateMap(m, path)...), nil
 }

@@ -159,11 +159,11 @@ func TestInstrumentErrors(t *testing.T) {
 		{"malformed base map", func(out string) []string { return []string{"--base-map", badBase, "-o", out, goodJar} },
 			exitFailure, []string{badBase + ": line 2: "}},
 		{"output inside an input directory", func(string) []string { return []string{"-o", filepath.Join(classDir, "out"), classDir} },
-			exitFailure, []string{"output " + filepath.Join(classDir, "out") + " is inside input " + classDir}},
+			exitFailure, []string{"output " + filepath.Join(classDir, "out", filepath.Base(classDir)) + " would overwrite input " + classDir}},
 		{"output directory holds an input jar", func(string) []string { return []string{"-o", in, goodJar} },
-			exitFailure, []string{"output directory " + in + " holds input " + goodJar}},
+			exitFailure, []string{"output " + filepath.Join(in, filepath.Base(goodJar)) + " would overwrite input " + goodJar}},
 		{"merged output is an input", func(string) []string { return []string{"--merge", "-o", goodJar, goodJar} },
-			exitFailure, []string{"output " + goodJar + " is inside input " + goodJar}},
+			exitFailure, []string{"output " + goodJar + " would overwrite input " + goodJar}},
 		{"method map under a file", func(out string) []string {
 			return []string{"--method-map", filepath.Join(aFile, "m.txt"), "-o", out, goodJar}
 		}, exitFailure, []string{"method map " + filepath.Join(aFile, "m.txt") + ": " + aFile + " is not a directory"}},

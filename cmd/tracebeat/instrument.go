@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/spf13/pflag"
 	"go.uber.org/zap"
@@ -19,6 +21,7 @@ import (
 	"github.com/tracebeat/tracebeat/blacklist"
 	"github.com/tracebeat/tracebeat/instrument"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
+	"github.com/tracebeat/tracebeat/internal/pathguard"
 	"github.com/tracebeat/tracebeat/mapping"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
@@ -175,6 +178,9 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr("--mode: " + err.Error())
 	}
+	if err := checkClassName(fl.beatClass); err != nil {
+		return usageErr("--beat-class: " + err.Error())
+	}
 	bar := newProgressBar(stderr, !fl.quiet && fl.logFormat == "console" && isTerminal(stderr), nil)
 	log, err := newLogger(bar.Writer(), fl.logLevel, fl.logFormat, fl.quiet)
 	if err != nil {
@@ -188,6 +194,13 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		return failure(err)
 	}
 	paths := mapPaths(&fl)
+	if err := guardPaths(&fl, inputs, paths); err != nil {
+		var dup *pathguard.DuplicateError
+		if errors.As(err, &dup) {
+			return usageErr(err.Error())
+		}
+		return failure(err)
+	}
 	if err := paths.checkWritable(); err != nil {
 		return failure(err)
 	}
@@ -203,6 +216,11 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return failure(err)
+	}
+	if fl.mapping != "" && res.Classes > 0 && res.Renamed*10 < res.Classes {
+		// R8 renames most classes of a release build; a mapping that
+		// renames almost none is another build's.
+		log.Warn(fmt.Sprintf("mapping %s renames %d of the %d input classes: is it the mapping of these inputs?", fl.mapping, res.Renamed, res.Classes))
 	}
 	if cachedMap != "" {
 		if err := keepMap(res, cachedMap); err != nil {
@@ -409,6 +427,53 @@ func mapPaths(fl *instrumentFlags) outputPaths {
 		p.ignoreMap = filepath.Join(filepath.Dir(p.methodMap), "ignoreMethodMapping.txt")
 	}
 	return p
+}
+
+// guardPaths compares every path the run writes (mirrors or the merged
+// jar, maps, report, cache) with every path it reads, by file identity,
+// before anything is written. The base map may be the method map: it is
+// read whole before the map is written, which is how a build keeps its ids
+// in one file.
+func guardPaths(fl *instrumentFlags, inputs []string, paths outputPaths) error {
+	var ins []pathguard.Path
+	for _, in := range inputs {
+		st, err := os.Stat(in)
+		ins = append(ins, pathguard.Path{Role: "input", Path: in, Tree: err == nil && st.IsDir()})
+	}
+	for _, cp := range fl.classpath {
+		ins = append(ins, pathguard.Path{Role: "classpath", Path: cp})
+	}
+	for _, f := range []struct{ role, path string }{
+		{"mapping", fl.mapping}, {"block list", fl.blacklist}, {"config", fl.config},
+	} {
+		if f.path != "" {
+			ins = append(ins, pathguard.Path{Role: f.role, Path: f.path})
+		}
+	}
+	var outs []pathguard.Path
+	if fl.merge {
+		outs = append(outs, pathguard.Path{Role: "output", Path: fl.output})
+	} else {
+		for _, in := range ins[:len(inputs)] {
+			outs = append(outs, pathguard.Path{Role: "output", Path: instrument.MirrorPath(fl.output, in.Path), Tree: in.Tree})
+		}
+	}
+	maps := []pathguard.Path{{Role: "method map", Path: paths.methodMap}, {Role: "ignore map", Path: paths.ignoreMap}}
+	if paths.report != "" {
+		maps = append(maps, pathguard.Path{Role: "report", Path: paths.report})
+	}
+	if fl.cache != "" {
+		maps = append(maps, pathguard.Path{Role: "cache", Path: fl.cache, Tree: true})
+	}
+	outs = append(outs, maps...)
+	if err := pathguard.Check(ins, outs); err != nil {
+		return err
+	}
+	if fl.baseMap == "" {
+		return nil
+	}
+	base := []pathguard.Path{{Role: "base map", Path: fl.baseMap}}
+	return pathguard.Check(base, slices.DeleteFunc(slices.Clone(outs), func(p pathguard.Path) bool { return p.Role == "method map" }))
 }
 
 // checkWritable refuses map and report paths that can never be written
@@ -623,4 +688,26 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// checkClassName accepts a class name, dotted or with slashes, whose
+// every part is a Java identifier: the runtime class is written in Java
+// or Kotlin, and a name that is not one (spaces, punctuation, empty
+// parts) gives jars that fail with NoClassDefFoundError when they run.
+func checkClassName(name string) error {
+	if name == "" {
+		return errors.New("empty class name")
+	}
+	for _, part := range strings.Split(strings.ReplaceAll(name, ".", "/"), "/") {
+		if part == "" {
+			return fmt.Errorf("%q is not a class name: an empty part", name)
+		}
+		for i, r := range part {
+			ok := unicode.IsLetter(r) || r == '_' || r == '$' || (i > 0 && unicode.IsDigit(r))
+			if !ok {
+				return fmt.Errorf("%q is not a class name: %q in %q", name, r, part)
+			}
+		}
+	}
+	return nil
 }
