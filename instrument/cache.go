@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
 	"github.com/zeebo/xxh3"
 )
 
@@ -36,10 +37,12 @@ const cacheLayout = "v2"
 
 func openCache(opt *Options) (*cacheStore, error) {
 	dir := filepath.Join(opt.Cache, cacheLayout)
-	for _, sub := range []string{"packs", "last", "maps", "spare"} {
+	for _, sub := range []string{"packs", "last", "maps", "spare", "runs"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			return nil, fmt.Errorf("cache: %w", err)
 		}
+		// What killed runs left half-written; runs at work keep theirs.
+		_ = atomicfile.SweepTemps(filepath.Join(dir, sub))
 	}
 	exe, err := executableSum()
 	if err != nil {

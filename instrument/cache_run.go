@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
+	"github.com/tracebeat/tracebeat/internal/outset"
 )
 
 // inputCache is the cache's view of one input during a run.
@@ -304,17 +307,31 @@ func newCopiedJar(target, src string) (*copiedJar, error) {
 
 // commit renames the copy into place (the zip writer has nothing to add).
 func (c *copiedJar) commit() error {
-	if c.tmp != nil {
-		if err := c.closeFile(); err != nil {
-			return err
-		}
+	if err := c.close(); err != nil {
+		return err
 	}
 	return c.publish()
 }
 
+func (c *copiedJar) stage(set *outset.Set) error {
+	if err := c.close(); err != nil {
+		return err
+	}
+	set.Add(c.tmpName, c.path)
+	c.staged = true
+	return nil
+}
+
+func (c *copiedJar) close() error {
+	if c.tmp == nil {
+		return nil
+	}
+	return c.closeFile()
+}
+
 // startPack opens this run's .dat for input i.
 func (p *pipeline) startPack(ic *inputCache) error {
-	f, err := os.CreateTemp(filepath.Join(p.cache.dir, "packs"), ".dat-*")
+	f, err := atomicfile.CreateTemp(filepath.Join(p.cache.dir, "packs", "new.dat"))
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
@@ -417,8 +434,8 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 	}
 	jarPath := p.cache.packPath(ic.key, ".jar")
 	os.Remove(jarPath)
-	if ic.jarHash != nil && !ic.emitWarned && len(p.res.Outputs) > i {
-		out := p.res.Outputs[i]
+	if ic.jarHash != nil && !ic.emitWarned && len(p.written) > i {
+		out := p.written[i]
 		if err := linkOrCopy(out, jarPath); err == nil {
 			if st, err := os.Stat(jarPath); err == nil {
 				ix.hasJar, ix.jarSize = true, st.Size()

@@ -238,7 +238,7 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 	var edits []classEdit
 	scanners := make([]*scanner, p.opt.Workers)
 	for w := range scanners {
-		scanners[w] = newScanner(&p.opt.Policy, p.descs, p.hasClass)
+		scanners[w] = newScanner(&p.opt.Policy, p.opt.Runtime, p.descs, p.hasClass)
 	}
 	errStop := errors.New("stop")
 	why := ""

@@ -19,6 +19,7 @@ import (
 
 	cf "github.com/tracebeat/tracebeat/classfile"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
+	"github.com/tracebeat/tracebeat/internal/outset"
 	"github.com/tracebeat/tracebeat/internal/pagefill"
 )
 
@@ -35,6 +36,12 @@ type sink interface {
 	// seen reports whether name was already written (merge mode).
 	seen(name string) bool
 	commit() error
+	// stage is commit for Options.Publish: the finished output goes into
+	// the set, which the caller publishes with the maps.
+	stage(set *outset.Set) error
+	// where is the file or folder that holds the finished output: the
+	// final path once committed, the temporary one once staged.
+	where() string
 	abort()
 }
 
@@ -179,13 +186,19 @@ func (p *pipeline) write(ctx context.Context) error {
 	if merged != nil {
 		p.res.Outputs = append(p.res.Outputs, p.opt.Output)
 	}
+	p.written = make([]string, len(sinks))
 	for k, s := range sinks {
-		if err := s.commit(); err != nil { // a failed commit cleans up after itself
+		commit := s.commit
+		if p.opt.Publish != nil {
+			commit = func() error { return s.stage(p.opt.Publish) }
+		}
+		if err := commit(); err != nil { // a failed commit cleans up after itself
 			for _, rest := range sinks[k+1:] {
 				rest.abort()
 			}
 			return err
 		}
+		p.written[k] = s.where()
 	}
 	return nil
 }
@@ -599,6 +612,7 @@ type jarSink struct {
 	path    string
 	tmp     *os.File // nil once finished
 	tmpName string   // set when tmp is closed
+	staged  bool     // handed to an outset.Set, not renamed
 	zw      *zip.Writer
 	bw      *bufio.Writer // between zw and the file
 	names   map[string]bool
@@ -613,7 +627,7 @@ func newJarSink(path string, size int64) (*jarSink, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	tmp, err := atomicfile.CreateTemp(path)
 	if err != nil {
 		return nil, err
 	}
@@ -782,6 +796,23 @@ func (j *jarSink) commit() error {
 	return j.publish()
 }
 
+func (j *jarSink) where() string {
+	if j.staged {
+		return j.tmpName
+	}
+	return j.path
+}
+
+// stage finishes the jar and hands it to set instead of renaming it.
+func (j *jarSink) stage(set *outset.Set) error {
+	if err := j.finish(); err != nil {
+		return err
+	}
+	set.Add(j.tmpName, j.path)
+	j.staged = true
+	return nil
+}
+
 // publish renames the finished temporary file into place.
 func (j *jarSink) publish() error {
 	if err := atomicfile.Replace(j.tmpName, j.path); err != nil {
@@ -808,13 +839,14 @@ func (j *jarSink) abort() {
 type dirSink struct {
 	path, tmp string
 	names     map[string]bool
+	staged    bool
 }
 
 func newDirSink(path string) (*dirSink, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	tmp, err := atomicfile.MkdirTemp(path)
 	if err != nil {
 		return nil, err
 	}
@@ -853,6 +885,24 @@ func (d *dirSink) put(name string, orig *entry, body []byte, deflated bool, _ ui
 			_ = os.Chtimes(dst, st.ModTime(), st.ModTime())
 		}
 	}
+	return nil
+}
+
+func (d *dirSink) where() string {
+	if d.staged {
+		return d.tmp
+	}
+	return d.path
+}
+
+func (d *dirSink) stage(set *outset.Set) error {
+	// MkdirTemp makes the directory 0700; a class directory is ordinary.
+	if err := os.Chmod(d.tmp, 0o755); err != nil {
+		d.abort()
+		return err
+	}
+	set.Add(d.tmp, d.path)
+	d.staged = true
 	return nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"go.uber.org/zap"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
+	"github.com/tracebeat/tracebeat/internal/outset"
 	"github.com/tracebeat/tracebeat/internal/pathguard"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
@@ -56,6 +57,10 @@ type Options struct {
 	// Lists makes a run with KeptMap fill Result.Map, Planned and Ignored
 	// (for a report), which only a run that plans every method does.
 	Lists bool
+	// Publish, when set, receives the finished outputs (staged under
+	// temporary names) instead of their being renamed into place: the
+	// caller publishes them with the maps as one set (outset).
+	Publish *outset.Set
 }
 
 // TracedMethod is a method that got an id.
@@ -185,6 +190,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if err := p.scan(ctx); err != nil {
 		return nil, err
 	}
+	if err := p.checkInstrumentedBefore(); err != nil {
+		return nil, err
+	}
 	// The zip directories are not needed until each jar is written.
 	for _, in := range p.inputs {
 		in.drop()
@@ -217,6 +225,44 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	phase("finish")
 	return p.res, nil
+}
+
+// instrumentedBefore reports whether a class holds code instrumented
+// before; such a class is left as it is, the focus call included.
+func instrumentedBefore(ci *classInfo) bool {
+	code := reasons.code(ReasonAlreadyInstrumented)
+	return slices.ContainsFunc(ci.methods, func(m methodInfo) bool { return m.reason == code })
+}
+
+// checkInstrumentedBefore reports, per input, the methods the scan found
+// instrumented already (left as they are): one warning each, or with
+// Strict an error.
+func (p *pipeline) checkInstrumentedBefore() error {
+	code := reasons.code(ReasonAlreadyInstrumented)
+	for i, infos := range p.infos {
+		n, example := 0, ""
+		for _, ci := range infos {
+			if ci == nil {
+				continue
+			}
+			for j := range ci.methods {
+				if m := &ci.methods[j]; m.reason == code {
+					if n++; example == "" {
+						k := ci.key(m)
+						example = k.Class + "." + k.Name + k.Desc
+					}
+				}
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		if p.opt.Strict {
+			return fmt.Errorf("%s: %d methods are instrumented already (%s, ...): is it an output of tracebeat?", p.inputs[i].path, n, example)
+		}
+		p.warnAt(i, "%s: %d methods are instrumented already (%s, ...): left as they are (%s)", p.inputs[i].path, n, example, ReasonAlreadyInstrumented)
+	}
+	return nil
 }
 
 // noteEvidence records the classes of a listed input that the
@@ -286,9 +332,12 @@ type pipeline struct {
 	opt Options
 	// evidence holds the original names of the classes of the inputs and
 	// the class path that Policy.GeneratedEvidence accepts (noteEvidence).
-	evidence  map[string]bool
-	descs     *descTable // the method descriptors of the run's scans
-	dups      []duplicate
+	evidence map[string]bool
+	descs    *descTable // the method descriptors of the run's scans
+	dups     []duplicate
+	// written[i] holds input i's finished output (mirrors only): its
+	// final path, or its temporary one when staged for Options.Publish.
+	written   []string
 	res       *Result
 	inputs    []*input
 	classpath []*input
@@ -426,7 +475,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 	p.res.Classes = len(refs)
 	scanners := make([]*scanner, p.opt.Workers)
 	for i := range scanners {
-		scanners[i] = newScanner(&p.opt.Policy, p.descs, p.hasClass)
+		scanners[i] = newScanner(&p.opt.Policy, p.opt.Runtime, p.descs, p.hasClass)
 	}
 	err := p.parallel(ctx, len(refs), func(k, worker int) error {
 		r := refs[k]
@@ -750,7 +799,7 @@ func compareFields(a, b MethodKey) int {
 
 // plansFor returns what to do with one class.
 func (p *pipeline) plansFor(ci *classInfo) (plans []MethodPlan, addFocus bool) {
-	focus := p.focus[ci.name] && !ci.versioned
+	focus := p.focus[ci.name] && !ci.versioned && !instrumentedBefore(ci)
 	for i, m := range ci.methods {
 		mp := MethodPlan{Index: i}
 		if m.trace {

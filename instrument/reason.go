@@ -18,6 +18,9 @@ const (
 	ReasonCtorFlow       = "constructor-flow"
 	ReasonMalformedCode  = "malformed-code"
 	ReasonJVMRoot        = "jvm-root-class"
+	// ReasonAlreadyInstrumented: the method already calls the runtime at
+	// its entry in the injected pattern (a jar instrumented before).
+	ReasonAlreadyInstrumented = "already-instrumented"
 )
 
 // reasonOf classifies a rewrite error.

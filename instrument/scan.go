@@ -69,6 +69,7 @@ func (ci *classInfo) key(m *methodInfo) MethodKey {
 // (what the scan keeps is copied into classInfo.text).
 type scanner struct {
 	pol      *Policy
+	injected *injectionMatcher // recognises code instrumented before
 	descs    *descTable
 	hasClass func(origClass string) bool // for Policy.Generated
 	scratch  []byte
@@ -80,8 +81,9 @@ type scanner struct {
 // maxInterned bounds a scanner's table; past it the table starts over.
 const maxInterned = 1 << 14
 
-func newScanner(pol *Policy, descs *descTable, hasClass func(string) bool) *scanner {
-	return &scanner{pol: pol, descs: descs, hasClass: hasClass, strs: map[string]string{}, reasons: map[string]reasonCode{}}
+func newScanner(pol *Policy, rt Runtime, descs *descTable, hasClass func(string) bool) *scanner {
+	return &scanner{pol: pol, injected: newInjectionMatcher(rt), descs: descs, hasClass: hasClass,
+		strs: map[string]string{}, reasons: map[string]reasonCode{}}
 }
 
 // reason returns the code of a reason text.
@@ -144,6 +146,10 @@ func (s *scanner) scan(data []byte) (*classInfo, error) {
 		// crashes the VM. Nothing else derives from tracing it.
 		ci.blocked = ReasonJVMRoot
 	}
+	already, err := s.injected.alreadyInstrumented(c)
+	if err != nil {
+		return nil, err
+	}
 	ci.methods = make([]methodInfo, len(c.Methods))
 	s.text = s.text[:0]
 	for i := range c.Methods {
@@ -192,6 +198,8 @@ func (s *scanner) scan(data []byte) (*classInfo, error) {
 			reason = ReasonJVMRoot
 		case ci.blocked != "":
 			reason = string(methodmap.ReasonBlocked)
+		case already[i]:
+			reason = ReasonAlreadyInstrumented
 		default:
 			mi.trace, reason = pol.decide(&facts)
 		}

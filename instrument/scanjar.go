@@ -163,3 +163,84 @@ func decimalID(s string) (int, bool, error) {
 	id, err := strconv.Atoi(s)
 	return id, err == nil, nil
 }
+
+// alreadyInstrumented returns the indexes of the methods of c that already
+// carry an entry call in the injected pattern, of either mode: a pushed id
+// before invokestatic of the beat class's enter method, a decimal section
+// name before the trace class's begin method, or the focus call. Most classes name
+// neither runtime class in their constant pool and cost one pass over
+// it.
+func (m *injectionMatcher) alreadyInstrumented(c *cf.Class) (map[int]bool, error) {
+	if !m.poolNamesRuntime(c.Pool) {
+		return nil, nil
+	}
+	var found map[int]bool
+	for i := range c.Methods {
+		attr, ok := c.FindAttribute(c.Methods[i].Attributes, "Code")
+		if !ok {
+			continue
+		}
+		code, err := cf.DecodeCode(c.Pool, attr.Data)
+		if err != nil {
+			return nil, err
+		}
+		for k := 1; k < len(code.Insns); k++ {
+			if m.entryCall(c, code.Insns[k-1], code.Insns[k]) {
+				if found == nil {
+					found = map[int]bool{}
+				}
+				found[i] = true
+				break
+			}
+		}
+	}
+	return found, nil
+}
+
+// poolNamesRuntime reports whether the pool holds the name of the beat
+// class or of the trace class.
+func (m *injectionMatcher) poolNamesRuntime(pool *cf.ConstantPool) bool {
+	for i := 1; i < pool.Count(); i++ {
+		if pool.Tag(uint16(i)) != cf.TagUtf8 {
+			continue
+		}
+		b, err := pool.Utf8Bytes(uint16(i))
+		if err != nil {
+			continue
+		}
+		if string(b) == m.rt.BeatClass || string(b) == m.rt.TraceClass {
+			return true
+		}
+	}
+	return false
+}
+
+// entryCall reports whether arg and call are an injected entry call of
+// either mode.
+func (m *injectionMatcher) entryCall(c *cf.Class, arg, call cf.Insn) bool {
+	if call.Op != cf.INVOKESTATIC {
+		return false
+	}
+	ref, err := c.Pool.Ref(uint16(call.A))
+	if err != nil {
+		return false
+	}
+	switch {
+	case ref.Class == m.rt.BeatClass && ref.Name == m.rt.Focus && ref.Descriptor == focusCallDesc:
+		return true // the focus call, in an Activity's onWindowFocusChanged
+	case ref.Class == m.rt.BeatClass && ref.Name == m.rt.Enter && ref.Descriptor == "(I)V":
+		_, ok, err := pushedInt(c.Pool, arg)
+		return ok && err == nil
+	case ref.Class == m.rt.TraceClass && ref.Name == m.rt.Begin && ref.Descriptor == "(Ljava/lang/String;)V":
+		if (arg.Op != cf.LDC && arg.Op != cf.LDC_W) || c.Pool.Tag(uint16(arg.A)) != cf.TagString {
+			return false
+		}
+		s, err := c.Pool.StringValue(uint16(arg.A))
+		if err != nil {
+			return false
+		}
+		_, ok, _ := decimalID(s)
+		return ok
+	}
+	return false
+}

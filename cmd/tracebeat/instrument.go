@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/tracebeat/tracebeat/blacklist"
 	"github.com/tracebeat/tracebeat/instrument"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
+	"github.com/tracebeat/tracebeat/internal/outset"
 	"github.com/tracebeat/tracebeat/internal/pathguard"
 	"github.com/tracebeat/tracebeat/mapping"
 	"github.com/tracebeat/tracebeat/methodmap"
@@ -44,8 +47,11 @@ ignoreMethodMapping.txt.
 
 Output: with -o DIR each input jar becomes DIR/<name>.jar and each input
 directory DIR/<name>/; with --merge, -o names one jar holding everything.
-Outputs are written to temporary files and renamed at the end: a failed run
-leaves no output behind.
+Outputs (jars, maps, report) are written under temporary names and renamed
+into place together at the end: a failed or interrupted run leaves the
+previous outputs as they were, and the next run removes what a killed one
+left. No output may be, or lie in, an input (symbolic and hard links
+included). A jar instrumented before is left as it is (already-instrumented).
 
 Arguments can come from files:
   @FILE          one argument (flag or input) per line; blank lines and
@@ -72,8 +78,9 @@ Examples:
   tracebeat instrument --mode systrace --trace-all -o out app.jar
 
 Exit status: 0 ok, 1 failure (unreadable or corrupt input, bad mapping,
-block list or base map, output not writable), 2 usage (unknown flag, bad
-flag value, no inputs, no -o).
+block list or base map, output not writable, an output that is an input),
+2 usage (unknown flag, bad flag value, no inputs, no -o, two outputs on one
+path), 130 interrupted (SIGINT), 143 terminated (SIGTERM).
 
 Flags:
 `
@@ -194,6 +201,13 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		return failure(err)
 	}
 	paths := mapPaths(&fl)
+	// Before anything is read or written: what killed runs left in the
+	// folders this run writes is finished or removed.
+	for _, dir := range paths.dirs() {
+		if err := outset.Recover(dir); err != nil {
+			log.Warn("cleaning up after an earlier run: " + err.Error())
+		}
+	}
 	if err := guardPaths(&fl, inputs, paths); err != nil {
 		var dup *pathguard.DuplicateError
 		if errors.As(err, &dup) {
@@ -210,9 +224,14 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failure(err)
 	}
-	res, cachedMap, err := instrumentAndWriteMaps(&fl, inputs, mode, paths, log, bar)
+	ctx, signaled, stopSignals := interruptible()
+	defer stopSignals()
+	res, cachedMap, err := instrumentAndWriteMaps(ctx, &fl, inputs, mode, paths, log, bar)
 	if perr := stopProfiles(); perr != nil && err == nil {
 		err = perr
+	}
+	if sig := signaled(); sig != nil {
+		return interrupted(stderr, sig, err == nil)
 	}
 	if err != nil {
 		return failure(err)
@@ -239,7 +258,7 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 
 // instrumentAndWriteMaps builds the options, runs the pipeline and writes
 // the maps; with --cache it returns where the cache keeps the map.
-func instrumentAndWriteMaps(fl *instrumentFlags, inputs []string, mode instrument.Mode, paths outputPaths, log *zap.Logger, bar *progressBar) (*instrument.Result, string, error) {
+func instrumentAndWriteMaps(ctx context.Context, fl *instrumentFlags, inputs []string, mode instrument.Mode, paths outputPaths, log *zap.Logger, bar *progressBar) (*instrument.Result, string, error) {
 	t := time.Now()
 	opt, err := buildOptions(fl, inputs, mode, log)
 	if err != nil {
@@ -253,21 +272,29 @@ func instrumentAndWriteMaps(fl *instrumentFlags, inputs []string, mode instrumen
 	}
 	log.Debug("phase done", zap.String("phase", "options"), zap.Duration("took", time.Since(t)))
 	opt.Progress = bar.Update
-	res, err := instrument.Run(context.Background(), opt)
+	// Everything the run writes is staged and published at the end as one
+	// set: a failed or interrupted run leaves the previous outputs.
+	set := outset.New(paths.anchor)
+	opt.Publish = set
+	res, err := instrument.Run(ctx, opt)
 	bar.Finish()
+	if err == nil {
+		t = time.Now()
+		err = stageMaps(res, paths, set)
+		log.Debug("phase done", zap.String("phase", "maps"), zap.Duration("took", time.Since(t)))
+	}
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err() // interrupted after the run, before publishing
+	}
 	if err != nil {
+		set.Discard()
 		return nil, "", err
 	}
-	t = time.Now()
-	if err := writeMaps(res, paths); err != nil {
-		// The run failed: take its outputs away so nothing half-done is
-		// mistaken for a result.
-		for _, out := range res.Outputs {
-			os.RemoveAll(out)
-		}
+	// Publishing takes milliseconds and is not interrupted: a signal that
+	// arrives meanwhile is answered after it.
+	if err := set.Publish(); err != nil {
 		return nil, "", err
 	}
-	log.Debug("phase done", zap.String("phase", "maps"), zap.Duration("took", time.Since(t)))
 	return res, cachedMap, nil
 }
 
@@ -410,6 +437,19 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode instrument.Mode, lo
 // optional report.
 type outputPaths struct {
 	methodMap, ignoreMap, report string
+	// anchor is the output folder (the merged jar's folder with --merge):
+	// where a run's publish journal lives.
+	anchor string
+}
+
+// dirs are the folders the run writes in.
+func (p outputPaths) dirs() []string {
+	dirs := []string{p.anchor, filepath.Dir(p.methodMap), filepath.Dir(p.ignoreMap)}
+	if p.report != "" {
+		dirs = append(dirs, filepath.Dir(p.report))
+	}
+	slices.Sort(dirs)
+	return slices.Compact(dirs)
 }
 
 // mapPaths returns where the maps go: given paths, else the output
@@ -419,7 +459,7 @@ func mapPaths(fl *instrumentFlags) outputPaths {
 	if fl.merge {
 		dir = filepath.Dir(fl.output)
 	}
-	p := outputPaths{methodMap: fl.methodMap, ignoreMap: fl.ignoreMap, report: fl.report}
+	p := outputPaths{methodMap: fl.methodMap, ignoreMap: fl.ignoreMap, report: fl.report, anchor: dir}
 	if p.methodMap == "" {
 		p.methodMap = filepath.Join(dir, "methodMapping.txt")
 	}
@@ -508,74 +548,68 @@ func (p outputPaths) checkWritable() error {
 	return nil
 }
 
-// writeMaps writes the maps and the report. On an error it removes what
-// it wrote, so a failed run leaves no map behind.
-func writeMaps(res *instrument.Result, p outputPaths) (err error) {
-	var written []string
-	defer func() {
-		if err != nil {
-			for _, w := range written {
-				os.Remove(w)
-			}
+// stageMaps writes the maps and the report under temporary names and adds
+// them to set, which publishes them with the jars. A file that already
+// holds what would be written is left alone (a cached run mostly writes
+// the maps the last run wrote, tens of MB each).
+func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set) error {
+	var mu sync.Mutex
+	stage := func(what, path string, data []byte, write func(tmp string) error) error {
+		if data != nil && atomicfile.Holds(path, data) {
+			return nil
 		}
-	}()
-	write := func(what, path string, fn func() error) error {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return fileError(what, path, err)
 		}
-		if err := fn(); err != nil {
-			return fileError(what, path, err)
+		tmp := atomicfile.TempPath(path)
+		if err := write(tmp); err != nil {
+			os.Remove(tmp)
+			return fileError(what, path, unwrapPathError(err))
 		}
-		written = append(written, path)
+		mu.Lock()
+		set.Add(tmp, path)
+		mu.Unlock()
 		return nil
 	}
 	// The two maps are written at once: each is tens of MB of text for a
 	// large app, and the build waits for both.
 	var mapErr error
-	var mapWritten bool
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := os.MkdirAll(filepath.Dir(p.methodMap), 0o755); err != nil {
-			mapErr = fileError("method map", p.methodMap, err)
-		} else if err := writeMapText(p.methodMap, res); err != nil {
-			mapErr = fileError("method map", p.methodMap, err)
-		} else {
-			mapWritten = true
-		}
+		mapErr = stage("method map", p.methodMap, res.MapText, func(tmp string) error {
+			if res.MapText != nil {
+				return atomicfile.WriteBytes(tmp, 0o644, res.MapText)
+			}
+			return methodmap.WriteMapFile(tmp, res.Map)
+		})
 	}()
-	ignored := res.Ignored
-	ignErr := write("ignore map", p.ignoreMap, func() error {
+	ignErr := stage("ignore map", p.ignoreMap, res.IgnoreText, func(tmp string) error {
 		if res.IgnoreText != nil {
-			return writeBytes(p.ignoreMap, res.IgnoreText)
+			return atomicfile.WriteBytes(tmp, 0o644, res.IgnoreText)
 		}
-		return methodmap.WriteIgnoreMapFile(p.ignoreMap, ignored)
+		return methodmap.WriteIgnoreMapFile(tmp, res.Ignored)
 	})
 	<-done
-	if mapWritten {
-		written = append(written, p.methodMap)
-	}
-	if mapErr != nil {
-		return mapErr
-	}
-	if ignErr != nil {
-		return ignErr
+	if err := cmp.Or(mapErr, ignErr); err != nil {
+		return err
 	}
 	if p.report != "" {
-		if err := write("report", p.report, func() error { return methodmap.WriteReportFile(p.report, res.NumTraced(), ignored) }); err != nil {
-			return err
-		}
+		return stage("report", p.report, nil, func(tmp string) error {
+			return methodmap.WriteReportFile(tmp, res.NumTraced(), res.Ignored)
+		})
 	}
 	return nil
 }
 
-// writeMapText writes the method map: the text the run laid out (and
-// checked), else the map encoded.
-func writeMapText(path string, res *instrument.Result) error {
-	if res.MapText != nil {
-		return writeBytes(path, res.MapText)
+// unwrapPathError drops the temporary name from an error about one: the
+// message names the output the user gave.
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
-	return methodmap.WriteMapFile(path, res.Map)
+	return err
 }
 
 // writeBytes writes data to path through a temporary file and a rename.

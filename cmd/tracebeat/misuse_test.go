@@ -157,3 +157,61 @@ func TestReadableWarnings(t *testing.T) {
 func regexpQuote(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `.`, `\.`, `+`, `\+`, `(`, `\(`, `)`, `\)`).Replace(s)
 }
+
+// TestOwnOutputIsNotInstrumentedTwice: a jar instrumented before (in
+// either mode) goes through again unchanged: its methods are listed with
+// the reason already-instrumented, one warning per input gives the count,
+// --strict refuses it.
+func TestOwnOutputIsNotInstrumentedTwice(t *testing.T) {
+	dir := t.TempDir()
+	jar := insFixtureJar(t)
+	for _, first := range []string{"beat", "systrace"} {
+		t.Run(first, func(t *testing.T) {
+			once := filepath.Join(dir, first+"-once")
+			code, _, stderr := runCLI("instrument", "--quiet", "--mode", first, "-o", once, jar)
+			require.Equal(t, 0, code, stderr)
+			traced := filepath.Join(once, filepath.Base(jar))
+			twice := filepath.Join(dir, first+"-twice")
+			report := filepath.Join(dir, first+"-report.json")
+			code, stdout, stderr := runCLI("instrument", "--report", report, "-o", twice, traced)
+			require.Equal(t, 0, code, stderr)
+			a, err := os.ReadFile(traced)
+			require.NoError(t, err)
+			b, err := os.ReadFile(filepath.Join(twice, filepath.Base(jar)))
+			require.NoError(t, err)
+			if first == "beat" {
+				assert.Equal(t, a, b, "nothing injected a second time")
+			} // (a systrace jar instrumented in beat mode gets the focus call in Activities that had no code traced)
+			assert.Equal(t, 1, strings.Count(stderr, "instrumented already"), stderr)
+			assert.Regexp(t, `\d+ methods are instrumented already \(ins/\S+, \.\.\.\): left as they are \(already-instrumented\)`, stderr)
+			assert.Contains(t, stdout, "methods:    0 traced")
+			rep, err := os.ReadFile(report)
+			require.NoError(t, err)
+			assert.Contains(t, string(rep), `"already-instrumented"`)
+
+			code, _, stderr = runCLI("instrument", "--strict", "-o", filepath.Join(dir, first+"-strict"), traced)
+			assert.Equal(t, exitFailure, code)
+			assert.Contains(t, stderr, "is it an output of tracebeat?")
+		})
+	}
+}
+
+// TestErrorsNameTheOutput: when an output cannot be created, the error
+// names the path the user asked for, not a temporary file. (A name of 240
+// characters is fine; the temporary name beside it is too long.)
+func TestErrorsNameTheOutput(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(insFixtureJar(t))
+	require.NoError(t, err)
+	jar := filepath.Join(dir, strings.Repeat("a", 240)+".jar")
+	require.NoError(t, os.WriteFile(jar, data, 0o644))
+	out := filepath.Join(dir, "out")
+	code, _, stderr := runCLI("instrument", "-o", out, jar)
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, stderr, filepath.Join(out, filepath.Base(jar)))
+	assert.NotContains(t, stderr, ".tracebeat-")
+	assert.NotContains(t, stderr, ".tmp")
+	_, err = os.Stat(out)
+	assert.True(t, os.IsNotExist(err), "nothing left behind")
+	t.Log(stderr)
+}

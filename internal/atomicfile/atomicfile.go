@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/tracebeat/tracebeat/internal/pagefill"
 )
@@ -25,9 +24,9 @@ func Write(path string, perm os.FileMode, write func(io.Writer) error) error {
 // WriteSized is Write for content of about size bytes (0: unknown), whose
 // pages are then filled ahead of the writer (pagefill).
 func WriteSized(path string, perm os.FileMode, size int64, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := CreateTemp(path)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
 	tmp := f.Name()
 	defer func() {

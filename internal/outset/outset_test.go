@@ -1,0 +1,137 @@
+package outset
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
+)
+
+func write(t *testing.T, p, s string) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(s), 0o644))
+}
+
+func read(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	return string(b)
+}
+
+func names(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// deadPid returns the id of a process that has ended.
+func deadPid(t *testing.T) int {
+	t.Helper()
+	name := "true"
+	if runtime.GOOS == "windows" {
+		name = "cmd"
+	}
+	cmd := exec.Command(name)
+	if runtime.GOOS == "windows" {
+		cmd.Args = append(cmd.Args, "/c", "exit")
+	}
+	require.NoError(t, cmd.Run())
+	return cmd.Process.Pid
+}
+
+func TestPublish(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.jar"), "old a")
+	write(t, filepath.Join(dir, "m.txt"), "old m")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "classes", "x"), 0o755))
+	write(t, filepath.Join(dir, "classes", "x", "Old.class"), "old")
+
+	s := New(dir)
+	for _, f := range []struct{ name, body string }{{"a.jar", "new a"}, {"m.txt", "new m"}} {
+		tmp := atomicfile.TempPath(filepath.Join(dir, f.name))
+		write(t, tmp, f.body)
+		s.Add(tmp, filepath.Join(dir, f.name))
+	}
+	tmpDir, err := atomicfile.MkdirTemp(filepath.Join(dir, "classes"))
+	require.NoError(t, err)
+	write(t, filepath.Join(tmpDir, "x", "New.class"), "new")
+	s.Add(tmpDir, filepath.Join(dir, "classes"))
+	require.NoError(t, s.Publish())
+
+	assert.Equal(t, "new a", read(t, filepath.Join(dir, "a.jar")))
+	assert.Equal(t, "new m", read(t, filepath.Join(dir, "m.txt")))
+	assert.Equal(t, "new", read(t, filepath.Join(dir, "classes", "x", "New.class")))
+	assert.NoFileExists(t, filepath.Join(dir, "classes", "x", "Old.class"))
+	assert.ElementsMatch(t, []string{"a.jar", "m.txt", "classes"}, names(t, dir), "no journal, no temporary file")
+}
+
+// A file cannot replace a folder: refused before anything moves, and the
+// staged files are gone.
+func TestPublishRefusesBeforeMoving(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "m.txt"), "old m")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "a.jar", "busy"), 0o755))
+	s := New(dir)
+	tm := atomicfile.TempPath(filepath.Join(dir, "m.txt"))
+	write(t, tm, "new m")
+	s.Add(tm, filepath.Join(dir, "m.txt"))
+	ta := atomicfile.TempPath(filepath.Join(dir, "a.jar"))
+	write(t, ta, "new a")
+	s.Add(ta, filepath.Join(dir, "a.jar"))
+	err := s.Publish()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), filepath.Join(dir, "a.jar")+": is a folder")
+	assert.Equal(t, "old m", read(t, filepath.Join(dir, "m.txt")))
+	assert.ElementsMatch(t, []string{"a.jar", "m.txt"}, names(t, dir))
+}
+
+// A run killed while it renamed left its journal: the next run finishes
+// the renames; what it had renamed already stays.
+func TestRecoverFinishesAJournal(t *testing.T) {
+	dir := t.TempDir()
+	pid := deadPid(t)
+	final := func(n string) string { return filepath.Join(dir, n) }
+	temp := func(n string) string { return filepath.Join(dir, fmt.Sprintf(".%s.tracebeat-%d-1.tmp", n, pid)) }
+	write(t, final("a.jar"), "new a") // renamed before the kill
+	write(t, final("m.txt"), "old m")
+	write(t, temp("m.txt"), "new m")
+	journal := fmt.Sprintf("%s\n%s\t%s\n%s\t%s\n", journalHeader, temp("a.jar"), final("a.jar"), temp("m.txt"), final("m.txt"))
+	write(t, filepath.Join(dir, fmt.Sprintf(".tracebeat-publish-%d.journal", pid)), journal)
+	require.NoError(t, Recover(dir))
+	assert.Equal(t, "new a", read(t, final("a.jar")))
+	assert.Equal(t, "new m", read(t, final("m.txt")))
+	assert.ElementsMatch(t, []string{"a.jar", "m.txt"}, names(t, dir))
+}
+
+// Temporary files of dead processes go; this process's stay; an earlier
+// version's go once they are an hour old.
+func TestRecoverSweeps(t *testing.T) {
+	dir := t.TempDir()
+	dead := fmt.Sprintf(".a.jar.tracebeat-%d-3.tmp", deadPid(t))
+	mine := fmt.Sprintf(".b.jar.tracebeat-%d-3.tmp", os.Getpid())
+	write(t, filepath.Join(dir, dead), "x")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, fmt.Sprintf(".classes.tracebeat-%d-4.tmp", deadPid(t)), "p"), 0o755))
+	write(t, filepath.Join(dir, mine), "x")
+	write(t, filepath.Join(dir, ".old.jar.tmp-123456"), "x")
+	write(t, filepath.Join(dir, ".new.jar.tmp-654321"), "x")
+	write(t, filepath.Join(dir, "app.jar"), "x")
+	long := time.Now().Add(-2 * time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(dir, ".old.jar.tmp-123456"), long, long))
+	require.NoError(t, Recover(dir))
+	assert.ElementsMatch(t, []string{mine, ".new.jar.tmp-654321", "app.jar"}, names(t, dir))
+}
