@@ -16,6 +16,7 @@ const (
 	LDC_W           = 0x13
 	LDC2_W          = 0x14
 	ILOAD           = 0x15
+	ILOAD_1         = 0x1b
 	ALOAD           = 0x19
 	ALOAD_0         = 0x2a
 	SALOAD          = 0x35

@@ -62,9 +62,8 @@ func AddFocusMethod(c *cf.Class, rt *Runtime) error {
 	if err != nil {
 		return err
 	}
-	const iload1 = 0x1b
 	code := &cf.Code{MaxStack: 2, MaxLocals: 2}
-	code.Insns = append([]cf.Insn{{Op: cf.ALOAD_0}, {Op: iload1}, {Op: cf.INVOKESPECIAL, A: int32(superRef)}}, call...)
+	code.Insns = append([]cf.Insn{{Op: cf.ALOAD_0}, {Op: cf.ILOAD_1}, {Op: cf.INVOKESPECIAL, A: int32(superRef)}}, call...)
 	code.Insns = append(code.Insns, cf.Insn{Op: cf.RETURN})
 	body, err := code.Encode()
 	if err != nil {

@@ -209,8 +209,7 @@ func (w *classRewriter) focusCall() ([]cf.Insn, error) {
 	if err != nil {
 		return nil, err
 	}
-	const iload1 = 0x1b
-	w.focusBuf = [3]cf.Insn{{Op: cf.ALOAD_0}, {Op: iload1}, invokestatic(m)}
+	w.focusBuf = [3]cf.Insn{{Op: cf.ALOAD_0}, {Op: cf.ILOAD_1}, invokestatic(m)}
 	return w.focusBuf[:], nil
 }
 

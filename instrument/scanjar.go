@@ -2,7 +2,6 @@ package instrument
 
 import (
 	"fmt"
-	"strconv"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
 	"github.com/tracebeat/tracebeat/methodmap"
@@ -91,77 +90,14 @@ func (m *injectionMatcher) scanClass(data []byte, out []methodmap.InstrumentedMe
 		if err != nil {
 			return nil, fmt.Errorf("method %s%s: %w", name, desc, err)
 		}
-		im := methodmap.InstrumentedMethod{Class: class, Name: name, Desc: desc, Access: mt.Access}
-		for k := 1; k < len(code.Insns); k++ {
-			id, ok, err := m.injectedID(c, code.Insns[k-1], code.Insns[k])
-			if err != nil {
-				return nil, fmt.Errorf("method %s%s: instruction %d: %w", name, desc, k, err)
-			}
-			if ok {
-				im.InjectedIDs = append(im.InjectedIDs, id)
-			}
+		mk := FindInjected(code, c.Pool, m.rt)
+		ids := mk.BeatIDs
+		if m.rt.Mode == ModeSystrace {
+			ids = mk.SectionIDs // endSection carries no id
 		}
-		out = append(out, im)
+		out = append(out, methodmap.InstrumentedMethod{Class: class, Name: name, Desc: desc, Access: mt.Access, InjectedIDs: ids})
 	}
 	return out, nil
-}
-
-// injectedID reports the id that arg passes to call when call is one of
-// the runtime's id-carrying methods.
-func (m *injectionMatcher) injectedID(c *cf.Class, arg, call cf.Insn) (int, bool, error) {
-	if call.Op != cf.INVOKESTATIC {
-		return 0, false, nil
-	}
-	ref, err := c.Pool.Ref(uint16(call.A))
-	if err != nil {
-		return 0, false, err
-	}
-	if m.rt.Mode == ModeSystrace {
-		if ref.Class != m.rt.TraceClass || ref.Name != m.rt.Begin || ref.Descriptor != "(Ljava/lang/String;)V" {
-			return 0, false, nil
-		}
-		if (arg.Op != cf.LDC && arg.Op != cf.LDC_W) || c.Pool.Tag(uint16(arg.A)) != cf.TagString {
-			return 0, false, nil
-		}
-		s, err := c.Pool.StringValue(uint16(arg.A))
-		if err != nil {
-			return 0, false, err
-		}
-		return decimalID(s)
-	}
-	if ref.Class != m.rt.BeatClass || (ref.Name != m.rt.Enter && ref.Name != m.rt.Exit) || ref.Descriptor != "(I)V" {
-		return 0, false, nil
-	}
-	return pushedInt(c.Pool, arg)
-}
-
-// pushedInt returns the int constant an instruction pushes, if it is one.
-func pushedInt(pool *cf.ConstantPool, in cf.Insn) (int, bool, error) {
-	switch {
-	case in.Op >= cf.ICONST_M1 && in.Op <= cf.ICONST_5:
-		return int(in.Op) - cf.ICONST_0, true, nil
-	case in.Op == cf.BIPUSH || in.Op == cf.SIPUSH:
-		return int(in.A), true, nil
-	case (in.Op == cf.LDC || in.Op == cf.LDC_W) && pool.Tag(uint16(in.A)) == cf.TagInteger:
-		v, err := pool.Integer(uint16(in.A))
-		return int(v), err == nil, err
-	}
-	return 0, false, nil
-}
-
-// decimalID reads a section name written as an id: decimal digits only,
-// no sign, no leading zero (strconv.Itoa's form).
-func decimalID(s string) (int, bool, error) {
-	if s == "" || len(s) > 9 || (s[0] == '0' && len(s) > 1) {
-		return 0, false, nil
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false, nil
-		}
-	}
-	id, err := strconv.Atoi(s)
-	return id, err == nil, nil
 }
 
 // alreadyInstrumented returns the indexes of the methods of c that already
@@ -184,14 +120,11 @@ func (m *injectionMatcher) alreadyInstrumented(c *cf.Class) (map[int]bool, error
 		if err != nil {
 			return nil, err
 		}
-		for k := 1; k < len(code.Insns); k++ {
-			if m.entryCall(c, code.Insns[k-1], code.Insns[k]) {
-				if found == nil {
-					found = map[int]bool{}
-				}
-				found[i] = true
-				break
+		if mk := FindInjected(code, c.Pool, m.rt); len(mk.EnterIDs) > 0 || mk.Focus {
+			if found == nil {
+				found = map[int]bool{}
 			}
+			found[i] = true
 		}
 	}
 	return found, nil
@@ -211,36 +144,6 @@ func (m *injectionMatcher) poolNamesRuntime(pool *cf.ConstantPool) bool {
 		if string(b) == m.rt.BeatClass || string(b) == m.rt.TraceClass {
 			return true
 		}
-	}
-	return false
-}
-
-// entryCall reports whether arg and call are an injected entry call of
-// either mode.
-func (m *injectionMatcher) entryCall(c *cf.Class, arg, call cf.Insn) bool {
-	if call.Op != cf.INVOKESTATIC {
-		return false
-	}
-	ref, err := c.Pool.Ref(uint16(call.A))
-	if err != nil {
-		return false
-	}
-	switch {
-	case ref.Class == m.rt.BeatClass && ref.Name == m.rt.Focus && ref.Descriptor == focusCallDesc:
-		return true // the focus call, in an Activity's onWindowFocusChanged
-	case ref.Class == m.rt.BeatClass && ref.Name == m.rt.Enter && ref.Descriptor == "(I)V":
-		_, ok, err := pushedInt(c.Pool, arg)
-		return ok && err == nil
-	case ref.Class == m.rt.TraceClass && ref.Name == m.rt.Begin && ref.Descriptor == "(Ljava/lang/String;)V":
-		if (arg.Op != cf.LDC && arg.Op != cf.LDC_W) || c.Pool.Tag(uint16(arg.A)) != cf.TagString {
-			return false
-		}
-		s, err := c.Pool.StringValue(uint16(arg.A))
-		if err != nil {
-			return false
-		}
-		_, ok, _ := decimalID(s)
-		return ok
 	}
 	return false
 }

@@ -107,7 +107,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	defer src.close()
-	rt := defaultInjectedRuntime(strings.ReplaceAll(fl.beatClass, ".", "/"))
+	rt := inspectRuntime(strings.ReplaceAll(fl.beatClass, ".", "/"))
 	if src.entry == "" {
 		if fl.method != "" || fl.noCode {
 			return usageErr("--method and --no-code need a class: JAR!ENTRY or --class")
@@ -314,7 +314,7 @@ func (s *classSource) close() {
 
 // listClasses prints one line per class: its entry, methods, and how many
 // carry injected code; a class that cannot be read says why.
-func listClasses(w io.Writer, s *classSource, rt injectedRuntime) error {
+func listClasses(w io.Writer, s *classSource, rt instrument.Runtime) error {
 	names, err := s.classEntries()
 	if err != nil {
 		return err
@@ -346,7 +346,7 @@ func listClasses(w io.Writer, s *classSource, rt injectedRuntime) error {
 
 // countInstrumented counts the methods of a class and those with injected
 // code.
-func countInstrumented(data []byte, rt injectedRuntime) (methods, traced int, err error) {
+func countInstrumented(data []byte, rt instrument.Runtime) (methods, traced int, err error) {
 	c, err := cf.Parse(data)
 	if err != nil {
 		return 0, 0, err
@@ -360,9 +360,17 @@ func countInstrumented(data []byte, rt injectedRuntime) (methods, traced int, er
 		if err != nil {
 			continue // shown when the class is inspected
 		}
-		if findMarks(code, c.Pool, rt).any() {
+		if instrument.FindInjected(code, c.Pool, rt).Any() {
 			traced++
 		}
 	}
 	return len(c.Methods), traced, nil
+}
+
+// inspectRuntime is the runtime inspect recognises: Matrix's, under the
+// beat class given (either mode's calls are recognised).
+func inspectRuntime(beatClass string) instrument.Runtime {
+	rt := instrument.DefaultRuntime()
+	rt.BeatClass = beatClass
+	return rt
 }

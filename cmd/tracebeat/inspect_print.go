@@ -8,13 +8,14 @@ import (
 	"strings"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
+	"github.com/tracebeat/tracebeat/instrument"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
 // classPrinter prints one class for inspect.
 type classPrinter struct {
 	w      io.Writer
-	rt     injectedRuntime
+	rt     instrument.Runtime
 	ids    map[methodmap.MethodKey]int // from --map; nil without
 	method string                      // --method filter
 	noCode bool
@@ -26,7 +27,7 @@ type methodView struct {
 	name, desc string
 	code       *cf.Code
 	codeLen    int
-	marks      *codeMarks
+	marks      *instrument.Injected
 	err        error // the Code attribute could not be decoded
 }
 
@@ -49,7 +50,7 @@ func (p *classPrinter) print(where string, data []byte) error {
 	for i := range c.Methods {
 		v := p.view(c, &c.Methods[i])
 		views[i] = v
-		if v.marks != nil && v.marks.any() {
+		if v.marks != nil && v.marks.Any() {
 			instrumented++
 		}
 		if p.method == "" || p.method == v.name || p.method == v.name+v.desc {
@@ -117,7 +118,7 @@ func (p *classPrinter) view(c *cf.Class, m *cf.Member) methodView {
 	}
 	v.codeLen = len(body)
 	if v.code, v.err = cf.DecodeCode(c.Pool, attr.Data); v.err == nil {
-		v.marks = findMarks(v.code, c.Pool, p.rt)
+		v.marks = instrument.FindInjected(v.code, c.Pool, p.rt)
 	}
 	return v
 }
@@ -126,7 +127,7 @@ func (p *classPrinter) view(c *cf.Class, m *cf.Member) methodView {
 func (p *classPrinter) header(class string, v *methodView) string {
 	var b strings.Builder
 	margin := " "
-	if v.marks != nil && v.marks.any() {
+	if v.marks != nil && v.marks.Any() {
 		margin = "+"
 	}
 	b.WriteString(margin + " method ")
@@ -135,8 +136,8 @@ func (p *classPrinter) header(class string, v *methodView) string {
 	}
 	b.WriteString(v.name + v.desc)
 	injected := -1
-	if v.marks != nil && len(v.marks.enterIDs) > 0 {
-		injected = v.marks.enterIDs[0]
+	if v.marks != nil && len(v.marks.EnterIDs) > 0 {
+		injected = v.marks.EnterIDs[0]
 		fmt.Fprintf(&b, "  id=%d", injected)
 		if other := otherIDs(injected, v.marks); len(other) > 0 {
 			fmt.Fprintf(&b, " (also injected: %s)", joinInts(other))
@@ -169,10 +170,10 @@ func (p *classPrinter) header(class string, v *methodView) string {
 
 // otherIDs are injected ids that differ from the entry id: a sign of a
 // class instrumented twice or patched by hand.
-func otherIDs(id int, m *codeMarks) []int {
+func otherIDs(id int, m *instrument.Injected) []int {
 	seen := map[int]bool{id: true}
 	var out []int
-	for _, x := range append(append([]int(nil), m.enterIDs...), m.exitIDs...) {
+	for _, x := range append(append([]int(nil), m.EnterIDs...), m.ExitIDs...) {
 		if !seen[x] {
 			seen[x] = true
 			out = append(out, x)
@@ -209,11 +210,11 @@ func (p *classPrinter) body(c *cf.Class, v *methodView) {
 	for i, in := range code.Insns {
 		text, cases := d.insn(in)
 		margin := " "
-		if v.marks.injected[i] {
+		if v.marks.Insns[i] {
 			margin = "+"
 		}
 		line := fmt.Sprintf("%8d: %s %s", insnOff[i], margin, text)
-		if comment, ok := v.marks.comment[i]; ok {
+		if comment, ok := v.marks.Comments[i]; ok {
 			line = padRight(line, commentColumn) + " // " + comment
 		}
 		fmt.Fprintln(p.w, line)
@@ -236,11 +237,11 @@ func (p *classPrinter) body(c *cf.Class, v *methodView) {
 			}
 		}
 		margin := " "
-		if v.marks.handler[i] {
+		if v.marks.Handlers[i] {
 			margin = "+"
 		}
 		line := fmt.Sprintf("    %s %6s %6s %6s  %s", margin, d.target(h.Start), d.target(h.End), d.target(h.Handler), typ)
-		if v.marks.handler[i] {
+		if v.marks.Handlers[i] {
 			line = padRight(line, commentColumn) + " // tracebeat: catch-all"
 		}
 		fmt.Fprintln(p.w, line)

@@ -1,4 +1,4 @@
-package main
+package instrument
 
 import (
 	"strconv"
@@ -6,34 +6,25 @@ import (
 	cf "github.com/tracebeat/tracebeat/classfile"
 )
 
-// injectedRuntime names the calls inspect recognises as tracebeat's: the
-// beat runtime (configurable, as for instrument) and android.os.Trace.
-type injectedRuntime struct {
-	beatClass, enter, exit, focus string
-	traceClass, begin, end        string
+// Injected says which instructions and exception-table entries of one
+// method tracebeat injected: the one recogniser of the pattern the
+// rewriter writes, used by inspect, by check --jar (ScanInstrumented) and
+// by the scan that leaves code instrumented before alone.
+type Injected struct {
+	Insns    []bool         // per instruction
+	Comments map[int]string // instruction index -> "tracebeat: ..." at the start of each sequence
+	Handlers []bool         // per exception-table entry: the catch-all
+	EnterIDs []int          // ids of the entry calls, in code order
+	ExitIDs  []int          // ids of the exit calls (beat mode only)
+	Focus    bool           // the focus call is there
+	// BeatIDs are the ids of the beat runtime's entry and exit calls, and
+	// SectionIDs those of the systrace entries, in code order.
+	BeatIDs, SectionIDs []int
 }
 
-func defaultInjectedRuntime(beatClass string) injectedRuntime {
-	return injectedRuntime{
-		beatClass: beatClass, enter: "i", exit: "o", focus: "at",
-		traceClass: "android/os/Trace", begin: "beginSection", end: "endSection",
-	}
-}
-
-// codeMarks says which instructions and exception-table entries of one
-// method tracebeat injected, with a comment for the first instruction of
-// each injected sequence.
-type codeMarks struct {
-	injected []bool         // per instruction
-	comment  map[int]string // instruction index -> "tracebeat: ..."
-	handler  []bool         // per exception-table entry: the catch-all
-	enterIDs []int          // ids of the entry calls, in code order
-	exitIDs  []int          // ids of the exit calls (beat mode only)
-}
-
-// any reports whether anything in the method was injected.
-func (m *codeMarks) any() bool {
-	for _, in := range m.injected {
+// Any reports whether anything in the method was injected.
+func (m *Injected) Any() bool {
+	for _, in := range m.Insns {
 		if in {
 			return true
 		}
@@ -41,16 +32,26 @@ func (m *codeMarks) any() bool {
 	return false
 }
 
-// findMarks recognises the sequences the instrumenter writes:
+// FindInjected recognises, in either mode, the sequences the rewriter
+// writes for rt:
 //
 //	enter:   <push id>; invokestatic Beat.i(I)V   or  ldc "<id>"; invokestatic Trace.beginSection(String)V
 //	exit:    <push id>; invokestatic Beat.o(I)V   or  invokestatic Trace.endSection()V
 //	focus:   aload_0; iload_1; invokestatic Beat.at(Activity, Z)V
 //	handler: the last exception-table entries, catch type 0 (any), all
 //	         with one handler whose code is <exit>; athrow at the very end.
-func findMarks(code *cf.Code, pool *cf.ConstantPool, rt injectedRuntime) *codeMarks {
+//
+// An id is an int pushed by iconst, bipush, sipush or ldc, or a section
+// name in strconv.Itoa's form; a runtime call with any other argument (an
+// app calling the runtime itself) is not injected code.
+func FindInjected(code *cf.Code, pool *cf.ConstantPool, rt Runtime) *Injected {
+	if rt.BeatClass == "" {
+		mode := rt.Mode
+		rt = DefaultRuntime()
+		rt.Mode = mode
+	}
 	n := len(code.Insns)
-	m := &codeMarks{injected: make([]bool, n), comment: map[int]string{}, handler: make([]bool, len(code.Handlers))}
+	m := &Injected{Insns: make([]bool, n), Comments: map[int]string{}, Handlers: make([]bool, len(code.Handlers))}
 	call := func(k int, class, name, desc string) bool {
 		if k >= n || code.Insns[k].Op != cf.INVOKESTATIC {
 			return false
@@ -60,47 +61,48 @@ func findMarks(code *cf.Code, pool *cf.ConstantPool, rt injectedRuntime) *codeMa
 	}
 	mark := func(from, count int, comment string) {
 		for k := from; k < from+count; k++ {
-			m.injected[k] = true
+			m.Insns[k] = true
 		}
-		m.comment[from] = comment
+		m.Comments[from] = comment
 	}
 	// exitAt returns the length of an exit sequence starting at k (0: none).
 	exitAt := func(k int) (length, id int) {
-		if id, ok := pushedInt(code.Insns[k], pool); ok && call(k+1, rt.beatClass, rt.exit, "(I)V") {
+		if id, ok := pushedInt(code.Insns[k], pool); ok && call(k+1, rt.BeatClass, rt.Exit, "(I)V") {
 			return 2, id
 		}
-		if call(k, rt.traceClass, rt.end, "()V") {
+		if call(k, rt.TraceClass, rt.End, "()V") {
 			return 1, -1
 		}
 		return 0, 0
 	}
 	for k := 0; k < n; k++ {
 		in := code.Insns[k]
-		if id, ok := pushedInt(in, pool); ok && call(k+1, rt.beatClass, rt.enter, "(I)V") {
+		if id, ok := pushedInt(in, pool); ok && call(k+1, rt.BeatClass, rt.Enter, "(I)V") {
 			mark(k, 2, "tracebeat: enter id="+strconv.Itoa(id))
-			m.enterIDs = append(m.enterIDs, id)
+			m.EnterIDs, m.BeatIDs = append(m.EnterIDs, id), append(m.BeatIDs, id)
 			k++
 			continue
 		}
-		if id, ok := sectionName(in, pool); ok && call(k+1, rt.traceClass, rt.begin, "(Ljava/lang/String;)V") {
+		if id, ok := sectionName(in, pool); ok && call(k+1, rt.TraceClass, rt.Begin, "(Ljava/lang/String;)V") {
 			mark(k, 2, "tracebeat: enter id="+strconv.Itoa(id)+" (beginSection)")
-			m.enterIDs = append(m.enterIDs, id)
+			m.EnterIDs, m.SectionIDs = append(m.EnterIDs, id), append(m.SectionIDs, id)
 			k++
 			continue
 		}
 		if l, id := exitAt(k); l > 0 {
 			if id >= 0 {
 				mark(k, l, "tracebeat: exit id="+strconv.Itoa(id))
-				m.exitIDs = append(m.exitIDs, id)
+				m.ExitIDs, m.BeatIDs = append(m.ExitIDs, id), append(m.BeatIDs, id)
 			} else {
 				mark(k, l, "tracebeat: exit (endSection)")
 			}
 			k += l - 1
 			continue
 		}
-		if in.Op == cf.ALOAD_0 && k+2 < n && code.Insns[k+1].Op == iload1 &&
-			call(k+2, rt.beatClass, rt.focus, "(Landroid/app/Activity;Z)V") {
+		if in.Op == cf.ALOAD_0 && k+2 < n && code.Insns[k+1].Op == cf.ILOAD_1 &&
+			call(k+2, rt.BeatClass, rt.Focus, focusCallDesc) {
 			mark(k, 3, "tracebeat: focus at(this, hasFocus)")
+			m.Focus = true
 			k += 2
 		}
 	}
@@ -108,12 +110,10 @@ func findMarks(code *cf.Code, pool *cf.ConstantPool, rt injectedRuntime) *codeMa
 	return m
 }
 
-const iload1 = 0x1b
-
 // findHandler marks the catch-all: trailing exception-table entries that
 // catch everything and share one handler whose code is an exit sequence
 // and athrow, ending the method.
-func (m *codeMarks) findHandler(code *cf.Code, exitAt func(int) (int, int)) {
+func (m *Injected) findHandler(code *cf.Code, exitAt func(int) (int, int)) {
 	hs := code.Handlers
 	if len(hs) == 0 || hs[len(hs)-1].CatchType != 0 {
 		return
@@ -135,20 +135,20 @@ func (m *codeMarks) findHandler(code *cf.Code, exitAt func(int) (int, int)) {
 		return
 	}
 	for k := at; k <= last; k++ {
-		m.injected[k] = true
+		m.Insns[k] = true
 	}
 	if id >= 0 {
-		m.comment[at] = "tracebeat: catch-all handler: exit id=" + strconv.Itoa(id) + ", rethrow"
+		m.Comments[at] = "tracebeat: catch-all handler: exit id=" + strconv.Itoa(id) + ", rethrow"
 	} else {
-		m.comment[at] = "tracebeat: catch-all handler: endSection, rethrow"
+		m.Comments[at] = "tracebeat: catch-all handler: endSection, rethrow"
 	}
 	for i := len(hs) - 1; i >= 0 && hs[i].CatchType == 0 && hs[i].Handler == target; i-- {
-		m.handler[i] = true
+		m.Handlers[i] = true
 	}
 }
 
 // pushedInt returns the int constant an instruction pushes, if it is one
-// of the forms the instrumenter uses for ids.
+// of the forms the rewriter uses for ids.
 func pushedInt(in cf.Insn, pool *cf.ConstantPool) (int, bool) {
 	switch {
 	case in.Op >= cf.ICONST_M1 && in.Op <= cf.ICONST_5:
@@ -164,13 +164,14 @@ func pushedInt(in cf.Insn, pool *cf.ConstantPool) (int, bool) {
 	return 0, false
 }
 
-// sectionName returns the id of `ldc "<id>"`, the systrace entry push.
+// sectionName returns the id of `ldc "<id>"`, the systrace entry push:
+// decimal digits in strconv.Itoa's form (no sign, no leading zero).
 func sectionName(in cf.Insn, pool *cf.ConstantPool) (int, bool) {
-	if in.Op != cf.LDC && in.Op != cf.LDC_W {
+	if (in.Op != cf.LDC && in.Op != cf.LDC_W) || pool.Tag(uint16(in.A)) != cf.TagString {
 		return 0, false
 	}
 	s, err := pool.StringValue(uint16(in.A))
-	if err != nil {
+	if err != nil || s == "" || s[0] == '-' || s[0] == '+' {
 		return 0, false
 	}
 	id, err := strconv.Atoi(s)
