@@ -66,6 +66,11 @@ func (r Rule) String() string {
 // List is a set of rules. Build it with New and Add/AddFile; after that,
 // Blocked may be called from many goroutines at once.
 type List struct {
+	// Strict makes Add refuse a line it cannot read (see Add).
+	Strict bool
+	// Skipped are the lines Add could not read and skipped.
+	Skipped []*ParseError
+
 	rules []Rule
 	// root is a trie over package segments: com -> example -> ...
 	root node

@@ -180,6 +180,15 @@ func TestParseErrors(t *testing.T) {
 			l, err := New("")
 			require.NoError(t, err)
 			before := len(l.Rules())
+			// Lenient (Matrix's way): the line is skipped and kept.
+			require.NoError(t, l.Add(strings.NewReader(tt.input), "blacklist.txt"))
+			require.Len(t, l.Skipped, 1)
+			assert.Equal(t, tt.wantLine, l.Skipped[0].Line)
+			assert.Contains(t, l.Skipped[0].Error(), tt.want)
+			// Strict: an error, and the list as it was.
+			l, err = New("")
+			require.NoError(t, err)
+			l.Strict = true
 			err = l.Add(strings.NewReader(tt.input), "blacklist.txt")
 			require.Error(t, err)
 			var pe *ParseError

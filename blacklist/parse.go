@@ -31,11 +31,16 @@ func (l *List) AddFile(path string) error {
 }
 
 // Add reads a block list from r and adds its rules; name identifies the
-// input in errors and in the Origin of the rules. An unknown directive, a
-// missing name, extra text after the name or a malformed name is a
-// *ParseError naming the file and line; the list is then left unchanged.
+// input in errors and in the Origin of the rules. Blank lines, '#'
+// comments, '[section]' lines, CRLF ends and spaces around a line are
+// accepted, as Matrix accepts them. A line Matrix would skip (an unknown
+// directive such as -keepclassmembers, a missing or malformed name, extra
+// text) is skipped and kept in Skipped, for the caller to warn about;
+// with Strict set it is a *ParseError naming the file and line instead,
+// and the list is left unchanged.
 func (l *List) Add(r io.Reader, name string) error {
 	var rules []Rule
+	var skipped []*ParseError
 	sc := bufio.NewScanner(r)
 	lineNo := 0
 	for sc.Scan() {
@@ -46,7 +51,12 @@ func (l *List) Add(r io.Reader, name string) error {
 		}
 		rule, ok, err := parseLine(line)
 		if err != nil {
-			return &ParseError{File: name, Line: lineNo, Reason: err.Error()}
+			pe := &ParseError{File: name, Line: lineNo, Reason: err.Error()}
+			if l.Strict {
+				return pe
+			}
+			skipped = append(skipped, pe)
+			continue
 		}
 		if ok {
 			rule.Origin = fmt.Sprintf("%s:%d", name, lineNo)
@@ -59,6 +69,7 @@ func (l *List) Add(r io.Reader, name string) error {
 	for _, r := range rules {
 		l.add(r)
 	}
+	l.Skipped = append(l.Skipped, skipped...)
 	return nil
 }
 

@@ -149,6 +149,22 @@ func testJavaProject(t *testing.T, e env) {
 		}
 	})
 
+	// Before the first release the base map does not exist: the build
+	// works, with the tool's warning (Matrix reads it as empty).
+	t.Run("first-build-without-base-map", func(t *testing.T) {
+		t.Parallel()
+		dir := filepath.Join(t.TempDir(), "sample")
+		copyTree(t, sample, dir)
+		require.NoError(t, os.Remove(filepath.Join(dir, "tracebeat-base-map.txt")))
+		run := e.build(t, dir, args("assemble")...)
+		require.NoError(t, run.err, "a missing base map must not fail the build:\n%s", run.output)
+		assert.Equal(t, "", run.outcomes[":tracebeatJar"], run.output)
+		stderr := readFile(t, filepath.Join(dir, "build", "tmp", "tracebeatJar", "stderr.txt"))
+		assert.Contains(t, stderr, "no base map at "+filepath.Join(dir, "tracebeat-base-map.txt")+" yet: ids start at 1")
+		lines := methodMapLines(t, filepath.Join(dir, "build", "outputs", "tracebeat", "methodMapping.txt"))
+		assert.True(t, strings.HasPrefix(lines[0], "1,"), "ids start at 1: %s", lines[0])
+	})
+
 	t.Run("tool-failure-fails-build", func(t *testing.T) {
 		t.Parallel()
 		failedDir := filepath.Join(t.TempDir(), "sample")

@@ -16,7 +16,17 @@ type Report struct {
 	Traced  int            `json:"traced"`
 	Ignored int            `json:"ignored"`
 	Counts  map[Reason]int `json:"counts"` // encoding/json writes map keys sorted
+	// Rules are the block-list rules of the run with what each blocked.
+	Rules   []RuleCount    `json:"rules,omitempty"`
 	Methods []ReportMethod `json:"methods"`
+}
+
+// RuleCount is what one block-list rule blocked.
+type RuleCount struct {
+	Rule    string `json:"rule"`   // "-keeppackage a/b/"
+	Origin  string `json:"origin"` // "file:line" or "built-in"
+	Classes int    `json:"classes"`
+	Methods int    `json:"methods"`
 }
 
 // ReportMethod is one ignored method in the report (dotted names, the
@@ -61,8 +71,10 @@ func EncodeReport(r Report) ([]byte, error) {
 
 // WriteReportFile writes the report of traced/ignored methods to path
 // through a temporary file and a rename.
-func WriteReportFile(path string, traced int, ignored []IgnoredMethod) error {
-	data, err := EncodeReport(BuildReport(traced, ignored))
+func WriteReportFile(path string, traced int, ignored []IgnoredMethod, rules []RuleCount) error {
+	r := BuildReport(traced, ignored)
+	r.Rules = rules
+	data, err := EncodeReport(r)
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ func TestReport(t *testing.T) {
 	}
 
 	path := filepath.Join(t.TempDir(), "report.json")
-	if err := WriteReportFile(path, 7, ignored); err != nil {
+	if err := WriteReportFile(path, 7, ignored, nil); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(path)

@@ -259,8 +259,9 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 // instrumentAndWriteMaps builds the options, runs the pipeline and writes
 // the maps; with --cache it returns where the cache keeps the map.
 func instrumentAndWriteMaps(ctx context.Context, fl *instrumentFlags, inputs []string, mode instrument.Mode, paths outputPaths, log *zap.Logger, bar *progressBar) (*instrument.Result, string, error) {
+	usage := &ruleUsage{}
 	t := time.Now()
-	opt, err := buildOptions(fl, inputs, mode, log)
+	opt, err := buildOptions(fl, inputs, mode, log, usage)
 	if err != nil {
 		return nil, "", err
 	}
@@ -278,9 +279,10 @@ func instrumentAndWriteMaps(ctx context.Context, fl *instrumentFlags, inputs []s
 	opt.Publish = set
 	res, err := instrument.Run(ctx, opt)
 	bar.Finish()
+	t = time.Now()
 	if err == nil {
-		t = time.Now()
-		err = stageMaps(res, paths, set)
+		usage.warn(res, log)
+		err = stageMaps(res, paths, set, usage.counts(res))
 		log.Debug("phase done", zap.String("phase", "maps"), zap.Duration("took", time.Since(t)))
 	}
 	if err == nil && ctx.Err() != nil {
@@ -353,7 +355,7 @@ func applyConfig(fs *pflag.FlagSet, path string) ([]string, error) {
 	return inputs, nil
 }
 
-func buildOptions(fl *instrumentFlags, inputs []string, mode instrument.Mode, log *zap.Logger) (instrument.Options, error) {
+func buildOptions(fl *instrumentFlags, inputs []string, mode instrument.Mode, log *zap.Logger, usage *ruleUsage) (instrument.Options, error) {
 	rt := instrument.DefaultRuntime()
 	rt.Mode = mode
 	rt.BeatClass = strings.ReplaceAll(fl.beatClass, ".", "/")
@@ -389,13 +391,22 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode instrument.Mode, lo
 	if err != nil {
 		return opt, err
 	}
+	bl.Strict = fl.strict
 	if fl.blacklist != "" {
-		if err := bl.AddFile(fl.blacklist); err != nil {
+		if err := bl.AddFile(fl.blacklist); errors.Is(err, fs.ErrNotExist) && !fl.strict {
+			// Matrix reads a missing block list as an empty one.
+			log.Warn(fmt.Sprintf("no block list at %s: only the built-in rules apply", fl.blacklist))
+		} else if err != nil {
 			return opt, fileError("blacklist", fl.blacklist, err)
 		}
+		for _, pe := range bl.Skipped {
+			log.Warn(pe.Error() + ": line skipped, as Matrix skips it (--strict: an error)")
+		}
 	}
+	usage.list = bl
 	opt.Policy.Blocked = func(orig string) (string, bool) {
 		r, ok := bl.Blocked(orig)
+		usage.note(orig, r, ok)
 		if !ok {
 			return "", false
 		}
@@ -425,10 +436,20 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode instrument.Mode, lo
 	}
 	if fl.baseMap != "" {
 		base, err := methodmap.ReadMapFile(fl.baseMap)
-		if err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && !fl.strict:
+			// The first build before the first release: Matrix reads a
+			// missing base map as an empty one.
+			if fl.cache != "" {
+				log.Warn(fmt.Sprintf("no base map at %s yet: ids continue the cache's last map, or start at 1", fl.baseMap))
+			} else {
+				log.Warn(fmt.Sprintf("no base map at %s yet: ids start at 1", fl.baseMap))
+			}
+		case err != nil:
 			return opt, fileError("base map", fl.baseMap, err)
+		default:
+			opt.Policy.BaseMap = base
 		}
-		opt.Policy.BaseMap = base
 	}
 	return opt, nil
 }
@@ -552,7 +573,7 @@ func (p outputPaths) checkWritable() error {
 // them to set, which publishes them with the jars. A file that already
 // holds what would be written is left alone (a cached run mostly writes
 // the maps the last run wrote, tens of MB each).
-func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set) error {
+func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set, rules []methodmap.RuleCount) error {
 	var mu sync.Mutex
 	stage := func(what, path string, data []byte, write func(tmp string) error) error {
 		if data != nil && atomicfile.Holds(path, data) {
@@ -596,7 +617,7 @@ func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set) error {
 	}
 	if p.report != "" {
 		return stage("report", p.report, nil, func(tmp string) error {
-			return methodmap.WriteReportFile(tmp, res.NumTraced(), res.Ignored)
+			return methodmap.WriteReportFile(tmp, res.NumTraced(), res.Ignored, rules)
 		})
 	}
 	return nil

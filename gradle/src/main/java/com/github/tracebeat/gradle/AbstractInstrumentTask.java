@@ -65,9 +65,8 @@ public abstract class AbstractInstrumentTask extends DefaultTask {
         this.mappingFile = mappingFile;
     }
 
-    @Optional
-    @InputFile
-    @PathSensitive(PathSensitivity.NONE)
+    /** The block list as configured; it may not exist yet (see getExistingBlackListFile). */
+    @Internal
     public File getBlackListFile() {
         return blackListFile;
     }
@@ -76,15 +75,42 @@ public abstract class AbstractInstrumentTask extends DefaultTask {
         this.blackListFile = blackListFile;
     }
 
+    /**
+     * The block list when it exists: the input Gradle checks. A file that
+     * does not exist is no input (the tool warns and blocks nothing, as
+     * Matrix does), and is one once it appears.
+     */
     @Optional
     @InputFile
     @PathSensitive(PathSensitivity.NONE)
+    public File getExistingBlackListFile() {
+        return existing(blackListFile);
+    }
+
+    /** The base map as configured; before the first release it does not exist. */
+    @Internal
     public File getBaseMethodMapFile() {
         return baseMethodMapFile;
     }
 
     public void setBaseMethodMapFile(File baseMethodMapFile) {
         this.baseMethodMapFile = baseMethodMapFile;
+    }
+
+    /**
+     * The base map when it exists: the input Gradle checks. Matrix reads a
+     * missing base map as an empty one, and so does the tool (with a
+     * warning): the first build of a project works.
+     */
+    @Optional
+    @InputFile
+    @PathSensitive(PathSensitivity.NONE)
+    public File getExistingBaseMethodMapFile() {
+        return existing(baseMethodMapFile);
+    }
+
+    private static File existing(File f) {
+        return f != null && f.isFile() ? f : null;
     }
 
     @Input
