@@ -152,7 +152,9 @@ func TestInstrumentErrors(t *testing.T) {
 			exitFailure, []string{badMapping + ":2: "}},
 		{"missing blacklist, strict", func(out string) []string { return []string{"--strict", "--blacklist", missing, "-o", out, goodJar} },
 			exitFailure, []string{"blacklist " + missing + ": no such file or directory"}},
-		{"malformed blacklist, strict", func(out string) []string { return []string{"--strict", "--blacklist", badBlacklist, "-o", out, goodJar} },
+		{"malformed blacklist, strict", func(out string) []string {
+			return []string{"--strict", "--blacklist", badBlacklist, "-o", out, goodJar}
+		},
 			exitFailure, []string{badBlacklist + ":3: ", `"-keepall"`}},
 		{"missing base map, strict", func(out string) []string { return []string{"--strict", "--base-map", missing, "-o", out, goodJar} },
 			exitFailure, []string{"base map " + missing + ": no such file or directory"}},
