@@ -8,7 +8,9 @@
 //	-keeppackage com/squareup/
 //
 // Lines starting with '#' or '[' and empty lines are skipped. Names may be
-// written with slashes or dots. -keepclass blocks the class and its nested
+// written with slashes or dots. A line Matrix would skip (an unknown
+// directive, a malformed name) is skipped and kept in List.Skipped, or,
+// with List.Strict, refused. -keepclass blocks the class and its nested
 // classes (Foo$Bar); -keeppackage blocks the package and its subpackages.
 // Unlike Matrix, which compares string prefixes, names match whole: a rule
 // for a/b/C does not block a/b/CD, and a rule for package a/b does not

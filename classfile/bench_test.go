@@ -66,3 +66,29 @@ func BenchmarkRoundTrip(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(classes)*b.N)/b.Elapsed().Seconds(), "classes/s")
 }
+
+// benchRoundTripClass parses data, decodes and re-encodes every Code attribute
+// and encodes the class, as BenchmarkRoundTrip does.
+func benchRoundTripClass(b *testing.B, data []byte) {
+	c, err := Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for mi := range c.Methods {
+		m := &c.Methods[mi]
+		a, ok := c.FindAttribute(m.Attributes, "Code")
+		if !ok {
+			continue
+		}
+		code, err := DecodeCode(c.Pool, a.Data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if a.Data, err = code.Encode(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := c.Encode(); err != nil {
+		b.Fatal(err)
+	}
+}
