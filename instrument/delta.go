@@ -502,7 +502,11 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 			ignoredBy[r] -= n
 			res.IgnoredCount -= n
 		}
-		for r, n := range ignoredContribution(ed.cur, ed.rec.result.skipped, &ignored) {
+		var nowSkipped []cachedSkip // a class without plans has no rewrite record
+		if ed.rec != nil {
+			nowSkipped = ed.rec.result.skipped
+		}
+		for r, n := range ignoredContribution(ed.cur, nowSkipped, &ignored) {
 			ignoredBy[r] += n
 			res.IgnoredCount += n
 		}

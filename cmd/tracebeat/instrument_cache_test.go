@@ -90,6 +90,11 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 			mainChanged, true, false, false},
 		{"the same with the cached bodies damaged", "app/Main.java",
 			mainChanged, true, true, false},
+		// Every traced method gone (getters and natives only): the changed
+		// class has nothing to rewrite, and the patch must say so.
+		{"no method left to trace", "app/Main.java",
+			"package app; public class Main extends Base { public int w; public int getW() { return w; } static native void nat(); }",
+			true, false, false},
 		{"superclass changed", "app/Main.java",
 			"package app; public class Main { public int run(int x) { return x * 2; } public static int s(int a) { return a * a - 3; } }", false, false, false},
 		{"class in two jars changed", "app/Base.java",
