@@ -8,9 +8,9 @@
 #   changed    --cache after one class of one jar changed, the outputs of
 #              the last run in place as in an incremental build (default: the
 #              largest jar, the worst case for a jar-level cache). The
-#              class is replaced by its instrumented form from a previous
-#              run: a valid class with other method bodies, which leaves
-#              the maps as they were. With --add-method it gets one more
+#              class gets a nop at the start of every method
+#              (bench/ChangeBody.java, ASM from libasm-java): other method
+#              bodies, the maps as they were. With --add-method it gets one more
 #              method instead (bench/AddMethod.java, ASM from libasm-java):
 #              a change that adds a line to the method map.
 #   clean      the same change with the output directory removed first:
