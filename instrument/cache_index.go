@@ -227,23 +227,13 @@ func (e *indexEncoder) info(ci *classInfo) {
 	e.bool(ci.focusSuper)
 	e.str(ci.blocked)
 	e.str(ci.text)
-	var codes []reasonCode
-	for i := range ci.methods {
-		if c := ci.methods[i].reason; !slices.Contains(codes, c) {
-			codes = append(codes, c)
-		}
-	}
+	codes := distinct(ci.methods, func(m *methodInfo) reasonCode { return m.reason })
 	e.uvarint(uint64(len(codes)))
 	for _, c := range codes {
 		e.str(reasons.text(c))
 	}
 	// The class's descriptors once each, then each method's by number.
-	var descs []uint32
-	for i := range ci.methods {
-		if d := ci.methods[i].desc; !slices.Contains(descs, d) {
-			descs = append(descs, d)
-		}
-	}
+	descs := distinct(ci.methods, func(m *methodInfo) uint32 { return m.desc })
 	e.uvarint(uint64(len(descs)))
 	for _, d := range descs {
 		e.str(ci.descs.str(d))
@@ -432,4 +422,16 @@ func writeAtomicSized(path string, size int64, write func(io.Writer) error) erro
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
+}
+
+// distinct lists what key gives for the methods, each value once, in the
+// order first seen (a class has many methods and few such values).
+func distinct[T comparable](ms []methodInfo, key func(*methodInfo) T) []T {
+	var out []T
+	for i := range ms {
+		if v := key(&ms[i]); !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
