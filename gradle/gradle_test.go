@@ -149,6 +149,26 @@ func testJavaProject(t *testing.T, e env) {
 		}
 	})
 
+	// The task passes --cache under build/ by default: after an edit of
+	// one source file the tool reuses what it made for the other classes.
+	t.Run("edit-rebuild-uses-the-cache", func(t *testing.T) {
+		t.Parallel()
+		dir := filepath.Join(t.TempDir(), "sample")
+		copyTree(t, sample, dir)
+		first := e.build(t, dir, args("assemble")...)
+		require.NoError(t, first.err, first.output)
+		assert.DirExists(t, filepath.Join(dir, "build", "tracebeat-cache", "tracebeatJar"))
+		worker := filepath.Join(dir, "src", "main", "java", "demo", "Worker.java")
+		src := readFile(t, worker)
+		require.Contains(t, src, `"rejected=0"`)
+		require.NoError(t, os.WriteFile(worker, []byte(strings.Replace(src, `"rejected=0"`, `"rejected=1"`, 1)), 0o644))
+		second := e.build(t, dir, args("assemble")...)
+		require.NoError(t, second.err, second.output)
+		assert.Equal(t, "", second.outcomes[":tracebeatJar"], "the edit re-runs the task:\n%s", second.output)
+		stdout := readFile(t, filepath.Join(dir, "build", "tmp", "tracebeatJar", "stdout.txt"))
+		assert.Regexp(t, `cache:\s+\d+ inputs? reused whole, [1-9]\d* class scans`, stdout, "the second run reused the unchanged classes")
+	})
+
 	// Before the first release the base map does not exist: the build
 	// works, with the tool's warning (Matrix reads it as empty).
 	t.Run("first-build-without-base-map", func(t *testing.T) {
@@ -160,7 +180,7 @@ func testJavaProject(t *testing.T, e env) {
 		require.NoError(t, run.err, "a missing base map must not fail the build:\n%s", run.output)
 		assert.Equal(t, "", run.outcomes[":tracebeatJar"], run.output)
 		stderr := readFile(t, filepath.Join(dir, "build", "tmp", "tracebeatJar", "stderr.txt"))
-		assert.Contains(t, stderr, "no base map at "+filepath.Join(dir, "tracebeat-base-map.txt")+" yet: ids start at 1")
+		assert.Contains(t, stderr, "no base map at "+filepath.Join(dir, "tracebeat-base-map.txt")+" yet: ids continue the cache's last map, or start at 1")
 		lines := methodMapLines(t, filepath.Join(dir, "build", "outputs", "tracebeat", "methodMapping.txt"))
 		assert.True(t, strings.HasPrefix(lines[0], "1,"), "ids start at 1: %s", lines[0])
 	})

@@ -33,6 +33,8 @@ public abstract class AbstractInstrumentTask extends DefaultTask {
     private File baseMethodMapFile;
     private String mode = TracebeatExtension.MODE_BEAT;
     private boolean traceAll;
+    private List<String> traceRules = new ArrayList<String>();
+    private File cacheDir;
     private String beatClass;
     private Integer workers;
     private List<String> extraArgs = new ArrayList<String>();
@@ -129,6 +131,35 @@ public abstract class AbstractInstrumentTask extends DefaultTask {
 
     public void setTraceAll(boolean traceAll) {
         this.traceAll = traceAll;
+    }
+
+    /**
+     * The Matrix rules switched off: "empty", "getter-setter", "single",
+     * "abstract-classes" (each a --trace-NAME flag).
+     */
+    @Input
+    public List<String> getTraceRules() {
+        return traceRules;
+    }
+
+    public void setTraceRules(List<String> traceRules) {
+        this.traceRules = new ArrayList<String>(traceRules);
+    }
+
+    /**
+     * The tool's --cache directory, or null. Not an output of the task:
+     * what it holds only makes a run faster and never changes what the run
+     * writes (the tool checks every entry it reuses against the inputs,
+     * the options and its own binary), so the build cache stays right
+     * without it.
+     */
+    @Internal
+    public File getCacheDir() {
+        return cacheDir;
+    }
+
+    public void setCacheDir(File cacheDir) {
+        this.cacheDir = cacheDir;
     }
 
     @Optional

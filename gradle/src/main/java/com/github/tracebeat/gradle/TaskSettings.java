@@ -18,6 +18,21 @@ final class TaskSettings {
         task.setBaseMethodMapFile(file(project, ext.getBaseMethodMapFile()));
         task.setMode(mode(ext));
         task.setTraceAll(ext.isTraceAll());
+        java.util.List<String> rules = new java.util.ArrayList<String>();
+        if (ext.isTraceEmpty()) {
+            rules.add("empty");
+        }
+        if (ext.isTraceGetterSetter()) {
+            rules.add("getter-setter");
+        }
+        if (ext.isTraceSingle()) {
+            rules.add("single");
+        }
+        if (ext.isTraceAbstractClasses()) {
+            rules.add("abstract-classes");
+        }
+        task.setTraceRules(rules);
+        task.setCacheDir(ext.isCache() ? new File(project.getBuildDir(), "tracebeat-cache/" + task.getName()) : null);
         task.setBeatClass(ext.getBeatClass());
         task.setWorkers(ext.getWorkers());
         task.setExtraArgs(ext.getExtraArgs());

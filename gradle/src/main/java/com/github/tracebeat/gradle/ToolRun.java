@@ -53,6 +53,10 @@ final class ToolRun {
         args.option("base-map", task.getBaseMethodMapFile());
         args.option("beat-class", task.getBeatClass());
         args.option("workers", task.getWorkers() == null ? null : String.valueOf(task.getWorkers()));
+        args.option("cache", task.getCacheDir());
+        for (String rule : task.getTraceRules()) {
+            args.option("trace-" + rule, "true");
+        }
         for (File ref : task.getReferenceClasspath().getFiles()) {
             if (ref.exists()) {
                 args.option("classpath", ref);

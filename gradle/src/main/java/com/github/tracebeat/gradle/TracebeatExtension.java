@@ -24,6 +24,11 @@ public class TracebeatExtension {
     private Object mappingFile;
     private String mode = MODE_BEAT;
     private boolean traceAll;
+    private boolean traceEmpty;
+    private boolean traceGetterSetter;
+    private boolean traceSingle;
+    private boolean traceAbstractClasses;
+    private boolean cache = true;
     private String methodMapFileName = "methodMapping.txt";
     private String ignoreMapFileName = "ignoreMethodMapping.txt";
     private String reportFileName = "tracebeat-report.json";
@@ -86,6 +91,55 @@ public class TracebeatExtension {
 
     public void setTraceAll(boolean traceAll) {
         this.traceAll = traceAll;
+    }
+
+    /** Also trace methods that only return (--trace-empty). */
+    public boolean isTraceEmpty() {
+        return traceEmpty;
+    }
+
+    public void setTraceEmpty(boolean traceEmpty) {
+        this.traceEmpty = traceEmpty;
+    }
+
+    /** Also trace getters, setters and trivial constructors (--trace-getter-setter). */
+    public boolean isTraceGetterSetter() {
+        return traceGetterSetter;
+    }
+
+    public void setTraceGetterSetter(boolean traceGetterSetter) {
+        this.traceGetterSetter = traceGetterSetter;
+    }
+
+    /** Also trace methods that call nothing (--trace-single). */
+    public boolean isTraceSingle() {
+        return traceSingle;
+    }
+
+    public void setTraceSingle(boolean traceSingle) {
+        this.traceSingle = traceSingle;
+    }
+
+    /** Also trace methods of abstract classes and interfaces (--trace-abstract-classes). */
+    public boolean isTraceAbstractClasses() {
+        return traceAbstractClasses;
+    }
+
+    public void setTraceAbstractClasses(boolean traceAbstractClasses) {
+        this.traceAbstractClasses = traceAbstractClasses;
+    }
+
+    /**
+     * Keep what each build made under build/tracebeat-cache and reuse it
+     * (--cache): an edit re-instruments the changed classes, and ids stay
+     * as they were. On by default.
+     */
+    public boolean isCache() {
+        return cache;
+    }
+
+    public void setCache(boolean cache) {
+        this.cache = cache;
     }
 
     /** File name of the method map written under build/outputs/tracebeat/. */
