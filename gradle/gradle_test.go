@@ -169,6 +169,22 @@ func testJavaProject(t *testing.T, e env) {
 		assert.Regexp(t, `cache:\s+\d+ inputs? reused whole, [1-9]\d* class scans`, stdout, "the second run reused the unchanged classes")
 	})
 
+	// matrixOutputPaths: the maps where Matrix wrote them.
+	t.Run("matrix-output-paths", func(t *testing.T) {
+		t.Parallel()
+		dir := filepath.Join(t.TempDir(), "sample")
+		copyTree(t, sample, dir)
+		script := filepath.Join(dir, "build.gradle")
+		src := readFile(t, script)
+		require.NoError(t, os.WriteFile(script, []byte(strings.Replace(src, "    enable = true\n", "    enable = true\n    matrixOutputPaths = true\n", 1)), 0o644))
+		run := e.build(t, dir, args("assemble")...)
+		require.NoError(t, run.err, run.output)
+		for _, f := range []string{"methodMapping.txt", "ignoreMethodMapping.txt"} {
+			assert.FileExists(t, filepath.Join(dir, "build", "outputs", "mapping", f))
+			assert.NoFileExists(t, filepath.Join(dir, "build", "outputs", "tracebeat", f))
+		}
+	})
+
 	// Before the first release the base map does not exist: the build
 	// works, with the tool's warning (Matrix reads it as empty).
 	t.Run("first-build-without-base-map", func(t *testing.T) {

@@ -25,7 +25,8 @@ import com.android.build.api.variant.Variant;
  * {@link InstrumentClassesTask} transforms the variant's complete class set
  * (scope ALL: the app, its subprojects and dependencies) before dexing, via
  * {@code variant.artifacts.forScope(ALL).use(task).toTransform(CLASSES, ..)}.
- * Maps go to {@code build/outputs/tracebeat/<variant>/}.
+ * Maps go to {@code build/outputs/tracebeat/<variant>/} (with matrixOutputPaths:
+ * {@code build/outputs/mapping/<variant>/}, where Matrix wrote them).
  *
  * <p>This is the only class that names AGP types; it is loaded only once
  * {@code com.android.application} is applied, so plain Java projects never
@@ -79,7 +80,7 @@ final class AndroidWiring {
             final AndroidComponentsExtension<?, ?, ?> components, Variant variant) {
         final String name = variant.getName();
         final File mapsDir = new File(project.getLayout().getBuildDirectory().get().getAsFile(),
-                "outputs/tracebeat/" + name);
+                ext.mapsFolder() + "/" + name);
         TaskProvider<InstrumentClassesTask> task = TaskRegistration.register(project,
                 "tracebeatInstrument" + capitalize(name), InstrumentClassesTask.class, t -> {
                     t.setGroup("build");

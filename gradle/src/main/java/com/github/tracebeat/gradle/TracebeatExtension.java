@@ -29,6 +29,7 @@ public class TracebeatExtension {
     private boolean traceSingle;
     private boolean traceAbstractClasses;
     private boolean cache = true;
+    private boolean matrixOutputPaths;
     private String methodMapFileName = "methodMapping.txt";
     private String ignoreMapFileName = "ignoreMethodMapping.txt";
     private String reportFileName = "tracebeat-report.json";
@@ -127,6 +128,24 @@ public class TracebeatExtension {
 
     public void setTraceAbstractClasses(boolean traceAbstractClasses) {
         this.traceAbstractClasses = traceAbstractClasses;
+    }
+
+    /**
+     * Write the maps and the report where Matrix wrote them,
+     * build/outputs/mapping/[variant/], the folder that upload scripts
+     * know, instead of build/outputs/tracebeat/[variant/].
+     */
+    public boolean isMatrixOutputPaths() {
+        return matrixOutputPaths;
+    }
+
+    public void setMatrixOutputPaths(boolean matrixOutputPaths) {
+        this.matrixOutputPaths = matrixOutputPaths;
+    }
+
+    /** The folder under build/ where the maps go. */
+    String mapsFolder() {
+        return matrixOutputPaths ? "outputs/mapping" : "outputs/tracebeat";
     }
 
     /**
