@@ -42,7 +42,7 @@ func openCache(opt *Options) (*cacheStore, error) {
 			return nil, fmt.Errorf("cache: %w", err)
 		}
 		// What killed runs left half-written; runs at work keep theirs.
-		_ = atomicfile.SweepTemps(filepath.Join(dir, sub))
+		_ = atomicfile.SweepOwnTemps(filepath.Join(dir, sub))
 	}
 	exe, err := executableSum()
 	if err != nil {

@@ -21,9 +21,11 @@ var tempSeq atomic.Uint64
 // tempPattern matches the temporary names of TempPath.
 var tempPattern = regexp.MustCompile(`^\..*\.tracebeat-(\d+)-\d+\.tmp$`)
 
-// legacyPattern matches what earlier versions left: ".NAME.tmp-DIGITS" and
-// the cache's ".dat-DIGITS".
-var legacyPattern = regexp.MustCompile(`^\..*\.tmp-\d+$|^\.dat-\d+$`)
+// legacyPattern matches what earlier versions left: ".NAME.tmp-DIGITS" of
+// the files they wrote (jars, maps, the report) and the cache's
+// ".dat-DIGITS"; other tools' temporary files in the same folder are left
+// alone.
+var legacyPattern = regexp.MustCompile(`^\..+\.(jar|txt|json|idx|snap)\.tmp-\d+$|^\.dat-\d+$`)
 
 // legacyAge is how old a temporary file of an earlier version must be
 // before a run removes it: such a name carries no process id to ask.
@@ -74,7 +76,15 @@ func unwrapPath(err error) error {
 // SweepTemps removes, in dir, the temporary files and folders of
 // processes that no longer run, and those of earlier versions older than
 // an hour. It reports the first problem and goes on.
-func SweepTemps(dir string) error {
+func SweepTemps(dir string) error { return sweep(dir, legacyPattern) }
+
+// SweepOwnTemps is SweepTemps for a folder only tracebeat writes (the
+// cache's): any ".NAME.tmp-DIGITS" of an earlier version goes.
+func SweepOwnTemps(dir string) error { return sweep(dir, ownLegacyPattern) }
+
+var ownLegacyPattern = regexp.MustCompile(`^\..+\.tmp-\d+$|^\.dat-\d+$`)
+
+func sweep(dir string, legacy *regexp.Regexp) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -88,7 +98,7 @@ func SweepTemps(dir string) error {
 		stale := false
 		if m := tempPattern.FindStringSubmatch(name); m != nil {
 			stale = !OwnerAlive(m[1])
-		} else if legacyPattern.MatchString(name) {
+		} else if legacy.MatchString(name) {
 			info, err := e.Info()
 			stale = err == nil && time.Since(info.ModTime()) > legacyAge
 		}

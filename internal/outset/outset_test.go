@@ -135,3 +135,18 @@ func TestRecoverSweeps(t *testing.T) {
 	require.NoError(t, Recover(dir))
 	assert.ElementsMatch(t, []string{mine, ".new.jar.tmp-654321", "app.jar"}, names(t, dir))
 }
+
+// Another tool's temporary file in an output folder is not ours to
+// remove; in the cache, which only tracebeat writes, an old one goes.
+func TestSweepLeavesOthersAlone(t *testing.T) {
+	dir := t.TempDir()
+	long := time.Now().Add(-2 * time.Hour)
+	for _, n := range []string{".notes.md.tmp-1234", ".app.jar.tmp-1234"} {
+		write(t, filepath.Join(dir, n), "x")
+		require.NoError(t, os.Chtimes(filepath.Join(dir, n), long, long))
+	}
+	require.NoError(t, Recover(dir))
+	assert.ElementsMatch(t, []string{".notes.md.tmp-1234"}, names(t, dir))
+	require.NoError(t, atomicfile.SweepOwnTemps(dir))
+	assert.Empty(t, names(t, dir))
+}
