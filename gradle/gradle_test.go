@@ -169,6 +169,26 @@ func testJavaProject(t *testing.T, e env) {
 		assert.Regexp(t, `cache:\s+\d+ inputs? reused whole, [1-9]\d* class scans`, stdout, "the second run reused the unchanged classes")
 	})
 
+	// A build that fails after a good one loses nothing: the tool leaves
+	// the outputs of the last good run as they were.
+	t.Run("failed-build-keeps-the-last-outputs", func(t *testing.T) {
+		t.Parallel()
+		dir := filepath.Join(t.TempDir(), "sample")
+		copyTree(t, sample, dir)
+		good := e.build(t, dir, args("assemble")...)
+		require.NoError(t, good.err, good.output)
+		traced := filepath.Join(dir, "build", "libs", "tracebeat-sample-traced.jar")
+		mapFile := filepath.Join(dir, "build", "outputs", "tracebeat", "methodMapping.txt")
+		before, beforeMap := readFile(t, traced), readFile(t, mapFile)
+		worker := filepath.Join(dir, "src", "main", "java", "demo", "Worker.java")
+		w := readFile(t, worker)
+		require.NoError(t, os.WriteFile(worker, []byte(strings.Replace(w, `"rejected=0"`, `"rejected=2"`, 1)), 0o644))
+		failed := e.build(t, dir, args("-PtracebeatExtraArgs=--no-such-flag", "assemble")...)
+		require.Error(t, failed.err, failed.output)
+		assert.Equal(t, before, readFile(t, traced), "the traced jar of the last good build is kept")
+		assert.Equal(t, beforeMap, readFile(t, mapFile), "its map too")
+	})
+
 	// matrixOutputPaths: the maps where Matrix wrote them.
 	t.Run("matrix-output-paths", func(t *testing.T) {
 		t.Parallel()

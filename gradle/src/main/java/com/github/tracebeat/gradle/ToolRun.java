@@ -93,7 +93,12 @@ final class ToolRun {
         execute(command, tmp, configFile, argFile);
     }
 
-    /** Old outputs must not survive a run that fails half-way and be mistaken for results. */
+    /**
+     * Creates the output folders. Old outputs stay: the tool replaces them
+     * all at once when it is done, and leaves them as they were when it
+     * fails or is interrupted, so a stopped build loses nothing (and Gradle
+     * does not trust the outputs of a failed task).
+     */
     private void prepareOutputs(File output) {
         File[] outputs = {output, task.getMethodMapFile(), task.getIgnoreMapFile(), task.getReportFile()};
         for (File f : outputs) {
@@ -103,9 +108,6 @@ final class ToolRun {
             File parent = f.getAbsoluteFile().getParentFile();
             if (!parent.isDirectory() && !parent.mkdirs()) {
                 throw new GradleException("tracebeat: cannot create directory " + parent);
-            }
-            if (f.exists() && !f.delete()) {
-                throw new GradleException("tracebeat: cannot remove old output " + f);
             }
         }
     }
