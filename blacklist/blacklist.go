@@ -52,16 +52,29 @@ type Rule struct {
 // its origin, e.g. "-keeppackage android/ (built-in)".
 func (r Rule) String() string {
 	switch r.Kind {
-	case KeepClass:
-		return fmt.Sprintf("-keepclass %s (%s)", r.Name, r.Origin)
-	case KeepPackage:
-		return fmt.Sprintf("-keeppackage %s/ (%s)", r.Name, r.Origin)
+	case KeepClass, KeepPackage:
+		return fmt.Sprintf("%s (%s)", r.Directive(), r.Origin)
 	case RuntimePackage:
 		return fmt.Sprintf("runtime package %s/, without subpackages (%s)", r.Name, r.Origin)
 	default:
 		return fmt.Sprintf("generated class R, R$*, BuildConfig, Manifest, Manifest$* next to an Android R class (%s)", r.Origin)
 	}
 }
+
+// Directive is a -keepclass or -keeppackage rule as a block list writes
+// it ("-keeppackage a/b/"); "" for the built-in kinds that have no line.
+func (r Rule) Directive() string {
+	switch r.Kind {
+	case KeepClass:
+		return "-keepclass " + r.Name
+	case KeepPackage:
+		return "-keeppackage " + r.Name + "/"
+	}
+	return ""
+}
+
+// BuiltIn reports whether the rule is one New adds, not a line of a file.
+func (r Rule) BuiltIn() bool { return r.Origin == builtinOrigin }
 
 // List is a set of rules. Build it with New and Add/AddFile; after that,
 // Blocked may be called from many goroutines at once.

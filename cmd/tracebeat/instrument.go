@@ -402,8 +402,8 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode instrument.Mode, lo
 		for _, pe := range bl.Skipped {
 			log.Warn(pe.Error() + ": line skipped, as Matrix skips it (--strict: an error)")
 		}
+		usage.list = bl // only the file's rules are reported on
 	}
-	usage.list = bl
 	opt.Policy.Blocked = func(orig string) (string, bool) {
 		r, ok := bl.Blocked(orig)
 		usage.note(orig, r, ok)

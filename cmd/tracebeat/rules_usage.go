@@ -24,8 +24,10 @@ type ruleUsage struct {
 	blocked map[string]blacklist.Rule // class -> the rule that blocked it
 }
 
+// note records one answer of the block list; without a block-list file
+// there is nothing to report and nothing is kept.
 func (u *ruleUsage) note(class string, r blacklist.Rule, ok bool) {
-	if u == nil {
+	if u == nil || u.list == nil {
 		return
 	}
 	u.mu.Lock()
@@ -46,7 +48,7 @@ func (u *ruleUsage) userRules() []blacklist.Rule {
 	}
 	var out []blacklist.Rule
 	for _, r := range u.list.Rules() {
-		if r.Origin != "built-in" && (r.Kind == blacklist.KeepClass || r.Kind == blacklist.KeepPackage) {
+		if !r.BuiltIn() && r.Directive() != "" {
 			out = append(out, r)
 		}
 	}
@@ -77,11 +79,7 @@ func (u *ruleUsage) warn(res *instrument.Result, log *zap.Logger) {
 
 // noMatch words the warning of a rule that matched no class.
 func (u *ruleUsage) noMatch(r blacklist.Rule) string {
-	directive, written := "-keepclass", r.Name
-	if r.Kind == blacklist.KeepPackage {
-		directive, written = "-keeppackage", r.Name+"/"
-	}
-	msg := fmt.Sprintf("%s: %s %s matches no class of the inputs", r.Origin, directive, written)
+	msg := fmt.Sprintf("%s: %s matches no class of the inputs", r.Origin, r.Directive())
 	// Matrix compares string prefixes: the same rule there blocks every
 	// class whose name starts with it.
 	var prefixed []string
@@ -164,9 +162,7 @@ func (u *ruleUsage) counts(res *instrument.Result) []methodmap.RuleCount {
 	}
 	out := make([]methodmap.RuleCount, 0, len(rules))
 	for _, r := range rules {
-		text := r.String()
-		text = text[:strings.LastIndex(text, " (")]
-		out = append(out, methodmap.RuleCount{Rule: text, Origin: r.Origin, Classes: classes[r], Methods: methods[r]})
+		out = append(out, methodmap.RuleCount{Rule: r.Directive(), Origin: r.Origin, Classes: classes[r], Methods: methods[r]})
 	}
 	return out
 }
