@@ -58,6 +58,17 @@ func DefaultRuntime() Runtime {
 	}
 }
 
+// orDefault is rt, or Matrix's runtime in rt's mode when rt names no
+// beat class (a zero Runtime).
+func (rt Runtime) orDefault() Runtime {
+	if rt.BeatClass != "" {
+		return rt
+	}
+	d := DefaultRuntime()
+	d.Mode = rt.Mode
+	return d
+}
+
 const (
 	activityClass     = "android/app/Activity"
 	focusMethod       = "onWindowFocusChanged"

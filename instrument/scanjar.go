@@ -55,12 +55,7 @@ type injectionMatcher struct {
 }
 
 func newInjectionMatcher(rt Runtime) *injectionMatcher {
-	if rt.BeatClass == "" {
-		mode := rt.Mode
-		rt = DefaultRuntime()
-		rt.Mode = mode
-	}
-	return &injectionMatcher{rt: rt}
+	return &injectionMatcher{rt: rt.orDefault()}
 }
 
 // scanClass appends the methods with code of one class file to out.

@@ -116,7 +116,9 @@ func (a resolved) same(b resolved) bool {
 	if a.info != nil && b.info != nil && os.SameFile(a.info, b.info) {
 		return true
 	}
-	return samePath(a.real, b.real)
+	// Resolved paths compare as text; where a file system ignores case,
+	// an existing file was already caught by os.SameFile above.
+	return a.real == b.real
 }
 
 // overlaps reports whether writing output o can change input in.
@@ -136,7 +138,3 @@ func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
-
-// samePath compares resolved paths; on Windows and macOS the usual file
-// systems ignore case, which a stat of an existing file already covers.
-func samePath(a, b string) bool { return a == b }
