@@ -13,6 +13,10 @@ const DefaultRuntimeClass = "com/tencent/matrix/trace/core/AppMethodBeat"
 // runtime class is.
 const matrixPackage = "com/tencent/matrix"
 
+// recorderPackage is tracebeat's JVM recording runtime (jvmruntime); the
+// recorder must not record itself, whatever the beat class is.
+const recorderPackage = "com/github/tracebeat/runtime"
+
 // androidPackage holds the framework classes, never traced.
 const androidPackage = "android"
 
@@ -104,7 +108,8 @@ type node struct {
 // tracing runtime's class in internal or dotted form; "" means
 // DefaultRuntimeClass. The class itself (with its nested classes) and the
 // classes directly in its package are blocked, not its subpackages; so are
-// the packages android and com/tencent/matrix and the generated
+// the packages android, com/tencent/matrix and com/github/tracebeat/runtime
+// (the recording runtime) and the generated
 // R/BuildConfig/Manifest classes.
 func New(runtimeClass string) (*List, error) {
 	if runtimeClass == "" {
@@ -119,6 +124,7 @@ func New(runtimeClass string) (*List, error) {
 		{Kind: GeneratedClass, Origin: builtinOrigin},
 		{Kind: KeepPackage, Name: androidPackage, Origin: builtinOrigin},
 		{Kind: KeepPackage, Name: matrixPackage, Origin: builtinOrigin},
+		{Kind: KeepPackage, Name: recorderPackage, Origin: builtinOrigin},
 		{Kind: KeepClass, Name: runtime, Origin: builtinOrigin},
 	}
 	// The runtime's own package, unless it is the default package: blocking

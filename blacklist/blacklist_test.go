@@ -63,6 +63,8 @@ func TestBlocked(t *testing.T) {
 		{"com/tencent/matrix/trace/core/AppMethodBeat$1", "-keepclass com/tencent/matrix/trace/core/AppMethodBeat (built-in)"},
 		{"com/tencent/matrix/trace/core/UIThreadMonitor", "-keeppackage com/tencent/matrix/ (built-in)"},
 		{"com/tencent/matrix/Matrix", "-keeppackage com/tencent/matrix/ (built-in)"},
+		{"com/github/tracebeat/runtime/Recorder$1", "-keeppackage com/github/tracebeat/runtime/ (built-in)"},
+		{"com/github/tracebeat/runtimes/Other", ""},
 		{"com/tencent/matrixx/Foo", ""},
 		{"com/tencent/Other", ""},
 		// Generated classes are not Blocked's business (see TestGenerated).
@@ -135,6 +137,7 @@ func TestRules(t *testing.T) {
 		"generated class R, R$*, BuildConfig, Manifest, Manifest$* next to an Android R class (built-in)",
 		"-keeppackage android/ (built-in)",
 		"-keeppackage com/tencent/matrix/ (built-in)",
+		"-keeppackage com/github/tracebeat/runtime/ (built-in)",
 		"-keepclass com/tencent/matrix/trace/core/AppMethodBeat (built-in)",
 		"runtime package com/tencent/matrix/trace/core/, without subpackages (built-in)",
 		"-keepclass a/b/C (testdata/blacklist.txt:3)",

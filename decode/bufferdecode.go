@@ -92,7 +92,11 @@ func orDefault(v, d int) int {
 }
 
 func frameArgs(f Frame) []eventArg {
-	args := []eventArg{intArg("id", int64(f.MethodID))}
+	return appendFrameFlags([]eventArg{intArg("id", int64(f.MethodID))}, f)
+}
+
+// appendFrameFlags adds the marks of a frame rebuilt with a record missing.
+func appendFrameFlags(args []eventArg, f Frame) []eventArg {
 	if f.Unclosed {
 		args = append(args, boolArg("unclosed"))
 	}
@@ -108,7 +112,7 @@ func writeFramesJSON(out io.Writer, sorter *frameSorter, names *MethodNames) err
 	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []eventArg{strArg("name", bufferTrackName)}})
 	err := sorter.each(func(f Frame) error {
 		return w.write(traceEvent{Name: names.Name(f.MethodID), Cat: "method", Ph: 'X',
-			TsNs: int64(f.StartMs) * 1e6, DurNs: int64(f.CostMs()) * 1e6,
+			TsNs: int64(f.Start) * 1e6, DurNs: int64(f.Cost()) * 1e6,
 			Pid: bufferPid, Tid: bufferTid, Args: frameArgs(f)})
 	})
 	if err != nil {
@@ -134,8 +138,8 @@ func writeFramesSystrace(out io.Writer, sorter *frameSorter, names *MethodNames,
 	err := sorter.each(func(f Frame) error {
 		d := f.AbsoluteDepth(orphans)
 		closeTo(d)
-		fw.begin(bufferTrackName, bufferTid, bufferPid, int64(f.StartMs)*1e6, names.Name(f.MethodID))
-		stack = append(stack, open{depth: d, endNs: int64(max(f.EndMs, f.StartMs)) * 1e6})
+		fw.begin(bufferTrackName, bufferTid, bufferPid, int64(f.Start)*1e6, names.Name(f.MethodID))
+		stack = append(stack, open{depth: d, endNs: int64(max(f.End, f.Start)) * 1e6})
 		return fw.err
 	})
 	if err != nil {
@@ -151,7 +155,7 @@ func writeBufferSummary(out io.Writer, res *BufferResult, stacks []Stack, opts B
 	calls := st.Frames
 	fmt.Fprintf(bw, "AppMethodBeat buffer: %d records, %d calls", st.Records, calls)
 	if st.HaveTime {
-		fmt.Fprintf(bw, ", %d..%d ms", st.FirstMs, st.LastMs)
+		fmt.Fprintf(bw, ", %d..%d ms", st.First, st.Last)
 	}
 	fmt.Fprintf(bw, ", max depth %d\n", st.MaxDepth)
 	if st.EmptySlots > 0 {
@@ -161,7 +165,7 @@ func writeBufferSummary(out io.Writer, res *BufferResult, stacks []Stack, opts B
 		fmt.Fprintf(bw, "  calls started before the buffer (ring-buffer wrap): %d\n", st.NoEnter)
 	}
 	if st.Unclosed > 0 {
-		fmt.Fprintf(bw, "  calls without exit record: %d (closed at their caller's exit or at %d ms)\n", st.Unclosed, st.LastMs)
+		fmt.Fprintf(bw, "  calls without exit record: %d (closed at their caller's exit or at %d ms)\n", st.Unclosed, st.Last)
 	}
 	if st.StrayExits > 0 {
 		fmt.Fprintf(bw, "  exit records matching no open call (ignored): %d, first at %s\n", st.StrayExits, st.FirstStray)
@@ -180,7 +184,7 @@ func writeBufferSummary(out io.Writer, res *BufferResult, stacks []Stack, opts B
 		res.TopLevel, len(stacks), orDefault(opts.MaxStack, DefaultMaxStack))
 	for i, s := range stacks {
 		bw.WriteString("\n")
-		writeStackText(bw, fmt.Sprintf("stack %d of %d", i+1, len(stacks)), s, opts.Names)
+		writeStackText(bw, fmt.Sprintf("stack %d of %d", i+1, len(stacks)), s, opts.Names.Name)
 	}
 	return bw.Flush()
 }

@@ -77,7 +77,7 @@ func NewSlowestCalls(top, maxStack int) *SlowestCalls {
 
 // Add takes frames in the order a Pairer emits them.
 func (s *SlowestCalls) Add(f Frame) {
-	node := &callNode{frame: f, eff: f.CostMs()}
+	node := &callNode{frame: f, eff: f.Cost()}
 	if f.NoEnter {
 		// The buffer started inside this call: it encloses every call so far,
 		// and nothing is open (the Pairer only reports these on an empty stack).
@@ -241,7 +241,7 @@ func appendMergedLines(lines []StackLine, nodes []*callNode, depth int) []StackL
 		line := StackLine{Depth: depth, MethodID: nodes[i].frame.MethodID, Count: j - i}
 		var callees []*callNode
 		for _, n := range nodes[i:j] {
-			line.CostMs += int64(n.frame.CostMs())
+			line.Cost += int64(n.frame.Cost())
 			line.Unclosed = line.Unclosed || n.frame.Unclosed
 			line.NoEnter = line.NoEnter || n.frame.NoEnter
 			callees = append(callees, n.children...)

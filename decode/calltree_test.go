@@ -11,7 +11,7 @@ import (
 func stackText(s Stack) string {
 	var b strings.Builder
 	for _, l := range s.Lines {
-		fmt.Fprintf(&b, "%s%d x%d %dms", strings.Repeat("  ", l.Depth), l.MethodID, l.Count, l.CostMs)
+		fmt.Fprintf(&b, "%s%d x%d %dms", strings.Repeat("  ", l.Depth), l.MethodID, l.Count, l.Cost)
 		if l.Unclosed {
 			b.WriteString(" unclosed")
 		}
@@ -132,7 +132,7 @@ func referenceStacks(t *testing.T, recs []Record, top, maxStack int) []Stack {
 	}
 	var eff func(n *callNode) uint64
 	eff = func(n *callNode) uint64 {
-		n.eff = n.frame.CostMs()
+		n.eff = n.frame.Cost()
 		for _, c := range n.children {
 			n.eff = max(n.eff, eff(c))
 		}

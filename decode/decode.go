@@ -62,6 +62,15 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 	}
 	res := &Result{Kind: kind}
 	switch kind {
+	case KindRecording:
+		rres, err := DecodeRecording(br, out, src, BufferOptions{Format: format, Names: opts.Names, Top: opts.Top,
+			MaxStack: opts.MaxStack, TempDir: opts.TempDir})
+		if err != nil {
+			return nil, err
+		}
+		res.Unknown = rres.Unknown
+		res.Notes = recordingNotes(rres)
+		return res, nil
 	case KindStack:
 		stacks, err := ReadStackReports(br, src)
 		if err != nil {

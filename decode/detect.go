@@ -20,10 +20,11 @@ const (
 	KindBufferText InputKind = "buffer-text" // AppMethodBeat records as text numbers
 	KindSystrace   InputKind = "systrace"    // systrace/atrace text (or HTML)
 	KindMarker     InputKind = "marker"      // raw trace_marker dump
+	KindRecording  InputKind = "recording"   // tracebeat's JVM runtime's file
 )
 
 // Kinds lists the kinds --input-kind accepts.
-var Kinds = []InputKind{KindStack, KindBuffer, KindBufferText, KindSystrace, KindMarker}
+var Kinds = []InputKind{KindRecording, KindStack, KindBuffer, KindBufferText, KindSystrace, KindMarker}
 
 // DetectSample is how many leading bytes DetectKind wants.
 const DetectSample = 64 * 1024
@@ -37,6 +38,9 @@ var (
 // DetectKind tells the input kind from the first bytes of an input.
 func DetectKind(head []byte) (InputKind, error) {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	if bytes.HasPrefix(head, []byte(RecordingMagic)) {
+		return KindRecording, nil
+	}
 	if len(bytes.TrimSpace(head)) == 0 {
 		return "", notATrace("empty")
 	}

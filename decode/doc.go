@@ -1,7 +1,12 @@
 // Package decode turns what a traced app recorded back into method names.
 //
-// It reads four kinds of input:
+// It reads five kinds of input:
 //
+//   - Recordings of tracebeat's JVM runtime (package jvmruntime; the
+//     format is in RECORDING.md): every thread's enters and exits with
+//     nanosecond times. Each thread is paired on its own; the result is a
+//     text summary of the slowest call trees or trace-event JSON with one
+//     track per thread.
 //   - Matrix stack reports: lines of "depth,methodId,count,costMs", or the
 //     JSON issue (EvilMethod report) that carries them in "stack" and
 //     "stackKey" fields. They become an indented, named call tree.
@@ -16,7 +21,7 @@
 //   - Raw trace_marker dumps ("<seconds.fraction> [thread-tid] B|pid|name"),
 //     which become ftrace text that the Perfetto UI opens.
 //
-// Buffers, systrace text and marker dumps are streamed: memory depends on
+// Recordings, buffers, systrace text and marker dumps are streamed: memory depends on
 // the call depth and the size of the requested summary, not on the number
 // of records (trace-event JSON from buffers is put in entry order by an
 // external merge sort that spills to temporary files). Stack reports are

@@ -58,8 +58,8 @@ func putFrame(b []byte, f Frame) {
 	binary.LittleEndian.PutUint64(b[0:], uint64(f.Seq))
 	binary.LittleEndian.PutUint32(b[8:], uint32(f.MethodID))
 	binary.LittleEndian.PutUint32(b[12:], uint32(f.Depth))
-	binary.LittleEndian.PutUint64(b[16:], f.StartMs)
-	binary.LittleEndian.PutUint64(b[24:], f.EndMs)
+	binary.LittleEndian.PutUint64(b[16:], f.Start)
+	binary.LittleEndian.PutUint64(b[24:], f.End)
 	binary.LittleEndian.PutUint64(b[32:], uint64(f.OrphansBefore))
 	var flags byte
 	if f.Unclosed {
@@ -76,8 +76,8 @@ func getFrame(b []byte) Frame {
 		Seq:           int64(binary.LittleEndian.Uint64(b[0:])),
 		MethodID:      int(binary.LittleEndian.Uint32(b[8:])),
 		Depth:         int(binary.LittleEndian.Uint32(b[12:])),
-		StartMs:       binary.LittleEndian.Uint64(b[16:]),
-		EndMs:         binary.LittleEndian.Uint64(b[24:]),
+		Start:         binary.LittleEndian.Uint64(b[16:]),
+		End:           binary.LittleEndian.Uint64(b[24:]),
 		OrphansBefore: int64(binary.LittleEndian.Uint64(b[32:])),
 		Unclosed:      b[40]&1 != 0,
 		NoEnter:       b[40]&2 != 0,

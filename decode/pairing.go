@@ -4,15 +4,17 @@ import (
 	"fmt"
 )
 
-// Frame is one method call rebuilt from a buffer.
+// Frame is one method call rebuilt from a buffer or a recording. Times are
+// in the input's unit: milliseconds for AppMethodBeat buffers, nanoseconds
+// for recordings.
 type Frame struct {
 	// Seq orders frames by entry: the index of the enter record among all
 	// enter records (0, 1, ...). Frames whose enter is not in the buffer get
 	// -1, -2, ... in the order their exits appear; each encloses all before it.
 	Seq      int64
 	MethodID int
-	StartMs  uint64
-	EndMs    uint64
+	Start    uint64
+	End      uint64
 	// Depth is the number of calls open when this one was entered (0 for a
 	// top-level call and for a frame without enter).
 	Depth int
@@ -24,16 +26,16 @@ type Frame struct {
 	// the last timestamp.
 	Unclosed bool
 	// NoEnter: the enter record is missing because the buffer starts in the
-	// middle of this call (ring-buffer wrap); StartMs is the first timestamp.
+	// middle of this call (ring-buffer wrap); Start is the first timestamp.
 	NoEnter bool
 }
 
-// CostMs is EndMs-StartMs, or 0 if the clock went backwards.
-func (f Frame) CostMs() uint64 {
-	if f.EndMs < f.StartMs {
+// Cost is End-Start, or 0 if the clock went backwards.
+func (f Frame) Cost() uint64 {
+	if f.End < f.Start {
 		return 0
 	}
-	return f.EndMs - f.StartMs
+	return f.End - f.Start
 }
 
 // AbsoluteDepth is the frame's nesting depth in the whole buffer, once the
@@ -60,8 +62,8 @@ type PairStats struct {
 	FirstStray    string
 	TimeBackwards int64 // records whose time is below the previous record's
 	FirstBackward string
-	FirstMs       uint64
-	LastMs        uint64 // the latest time seen
+	First         uint64
+	Last          uint64 // the latest time seen
 	MaxDepth      int
 	HaveTime      bool
 }
@@ -69,7 +71,7 @@ type PairStats struct {
 type openFrame struct {
 	id            int
 	seq           int64
-	startMs       uint64
+	start         uint64
 	orphansBefore int64
 }
 
@@ -117,31 +119,35 @@ func (p *Pairer) position() string {
 	return fmt.Sprintf("record %d", p.stats.Records)
 }
 
-// Add consumes the next record.
+// Add consumes the next AppMethodBeat record.
 func (p *Pairer) Add(r Record) error {
-	p.stats.Records++
 	if r == 0 {
+		p.stats.Records++
 		p.stats.EmptySlots++
 		return nil
 	}
-	t := r.TimeMs()
+	return p.AddCall(r.Enter(), r.MethodID(), r.TimeMs())
+}
+
+// AddCall consumes the next enter or exit of method id at time t.
+func (p *Pairer) AddCall(enter bool, id int, t uint64) error {
+	p.stats.Records++
 	if !p.stats.HaveTime {
-		p.stats.FirstMs, p.stats.LastMs, p.stats.HaveTime = t, t, true
-	} else if t < p.stats.LastMs {
+		p.stats.First, p.stats.Last, p.stats.HaveTime = t, t, true
+	} else if t < p.stats.Last {
 		if p.stats.TimeBackwards == 0 {
 			p.stats.FirstBackward = p.position()
 		}
 		p.stats.TimeBackwards++
 	} else {
-		p.stats.LastMs = t
+		p.stats.Last = t
 	}
-	id := r.MethodID()
-	if r.Enter() {
+	if enter {
 		p.stats.Enters++
 		if len(p.stack) >= p.maxDepth {
 			return fmt.Errorf("%s: call depth exceeds %d (enter records without exits?)", p.position(), p.maxDepth)
 		}
-		p.stack = append(p.stack, openFrame{id: id, seq: p.stats.Enters - 1, startMs: t, orphansBefore: p.orphans})
+		p.stack = append(p.stack, openFrame{id: id, seq: p.stats.Enters - 1, start: t, orphansBefore: p.orphans})
 		if len(p.stack) > p.stats.MaxDepth {
 			p.stats.MaxDepth = len(p.stack)
 		}
@@ -162,7 +168,7 @@ func (p *Pairer) Add(r Record) error {
 		return err
 	}
 	if len(p.stack) == 0 {
-		f := Frame{Seq: -1 - p.orphans, MethodID: id, StartMs: p.stats.FirstMs, EndMs: t, NoEnter: true}
+		f := Frame{Seq: -1 - p.orphans, MethodID: id, Start: p.stats.First, End: t, NoEnter: true}
 		p.orphans++
 		p.stats.NoEnter++
 		return p.send(f)
@@ -174,12 +180,12 @@ func (p *Pairer) Add(r Record) error {
 	return nil
 }
 
-func (p *Pairer) close(i int, endMs uint64, unclosed bool) error {
+func (p *Pairer) close(i int, end uint64, unclosed bool) error {
 	o := p.stack[i]
 	if unclosed {
 		p.stats.Unclosed++
 	}
-	return p.send(Frame{Seq: o.seq, MethodID: o.id, StartMs: o.startMs, EndMs: endMs, Depth: i,
+	return p.send(Frame{Seq: o.seq, MethodID: o.id, Start: o.start, End: end, Depth: i,
 		OrphansBefore: o.orphansBefore, Unclosed: unclosed})
 }
 
@@ -189,9 +195,14 @@ func (p *Pairer) send(f Frame) error {
 }
 
 // Finish closes the calls still open at the latest timestamp.
-func (p *Pairer) Finish() error {
+func (p *Pairer) Finish() error { return p.FinishAt(p.stats.Last) }
+
+// FinishAt closes the calls still open at time end (a recording knows
+// when it was written, which may be after its last record).
+func (p *Pairer) FinishAt(end uint64) error {
+	end = max(end, p.stats.Last)
 	for j := len(p.stack) - 1; j >= 0; j-- {
-		if err := p.close(j, p.stats.LastMs, true); err != nil {
+		if err := p.close(j, end, true); err != nil {
 			return err
 		}
 	}

@@ -8,7 +8,7 @@ import (
 
 // frameString renders a frame compactly: "id[start-end]@depth#seq flags".
 func frameString(f Frame) string {
-	s := fmt.Sprintf("%d[%d-%d]@%d#%d", f.MethodID, f.StartMs, f.EndMs, f.Depth, f.Seq)
+	s := fmt.Sprintf("%d[%d-%d]@%d#%d", f.MethodID, f.Start, f.End, f.Depth, f.Seq)
 	if f.Unclosed {
 		s += " unclosed"
 	}
@@ -58,8 +58,8 @@ func TestPairer(t *testing.T) {
 			recs: []Record{I(9, 1), O(9, 2), O(5, 3), I(7, 4), O(7, 5), O(3, 8)},
 			want: []string{"9[1-2]@0#0", "5[1-3]@0#-1 noenter", "7[4-5]@0#1", "3[1-8]@0#-2 noenter"},
 			check: func(t *testing.T, st PairStats) {
-				if st.NoEnter != 2 || st.FirstMs != 1 {
-					t.Errorf("NoEnter = %d FirstMs = %d", st.NoEnter, st.FirstMs)
+				if st.NoEnter != 2 || st.First != 1 {
+					t.Errorf("NoEnter = %d First = %d", st.NoEnter, st.First)
 				}
 			},
 		},
@@ -98,8 +98,8 @@ func TestPairer(t *testing.T) {
 			recs: []Record{I(1, 10), O(1, 7)},
 			want: []string{"1[10-7]@0#0"},
 			check: func(t *testing.T, st PairStats) {
-				if st.TimeBackwards != 1 || st.FirstBackward != "record 2" || st.LastMs != 10 {
-					t.Errorf("TimeBackwards = %d at %q, LastMs %d", st.TimeBackwards, st.FirstBackward, st.LastMs)
+				if st.TimeBackwards != 1 || st.FirstBackward != "record 2" || st.Last != 10 {
+					t.Errorf("TimeBackwards = %d at %q, Last %d", st.TimeBackwards, st.FirstBackward, st.Last)
 				}
 			},
 		},
@@ -121,8 +121,8 @@ func TestPairer(t *testing.T) {
 				tc.check(t, st)
 			}
 			for _, f := range frames {
-				if f.EndMs < f.StartMs && f.CostMs() != 0 {
-					t.Errorf("%s: cost %d", frameString(f), f.CostMs())
+				if f.End < f.Start && f.Cost() != 0 {
+					t.Errorf("%s: cost %d", frameString(f), f.Cost())
 				}
 			}
 		})

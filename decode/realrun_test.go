@@ -111,8 +111,8 @@ func TestRuntimeStubsWriteWhatDecodeReads(t *testing.T) {
 		if st.Records != 7 {
 			t.Errorf("%d records, want 7", st.Records)
 		}
-		if frames[0].CostMs() < 5 {
-			t.Errorf("second() slept 5 ms but costs %d ms", frames[0].CostMs())
+		if frames[0].Cost() < 5 {
+			t.Errorf("second() slept 5 ms but costs %d ms", frames[0].Cost())
 		}
 	})
 

@@ -1,9 +1,11 @@
 package decode
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // StackLine is one line of a Matrix stack: "depth,methodId,count,cost".
@@ -11,7 +13,7 @@ type StackLine struct {
 	Depth    int
 	MethodID int
 	Count    int
-	CostMs   int64
+	Cost     int64
 	// Set only for stacks rebuilt from buffers.
 	Unclosed bool // some call here lost its exit record
 	NoEnter  bool // some call here started before the buffer
@@ -19,7 +21,7 @@ type StackLine struct {
 
 // String is the Matrix form of the line.
 func (l StackLine) String() string {
-	return strconv.Itoa(l.Depth) + "," + strconv.Itoa(l.MethodID) + "," + strconv.Itoa(l.Count) + "," + strconv.FormatInt(l.CostMs, 10)
+	return strconv.Itoa(l.Depth) + "," + strconv.Itoa(l.MethodID) + "," + strconv.Itoa(l.Count) + "," + strconv.FormatInt(l.Cost, 10)
 }
 
 // Stack is one call tree in pre-order, with its key method ids.
@@ -30,13 +32,26 @@ type Stack struct {
 	Key []int
 	// Fields of the report the stack came from (empty for buffers).
 	Report map[string]string
+	// Unit is the unit of the lines' costs: 0 means milliseconds (Matrix
+	// reports and AppMethodBeat buffers); recordings use nanoseconds.
+	Unit time.Duration
 }
 
-// CostMs is the stack's cost: its costliest line (the outermost call).
-func (s Stack) CostMs() int64 {
+// formatCost shows a cost in the stack's unit: whole milliseconds, or
+// nanoseconds as microseconds with three decimals.
+func (s Stack) formatCost(c int64) string {
+	if s.Unit == 0 || s.Unit == time.Millisecond {
+		return strconv.FormatInt(c, 10) + " ms"
+	}
+	ns := c * int64(s.Unit)
+	return strconv.FormatInt(ns/1000, 10) + "." + fmt.Sprintf("%03d", ns%1000) + " µs"
+}
+
+// Cost is the stack's cost: its costliest line (the outermost call).
+func (s Stack) Cost() int64 {
 	var c int64
 	for _, l := range s.Lines {
-		c = max(c, l.CostMs)
+		c = max(c, l.Cost)
 	}
 	return c
 }
@@ -66,16 +81,16 @@ func KeyMethods(lines []StackLine) []int {
 	if len(lines) == 0 {
 		return nil
 	}
-	stackCost := Stack{Lines: lines}.CostMs()
+	stackCost := Stack{Lines: lines}.Cost()
 	limit := float64(stackCost) * keyCostShare
 	var picked []StackLine
 	for _, l := range lines {
-		if float64(l.CostMs) > limit {
+		if float64(l.Cost) > limit {
 			picked = append(picked, l)
 		}
 	}
 	slices.SortStableFunc(picked, func(a, b StackLine) int {
-		pa, pb := int64(a.Depth)*a.CostMs, int64(b.Depth)*b.CostMs
+		pa, pb := int64(a.Depth)*a.Cost, int64(b.Depth)*b.Cost
 		switch {
 		case pa > pb:
 			return -1
@@ -105,11 +120,11 @@ func KeyMethods(lines []StackLine) []int {
 // report's stackKey computed differently), all its lines are marked.
 func (s Stack) KeyMarks() []bool {
 	marks := make([]bool, len(s.Lines))
-	limit := float64(s.CostMs()) * keyCostShare
+	limit := float64(s.Cost()) * keyCostShare
 	for _, id := range s.Key {
 		any := false
 		for i, l := range s.Lines {
-			if l.MethodID == id && float64(l.CostMs) > limit {
+			if l.MethodID == id && float64(l.Cost) > limit {
 				marks[i], any = true, true
 			}
 		}

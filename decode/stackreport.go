@@ -111,7 +111,7 @@ func ParseStackLine(text string) (StackLine, error) {
 	if v[0] > 1<<20 || v[1] > 1<<31-1 || v[2] > 1<<31-1 {
 		return StackLine{}, fmt.Errorf("%q: value out of range", text)
 	}
-	return StackLine{Depth: int(v[0]), MethodID: int(v[1]), Count: int(v[2]), CostMs: v[3]}, nil
+	return StackLine{Depth: int(v[0]), MethodID: int(v[1]), Count: int(v[2]), Cost: v[3]}, nil
 }
 
 func readStackJSON(r io.Reader, source string) ([]Stack, error) {

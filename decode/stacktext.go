@@ -18,15 +18,16 @@ func WriteStacksText(w io.Writer, stacks []Stack, names *MethodNames) error {
 		if i > 0 {
 			bw.WriteString("\n")
 		}
-		writeStackText(bw, fmt.Sprintf("stack %d of %d", i+1, len(stacks)), s, names)
+		writeStackText(bw, fmt.Sprintf("stack %d of %d", i+1, len(stacks)), s, names.Name)
 	}
 	return bw.Flush()
 }
 
-func writeStackText(bw *bufio.Writer, title string, s Stack, names *MethodNames) {
-	fmt.Fprintf(bw, "%s: %d ms, %d lines, stackKey %s\n", title, s.CostMs(), len(s.Lines), s.KeyString())
+// writeStackText writes one stack; name gives a line's name.
+func writeStackText(bw *bufio.Writer, title string, s Stack, name func(int) string) {
+	fmt.Fprintf(bw, "%s: %s, %d lines, stackKey %s\n", title, s.formatCost(s.Cost()), len(s.Lines), s.KeyString())
 	if len(s.Key) > 0 {
-		fmt.Fprintf(bw, "key method: %d %s\n", s.Key[0], names.Name(s.Key[0]))
+		fmt.Fprintf(bw, "key method: %d %s\n", s.Key[0], name(s.Key[0]))
 	}
 	if len(s.Report) > 0 {
 		keys := make([]string, 0, len(s.Report))
@@ -42,7 +43,7 @@ func writeStackText(bw *bufio.Writer, title string, s Stack, names *MethodNames)
 	}
 	costWidth, countWidth := len("cost"), len("count")
 	for _, l := range s.Lines {
-		costWidth = max(costWidth, len(strconv.FormatInt(l.CostMs, 10))+3)
+		costWidth = max(costWidth, len(s.formatCost(l.Cost)))
 		countWidth = max(countWidth, len(strconv.Itoa(l.Count)))
 	}
 	fmt.Fprintf(bw, "  %*s  %*s  method\n", costWidth, "cost", countWidth, "count")
@@ -59,14 +60,14 @@ func writeStackText(bw *bufio.Writer, title string, s Stack, names *MethodNames)
 		if l.Unclosed {
 			flags += "  [no exit recorded]"
 		}
-		fmt.Fprintf(bw, "%s %*s  %*d  %s%s%s\n", mark, costWidth, strconv.FormatInt(l.CostMs, 10)+" ms",
-			countWidth, l.Count, strings.Repeat("  ", l.Depth), names.Name(l.MethodID), flags)
+		fmt.Fprintf(bw, "%s %*s  %*d  %s%s%s\n", mark, costWidth, s.formatCost(l.Cost),
+			countWidth, l.Count, strings.Repeat("  ", l.Depth), name(l.MethodID), flags)
 	}
 }
 
 // stackJSON is the --format json form of a stack.
 type stackJSON struct {
-	CostMs     int64             `json:"cost"`
+	Cost       int64             `json:"cost"`
 	StackKey   string            `json:"stackKey"`
 	KeyMethods []methodJSON      `json:"keyMethods"`
 	Report     map[string]string `json:"report,omitempty"`
@@ -85,7 +86,7 @@ type stackLineJSON struct {
 	Name     string `json:"name"`
 	Unknown  bool   `json:"unknown,omitempty"`
 	Count    int    `json:"count"`
-	CostMs   int64  `json:"cost"`
+	Cost     int64  `json:"cost"`
 	Key      bool   `json:"key,omitempty"`
 	Unclosed bool   `json:"unclosed,omitempty"`
 	NoEnter  bool   `json:"startedBeforeBuffer,omitempty"`
@@ -97,7 +98,7 @@ func WriteStacksJSON(w io.Writer, stacks []Stack, names *MethodNames) error {
 		Stacks []stackJSON `json:"stacks"`
 	}{Stacks: make([]stackJSON, 0, len(stacks))}
 	for _, s := range stacks {
-		js := stackJSON{CostMs: s.CostMs(), StackKey: s.KeyString(), Report: s.Report,
+		js := stackJSON{Cost: s.Cost(), StackKey: s.KeyString(), Report: s.Report,
 			KeyMethods: []methodJSON{}, Lines: []stackLineJSON{}}
 		if len(js.Report) == 0 {
 			js.Report = nil
@@ -110,7 +111,7 @@ func WriteStacksJSON(w io.Writer, stacks []Stack, names *MethodNames) error {
 		for i, l := range s.Lines {
 			_, known := names.Lookup(l.MethodID)
 			js.Lines = append(js.Lines, stackLineJSON{Depth: l.Depth, ID: l.MethodID, Name: names.Name(l.MethodID),
-				Unknown: !known, Count: l.Count, CostMs: l.CostMs, Key: marks[i],
+				Unknown: !known, Count: l.Count, Cost: l.Cost, Key: marks[i],
 				Unclosed: l.Unclosed, NoEnter: l.NoEnter})
 		}
 		out.Stacks = append(out.Stacks, js)

@@ -4,8 +4,9 @@
 # The README's first command. Builds tracebeat, compiles the demo app of
 # testdata/demo (Activities, services, a class that throws, lambdas),
 # obfuscates it with ProGuard, instruments the obfuscated jar with the
-# ProGuard mapping, shows the method maps, checks the jar against its map
-# and runs the instrumented app on a counting AppMethodBeat stand-in.
+# ProGuard mapping, shows the method maps, checks the jar against its map,
+# runs the instrumented app with tracebeat's recording runtime and decodes
+# the recording: a summary, trace-event JSON for ui.perfetto.dev and a PNG.
 #
 # Needs Go, a JDK 17 (java, javac, jar) and ProGuard (Debian proguard-cli);
 # when proguard is missing and this runs as root on Debian, it is installed.
@@ -89,12 +90,19 @@ echo "... $(wc -l <instrumented/ignoreMethodMapping.txt) lines"
 step "tracebeat check --map instrumented/methodMapping.txt --jar instrumented/demo-app-obf.jar --mapping mapping.txt"
 ./tracebeat check --map instrumented/methodMapping.txt --jar instrumented/demo-app-obf.jar --mapping mapping.txt
 
-step "running the instrumented app on a counting AppMethodBeat stand-in"
-# The stand-in checks that every i(id) is closed by its own o(id), also
-# when an exception leaves a method (Validator throws, App catches it).
-javac -J-XX:TieredStopAtLevel=1 --release 8 -cp android-stub -d beat-stub \
-  "$ROOT/testdata/runtime/beat/com/tencent/matrix/trace/core/AppMethodBeat.java"
-java -cp android-stub.jar:beat-stub:instrumented/demo-app-obf.jar com.example.demo.App 2>&1 | sed 's/^/    /'
+step "tracebeat runtime -o tracebeat-runtime.jar   (the recording runtime for a plain JVM)"
+./tracebeat runtime -o tracebeat-runtime.jar
 
+CP="tracebeat-runtime.jar:android-stub.jar:instrumented/demo-app-obf.jar"
+step "java -Dtracebeat.trace=demo.trace -cp $CP com.example.demo.App"
+java -Dtracebeat.trace=demo.trace -cp "$CP" com.example.demo.App 2>&1 | sed 's/^/    /'
+
+step "tracebeat decode --map instrumented/methodMapping.txt demo.trace   (every thread, the slowest calls)"
+./tracebeat decode --map instrumented/methodMapping.txt --top 3 --max-stack 12 demo.trace
+
+step "tracebeat decode --map instrumented/methodMapping.txt --format json -o demo-trace.json --png demo-trace.png demo.trace"
+./tracebeat decode --map instrumented/methodMapping.txt --format json -o demo-trace.json --png demo-trace.png demo.trace
+echo "open $WORK/demo-trace.json in https://ui.perfetto.dev (\"Open trace file\"): one track per thread, named calls"
+echo "$WORK/demo-trace.png is the same trace as a picture"
 echo
 echo "demo: done; everything is in $WORK"

@@ -18,7 +18,7 @@ import (
 )
 
 func init() {
-	register(command{name: "decode", summary: "turn recorded traces (Matrix stacks, AppMethodBeat buffers, systrace) back into names", run: runDecode})
+	register(command{name: "decode", summary: "turn recorded traces (recordings, Matrix stacks, AppMethodBeat buffers, systrace) back into names", run: runDecode})
 }
 
 const decodeUsage = `usage: tracebeat decode [--map methodMapping.txt] [flags] INPUT
@@ -26,6 +26,10 @@ const decodeUsage = `usage: tracebeat decode [--map methodMapping.txt] [flags] I
 Decodes what a traced app recorded. INPUT is a file, or - for standard input.
 The input kind is detected (--input-kind forces it):
 
+  recording    what tracebeat's JVM runtime writes (tracebeat runtime):
+               every thread's calls with nanosecond times
+               -> text: per-thread counts and the slowest call trees;
+                  json: trace events, one track per thread
   stack        Matrix stack lines "depth,methodId,count,cost", or the issue
                JSON carrying them in "stack" and "stackKey"
                -> indented call tree with names; key methods marked '*'
@@ -44,6 +48,8 @@ Ids missing from the map are shown as "<unknown id N>" and counted on stderr.
 JSON output is the Chrome trace-event format (ui.perfetto.dev, chrome://tracing).
 
 Examples:
+  tracebeat decode --map methodMapping.txt app.trace
+  tracebeat decode --map methodMapping.txt --format json -o app.json --png app.png app.trace
   tracebeat decode --map methodMapping.txt evil-method.json
   tracebeat decode --map methodMapping.txt --format json -o trace.json beat.bin
   tracebeat decode --map methodMapping.txt --png trace.png beat.bin
@@ -63,7 +69,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	byteOrder := fs.String("byte-order", "auto", "byte order of binary buffers: auto, big or little")
 	top := fs.Int("top", decode.DefaultTop, "buffers, text format: number of slowest top-level calls shown")
 	maxStack := fs.Int("max-stack", decode.DefaultMaxStack, "buffers, text format: calls kept per call tree (cheapest dropped first)")
-	pngPath := fs.String("png", "", "also draw a flame chart of the trace to this PNG file (buffer, systrace and marker input)")
+	pngPath := fs.String("png", "", "also draw a flame chart of the trace to this PNG file (recording, buffer, systrace and marker input)")
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.Usage = func() {} // errors get a one-line hint below instead
 	if err := fs.Parse(args); err != nil {
@@ -157,7 +163,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	}
 	if *pngPath != "" {
 		if res.Kind == decode.KindStack {
-			return fail(errors.New("--png needs a timeline (buffer, systrace or marker input); stack reports have no timestamps"))
+			return fail(errors.New("--png needs a timeline (recording, buffer, systrace or marker input); stack reports have no timestamps"))
 		}
 		pngOpts := opts
 		pngOpts.Kind, pngOpts.Format = res.Kind, decode.FormatJSON

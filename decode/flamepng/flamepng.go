@@ -346,10 +346,16 @@ func drawAxis(img *image.RGBA, minT, maxT float64, x func(float64) int, height i
 		}
 	}
 	grid := color.RGBA{0xe4, 0xe4, 0xe4, 0xff}
-	for t := math.Ceil(minT/step) * step; t <= maxT; t += step {
-		px := x(t)
+	// Ticks at whole multiples of step from the start, so that labels are
+	// round numbers, whatever the first timestamp is.
+	for k := 0; ; k++ {
+		off := float64(k) * step
+		if minT+off > maxT {
+			break
+		}
+		px := x(minT + off)
 		draw.Draw(img, image.Rect(px, headerH-6, px+1, height), image.NewUniform(grid), image.Point{}, draw.Src)
-		text(img, px+2, headerH-8, formatMicros(t-minT), color.RGBA{0x55, 0x55, 0x55, 0xff})
+		text(img, px+2, headerH-8, formatMicros(off, step), color.RGBA{0x55, 0x55, 0x55, 0xff})
 	}
 }
 
@@ -377,16 +383,20 @@ func fitLabel(name string, n int) string {
 	return name[:n-1] + "~"
 }
 
-func formatMicros(us float64) string {
+// formatMicros shows a tick's offset in s, ms or us, with as many decimals
+// as the tick step needs (and no float noise such as 7.4999999).
+func formatMicros(us, step float64) string {
+	unit, scale := " us", 1.0
 	switch {
 	case us == 0:
 		return "0"
 	case us >= 1e6:
-		return strconv.FormatFloat(us/1e6, 'f', -1, 64) + " s"
+		unit, scale = " s", 1e6
 	case us >= 1e3:
-		return strconv.FormatFloat(us/1e3, 'f', -1, 64) + " ms"
+		unit, scale = " ms", 1e3
 	}
-	return strconv.FormatFloat(us, 'f', -1, 64) + " us"
+	decimals := max(0, int(math.Ceil(-math.Log10(step/scale)-1e-9)))
+	return strconv.FormatFloat(us/scale, 'f', decimals, 64) + unit
 }
 
 func text(img *image.RGBA, x, y int, s string, c color.Color) {

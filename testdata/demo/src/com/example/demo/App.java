@@ -3,13 +3,16 @@ package com.example.demo;
 import android.os.Bundle;
 import com.example.demo.service.Order;
 import com.example.demo.service.OrderService;
+import com.example.demo.service.PriceFeed;
 import com.example.demo.ui.MainActivity;
 import com.example.demo.ui.SettingsActivity;
 import com.example.demo.util.Validator;
 
 /** Entry point: drives the activities and services like a short session. */
 public class App {
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
+        Thread feed = new Thread(new PriceFeed("tea", "cake", "coffee"), "price-feed");
+        feed.start();
         Bundle state = new Bundle();
         state.putString("user", args.length > 0 ? args[0] : "demo");
 
@@ -33,5 +36,6 @@ public class App {
         System.out.println("valid name: " + Validator.isValidName(state.getString("user")));
         settings.finish();
         main.finish();
+        feed.join();
     }
 }

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/decode"
+	"github.com/tracebeat/tracebeat/internal/javatest"
+)
+
+// threadsProgram compiles jvmruntime/testdata/threads (fixture.Threads)
+// into a directory named "threads" and returns it.
+func threadsProgram(t *testing.T) string {
+	t.Helper()
+	javatest.RequireJava(t)
+	classes := filepath.Join(t.TempDir(), "threads")
+	compileJava(t, classes, "../../jvmruntime/testdata/threads")
+	return classes
+}
+
+// recordThreads instruments the program, writes the runtime jar and runs
+// fixture.Threads WORKERS ROUNDS with it; it returns the recording, the
+// method map and java's output.
+func recordThreads(t *testing.T, classes string, instrumentArgs []string, runtimeArgs []string, javaProps []string, workers, rounds int) (trace, methodMap, output string) {
+	t.Helper()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	methodMap = filepath.Join(dir, "methodMapping.txt")
+	code, _, stderr := runCLI(append(append([]string{"instrument", "-o", out, "--method-map", methodMap}, instrumentArgs...), classes)...)
+	require.Equal(t, exitOK, code, stderr)
+	runtimeJar := filepath.Join(dir, "tracebeat-runtime.jar")
+	code, _, stderr = runCLI(append([]string{"runtime", "-o", runtimeJar}, runtimeArgs...)...)
+	require.Equal(t, exitOK, code, stderr)
+
+	trace = filepath.Join(dir, "app.trace")
+	args := append([]string{"-Dtracebeat.trace=" + trace}, javaProps...)
+	args = append(args, "-cp", runtimeJar+string(os.PathListSeparator)+filepath.Join(out, "threads"),
+		"fixture.Threads", fmt.Sprint(workers), fmt.Sprint(rounds))
+	msg, err := exec.Command("java", args...).CombinedOutput()
+	require.NoError(t, err, "java %s\n%s", strings.Join(args, " "), msg)
+	return trace, methodMap, string(msg)
+}
+
+type traceEventJSON struct {
+	Name string         `json:"name"`
+	Ph   string         `json:"ph"`
+	Ts   float64        `json:"ts"`
+	Dur  float64        `json:"dur"`
+	Pid  int64          `json:"pid"`
+	Tid  int64          `json:"tid"`
+	Args map[string]any `json:"args"`
+}
+
+// TestRuntimeRecordsEveryThread is the plain-JVM path: instrument a
+// multi-threaded program, run it with the jar of `tracebeat runtime`, and
+// decode: every thread is there with its name, and its calls are named,
+// balanced, nested and last longer than zero; in beat mode, with a
+// --beat-class of one's own, and in systrace mode.
+func TestRuntimeRecordsEveryThread(t *testing.T) {
+	classes := threadsProgram(t)
+	const workers, rounds, leaves = 4, 50, 3
+	for _, c := range []struct {
+		name           string
+		instrumentArgs []string
+		runtimeArgs    []string
+	}{
+		{"beat", nil, nil},
+		{"beat-class", []string{"--beat-class", "com.acme.trace.Beat"}, []string{"--beat-class", "com.acme.trace.Beat"}},
+		{"systrace", []string{"--mode", "systrace"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			trace, methodMap, output := recordThreads(t, classes, c.instrumentArgs, c.runtimeArgs, nil, workers, rounds)
+			require.Contains(t, output, "threads: 4 workers")
+			code, stdout, stderr := runDecodeArgs("--map", methodMap, "--format", "json", trace)
+			require.Equal(t, exitOK, code, stderr)
+			for _, bad := range []string{"lost", "unclosed", "not returned", "stray", "backwards", "not in the map"} {
+				require.NotContains(t, stderr, bad)
+			}
+			var doc struct {
+				TraceEvents []traceEventJSON `json:"traceEvents"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(stdout), &doc))
+			names := map[int64]string{}
+			calls := map[int64][]traceEventJSON{}
+			for _, e := range doc.TraceEvents {
+				switch e.Ph {
+				case "M":
+					if e.Name == "thread_name" {
+						names[e.Tid] = e.Args["name"].(string)
+					}
+				case "X":
+					calls[e.Tid] = append(calls[e.Tid], e)
+				default:
+					t.Errorf("unexpected event %+v", e)
+				}
+			}
+			byName := map[string]int64{}
+			for tid, n := range names {
+				byName[n] = tid
+			}
+			require.Len(t, names, workers+1, "threads: %v", names)
+			require.Contains(t, byName, "main")
+			mainCalls := calls[byName["main"]]
+			require.Len(t, mainCalls, 1)
+			require.Equal(t, "fixture.Threads.main([Ljava.lang.String;)V", mainCalls[0].Name)
+
+			for w := 0; w < workers; w++ {
+				tid, ok := byName[fmt.Sprintf("worker-%d", w)]
+				require.True(t, ok, "worker-%d missing: %v", w, names)
+				counts := map[string]int{}
+				var open []traceEventJSON // enclosing calls; events come in entry order
+				for _, e := range calls[tid] {
+					counts[e.Name]++
+					require.Greater(t, e.Dur, 0.0, "%s lasts 0", e.Name)
+					require.Nil(t, e.Args["unclosed"], "%s was not closed by its exit", e.Name)
+					for len(open) > 0 && open[len(open)-1].Ts+open[len(open)-1].Dur <= e.Ts {
+						open = open[:len(open)-1]
+					}
+					want := map[string]string{
+						"fixture.Threads$Worker.run()V":      "",
+						"fixture.Threads$Worker.compute(I)J": "fixture.Threads$Worker.run()V",
+						"fixture.Threads$Worker.leaf(II)J":   "fixture.Threads$Worker.compute(I)J",
+					}
+					parent, known := want[e.Name]
+					require.True(t, known, "unexpected call %s on worker-%d", e.Name, w)
+					if parent == "" {
+						require.Empty(t, open, "run()V nested in %v", open)
+					} else {
+						require.NotEmpty(t, open, "%s at %.3f outside any call", e.Name, e.Ts)
+						p := open[len(open)-1]
+						require.Equal(t, parent, p.Name, "caller of %s", e.Name)
+						require.LessOrEqual(t, e.Ts+e.Dur, p.Ts+p.Dur+0.0005, "%s ends after its caller", e.Name)
+					}
+					open = append(open, e)
+				}
+				require.Equal(t, map[string]int{
+					"fixture.Threads$Worker.run()V":      1,
+					"fixture.Threads$Worker.compute(I)J": rounds,
+					"fixture.Threads$Worker.leaf(II)J":   rounds * leaves,
+				}, counts, "worker-%d", w)
+			}
+
+			code, stdout, stderr = runDecodeArgs("--map", methodMap, trace)
+			require.Equal(t, exitOK, code, stderr)
+			require.Contains(t, stdout, fmt.Sprintf("%d threads, %d calls", workers+1, 1+workers*(1+rounds+rounds*leaves)))
+			require.Regexp(t, `tid \d+ "worker-3": 201 calls, max depth 3\n`, stdout)
+			require.Regexp(t, `stack 1 of 5, tid \d+ "main": \d+\.\d{3} µs`, stdout)
+		})
+	}
+}
+
+// TestRuntimeRingBudget records more than the budget holds: the buffers
+// stay within it, each thread's kept and lost records add up to what it
+// recorded, and decode says how many went.
+func TestRuntimeRingBudget(t *testing.T) {
+	classes := threadsProgram(t)
+	const workers, rounds, leaves = 4, 500, 3
+	const budget = 64 << 10
+	trace, methodMap, _ := recordThreads(t, classes, nil, nil, []string{fmt.Sprintf("-Dtracebeat.budget=%dk", budget>>10)}, workers, rounds)
+
+	f, err := os.Open(trace)
+	require.NoError(t, err)
+	defer f.Close()
+	rec, err := decode.ReadRecording(bufio.NewReader(f), trace)
+	require.NoError(t, err)
+	require.Equal(t, int64(budget), rec.Budget)
+	perWorker := int64(2 * (1 + rounds + rounds*leaves))
+	var kept, lost int64
+	for {
+		th, err := rec.NextThread()
+		if err != nil {
+			break
+		}
+		require.NoError(t, rec.Records(func(bool, int, uint64) error { return nil }))
+		kept += int64(th.Records)
+		lost += th.Lost
+		if strings.HasPrefix(th.Name, "worker-") {
+			require.Equal(t, perWorker, int64(th.Records)+th.Lost, "%s: kept %d + lost %d", th.Name, th.Records, th.Lost)
+		}
+	}
+	require.LessOrEqual(t, kept*12, int64(budget), "records kept: %d", kept)
+	require.Equal(t, int64(workers)*perWorker+2, kept+lost)
+	require.Greater(t, lost, int64(0))
+
+	code, stdout, stderr := runDecodeArgs("--map", methodMap, trace)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stderr, "records lost: its buffer was full")
+	require.Contains(t, stdout, "records lost (buffer full)")
+	code, _, stderr = runDecodeArgs("--map", methodMap, "--format", "json", trace)
+	require.Equal(t, exitOK, code, stderr)
+}

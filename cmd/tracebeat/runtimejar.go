@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
+	"github.com/tracebeat/tracebeat/jvmruntime"
+)
+
+func init() {
+	register(command{
+		name:    "runtime",
+		summary: "write the recording runtime jar for running instrumented code on a plain JVM",
+		run:     runRuntime,
+	})
+}
+
+const runtimeHelp = `usage: tracebeat runtime -o FILE.jar [--beat-class NAME]
+
+Writes the jar that instrumented code needs on a plain JVM (Java 8 or
+newer). It holds com.tencent.matrix.trace.core.AppMethodBeat (beat mode),
+android.os.Trace (systrace mode) and the recorder they call. Put it on the
+class path next to the instrumented jars:
+
+  java -Dtracebeat.trace=app.trace -cp tracebeat-runtime.jar:app.jar Main
+  tracebeat decode --map methodMapping.txt app.trace
+
+The recorder keeps every thread's calls with System.nanoTime stamps in
+per-thread ring buffers within one budget (-Dtracebeat.budget=64m by
+default); when a thread's buffer is full its oldest records go, and decode
+says how many. It writes the file named by -Dtracebeat.trace at exit, and
+whenever the program calls com.github.tracebeat.runtime.Recorder.write(path).
+Do not put it on an Android app's class path: Matrix's runtime belongs there.
+
+Examples:
+  tracebeat runtime -o tracebeat-runtime.jar
+  tracebeat runtime --beat-class com.example.trace.Beat -o tracebeat-runtime.jar
+
+Flags:
+  -o, --output FILE.jar   the jar to write (required)
+      --beat-class NAME   the class instrument's --beat-class named, if not
+                          Matrix's: the jar then has that class instead
+  -h, --help              show this help
+
+Exit status: 0 ok, 1 the jar could not be written, 2 usage.
+`
+
+func runRuntime(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("runtime", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	output := fs.StringP("output", "o", "", "")
+	beatClass := fs.String("beat-class", jvmruntime.DefaultBeatClass, "")
+	help := fs.BoolP("help", "h", false, "")
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "tracebeat runtime: "+format+"\nRun 'tracebeat runtime --help' for usage.\n", a...)
+		return exitUsage
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageErr("%v", err)
+	}
+	if *help {
+		fmt.Fprint(stdout, runtimeHelp)
+		return exitOK
+	}
+	if fs.NArg() > 0 {
+		return usageErr("unexpected argument %q", fs.Arg(0))
+	}
+	if *output == "" {
+		return usageErr("-o FILE.jar is required")
+	}
+	if err := checkClassName(*beatClass); err != nil {
+		return usageErr("--beat-class: %v", err)
+	}
+	name := strings.ReplaceAll(*beatClass, ".", "/")
+	err := atomicfile.Write(*output, 0o644, func(w io.Writer) error {
+		return jvmruntime.WriteJar(w, name)
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "tracebeat runtime: %s: %v\n", *output, err)
+		return exitFailure
+	}
+	fmt.Fprintf(stderr, "tracebeat runtime: wrote %s (beat class %s)\n", *output, strings.ReplaceAll(name, "/", "."))
+	return exitOK
+}

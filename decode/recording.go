@@ -1,0 +1,266 @@
+package decode
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// RecordingMagic starts every file of tracebeat's JVM runtime
+// (RECORDING.md describes the format).
+const RecordingMagic = "TBREC\x00"
+
+// RecordingVersion is the format version this package reads.
+const RecordingVersion = 1
+
+// Word bits of a recording's records.
+const (
+	recordingExit    = 1 << 31
+	recordingSection = 1 << 30
+	recordingIDMask  = recordingSection - 1
+)
+
+// Limits on counts in a header, far above what a runtime writes, so that a
+// damaged file fails with a message instead of an allocation.
+const (
+	maxRecordingSections = 1 << 24
+	maxRecordingThreads  = 1 << 24
+)
+
+// Recording reads a recording: the header at once, then one thread at a
+// time (NextThread, then Records), so memory does not grow with the file.
+type Recording struct {
+	Version int
+	// Start is the wall-clock time of the recording's start; record times
+	// are nanoseconds after it.
+	Start time.Time
+	// End is when the file was written, in nanoseconds after Start: the
+	// time at which calls still open are closed.
+	End      uint64
+	Pid      int64
+	Budget   int64          // the runtime's memory budget in bytes
+	Sections map[int]string // names of sections that were not method ids
+	Threads  int            // number of threads in the file
+
+	r       *bufio.Reader
+	src     string
+	off     int64 // bytes consumed
+	next    int   // index of the next thread
+	pending *RecordingThread
+	left    uint32 // records of pending not yet read
+}
+
+// RecordingThread is one thread's part of a recording.
+type RecordingThread struct {
+	Index   int // 0-based position in the file
+	Tid     int64
+	Name    string
+	Lost    int64  // records the runtime could not keep (oldest first)
+	Records uint32 // records that follow
+}
+
+// Label is how outputs name the thread: `tid 12 "main"`.
+func (t *RecordingThread) Label() string {
+	return fmt.Sprintf("tid %d %q", t.Tid, t.Name)
+}
+
+// ReadRecording reads a recording's header from r; src names it in errors.
+func ReadRecording(r *bufio.Reader, src string) (*Recording, error) {
+	rec := &Recording{r: r, src: src}
+	magic := make([]byte, len(RecordingMagic))
+	if err := rec.full(magic, "magic"); err != nil {
+		return nil, err
+	}
+	if string(magic) != RecordingMagic {
+		return nil, fmt.Errorf("%s: not a tracebeat recording (no %q at the start)", src, strings.TrimRight(RecordingMagic, "\x00"))
+	}
+	version, err := rec.u16("version")
+	if err != nil {
+		return nil, err
+	}
+	if version != RecordingVersion {
+		return nil, fmt.Errorf("%s: recording format version %d; this tracebeat reads version %d (use the tracebeat whose runtime wrote it)", src, version, RecordingVersion)
+	}
+	rec.Version = int(version)
+	startMs, err := rec.u64("start time")
+	if err != nil {
+		return nil, err
+	}
+	rec.Start = time.UnixMilli(int64(startMs)).UTC()
+	if rec.End, err = rec.u64("end time"); err != nil {
+		return nil, err
+	}
+	pid, err := rec.u64("process id")
+	if err != nil {
+		return nil, err
+	}
+	rec.Pid = int64(pid)
+	budget, err := rec.u64("budget")
+	if err != nil {
+		return nil, err
+	}
+	rec.Budget = int64(budget)
+	n, err := rec.count("section names", maxRecordingSections)
+	if err != nil {
+		return nil, err
+	}
+	rec.Sections = make(map[int]string, n)
+	for i := 0; i < n; i++ {
+		idx, err := rec.u32("section index")
+		if err != nil {
+			return nil, err
+		}
+		name, err := rec.str("section name")
+		if err != nil {
+			return nil, err
+		}
+		rec.Sections[int(idx&recordingIDMask)] = name
+	}
+	if rec.Threads, err = rec.count("threads", maxRecordingThreads); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// NextThread skips what is left of the current thread and reads the next
+// thread's header; io.EOF after the last.
+func (rec *Recording) NextThread() (*RecordingThread, error) {
+	if rec.pending != nil && rec.left > 0 {
+		if err := rec.Records(func(bool, int, uint64) error { return nil }); err != nil {
+			return nil, err
+		}
+	}
+	if rec.next == rec.Threads {
+		if _, err := rec.r.ReadByte(); err == nil {
+			return nil, fmt.Errorf("%s: data after the last thread at byte %d", rec.src, rec.off)
+		}
+		return nil, io.EOF
+	}
+	t := &RecordingThread{Index: rec.next}
+	what := fmt.Sprintf("thread %d", rec.next+1)
+	tid, err := rec.u64(what + ": id")
+	if err != nil {
+		return nil, err
+	}
+	t.Tid = int64(tid)
+	if t.Name, err = rec.str(what + ": name"); err != nil {
+		return nil, err
+	}
+	lost, err := rec.u64(what + ": lost count")
+	if err != nil {
+		return nil, err
+	}
+	t.Lost = int64(lost)
+	if t.Records, err = rec.u32(what + ": record count"); err != nil {
+		return nil, err
+	}
+	rec.next++
+	rec.pending, rec.left = t, t.Records
+	return t, nil
+}
+
+// Records calls fn for each record of the current thread, oldest first:
+// enter or exit, the id (a method id, or SectionID(i) for the i-th section
+// name) and the time in nanoseconds after Start.
+func (rec *Recording) Records(fn func(enter bool, id int, t uint64) error) error {
+	var b [12]byte
+	t := rec.pending
+	for ; rec.left > 0; rec.left-- {
+		if _, err := io.ReadFull(rec.r, b[:]); err != nil {
+			return fmt.Errorf("%s: thread %d (%s): record %d of %d: %w", rec.src, t.Index+1, t.Label(),
+				t.Records-rec.left+1, t.Records, truncated(err))
+		}
+		rec.off += int64(len(b))
+		word := binary.BigEndian.Uint32(b[8:])
+		id := int(word & recordingIDMask)
+		if word&recordingSection != 0 {
+			id = SectionID(id)
+		}
+		if err := fn(word&recordingExit == 0, id, binary.BigEndian.Uint64(b[:8])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Where is the position for messages: the thread and record being read.
+func (rec *Recording) Where() string {
+	t := rec.pending
+	if t == nil {
+		return fmt.Sprintf("byte %d", rec.off)
+	}
+	return fmt.Sprintf("thread %d (%s) record %d", t.Index+1, t.Label(), t.Records-rec.left)
+}
+
+// SectionID is the id that stands for section name i in Frames: above
+// every method id, so the two never mix.
+func SectionID(i int) int { return recordingSection | i }
+
+// sectionIndex reports whether id is a SectionID, and which.
+func sectionIndex(id int) (int, bool) {
+	if id&recordingSection != 0 {
+		return id & recordingIDMask, true
+	}
+	return 0, false
+}
+
+func (rec *Recording) full(b []byte, what string) error {
+	if _, err := io.ReadFull(rec.r, b); err != nil {
+		return fmt.Errorf("%s: recording header: %s at byte %d: %w", rec.src, what, rec.off, truncated(err))
+	}
+	rec.off += int64(len(b))
+	return nil
+}
+
+func (rec *Recording) u16(what string) (uint16, error) {
+	var b [2]byte
+	err := rec.full(b[:], what)
+	return binary.BigEndian.Uint16(b[:]), err
+}
+
+func (rec *Recording) u32(what string) (uint32, error) {
+	var b [4]byte
+	err := rec.full(b[:], what)
+	return binary.BigEndian.Uint32(b[:]), err
+}
+
+func (rec *Recording) u64(what string) (uint64, error) {
+	var b [8]byte
+	err := rec.full(b[:], what)
+	return binary.BigEndian.Uint64(b[:]), err
+}
+
+func (rec *Recording) count(what string, limit int) (int, error) {
+	n, err := rec.u32(what + " count")
+	if err != nil {
+		return 0, err
+	}
+	if n > uint32(limit) {
+		return 0, fmt.Errorf("%s: recording header: %d %s at byte %d (at most %d expected): damaged file?", rec.src, n, what, rec.off-4, limit)
+	}
+	return int(n), nil
+}
+
+func (rec *Recording) str(what string) (string, error) {
+	n, err := rec.u16(what + " length")
+	if err != nil {
+		return "", err
+	}
+	b := make([]byte, n)
+	if err := rec.full(b, what); err != nil {
+		return "", err
+	}
+	return strings.ToValidUTF8(string(b), string(utf8.RuneError)), nil
+}
+
+func truncated(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return errors.New("the file ends here (truncated?)")
+	}
+	return err
+}

@@ -1,0 +1,221 @@
+package decode
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+)
+
+// ThreadResult is what decoding found in one thread of a recording.
+type ThreadResult struct {
+	Thread RecordingThread
+	Stats  PairStats
+}
+
+// RecordingResult tells what decoding a recording found.
+type RecordingResult struct {
+	Header   *Recording
+	Threads  []ThreadResult
+	Unknown  UnknownIDs
+	TopLevel int64
+}
+
+// Calls is the number of calls rebuilt in all threads.
+func (r *RecordingResult) Calls() int64 {
+	var n int64
+	for _, t := range r.Threads {
+		n += t.Stats.Frames
+	}
+	return n
+}
+
+// threadStack is a slowest-call stack and the thread it ran on.
+type threadStack struct {
+	stack  Stack
+	thread *RecordingThread
+}
+
+// DecodeRecording reads a recording of tracebeat's JVM runtime and writes
+// the slowest call trees of all its threads (text) or trace events with
+// one track per thread (json). Each thread is paired on its own, as the
+// runtime recorded it; calls still open when the file was written are
+// closed at its end and marked.
+func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOptions) (*RecordingResult, error) {
+	switch opts.Format {
+	case FormatText, "", FormatJSON:
+	default:
+		return nil, fmt.Errorf("%s: format %q is not supported for recordings (text or json)", src, opts.Format)
+	}
+	rec, err := ReadRecording(r, src)
+	if err != nil {
+		return nil, err
+	}
+	res := &RecordingResult{Header: rec}
+	name := func(id int) string {
+		if i, ok := sectionIndex(id); ok {
+			if s, ok := rec.Sections[i]; ok {
+				return s
+			}
+			return fmt.Sprintf("<section %d>", i)
+		}
+		return opts.Names.Name(id)
+	}
+	var events *traceEventWriter
+	if opts.Format == FormatJSON {
+		events = newTraceEventWriter(out)
+		events.write(traceEvent{Name: "process_name", Ph: 'M', Pid: rec.Pid, Tid: 0,
+			Args: []eventArg{strArg("name", fmt.Sprintf("java (pid %d)", rec.Pid))}})
+	}
+	var stacks []threadStack
+	for {
+		t, err := rec.NextThread()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		var slowest *SlowestCalls
+		var sorter *frameSorter
+		consume := func(f Frame) error { slowest.Add(f); return nil }
+		if events != nil {
+			sorter = newFrameSorter(opts.TempDir, opts.SortChunk)
+			consume = sorter.add
+		} else {
+			slowest = NewSlowestCalls(orDefault(opts.Top, DefaultTop), orDefault(opts.MaxStack, DefaultMaxStack))
+		}
+		pairer := NewPairer(func(f Frame) error {
+			if _, ok := sectionIndex(f.MethodID); !ok {
+				res.Unknown.Note(opts.Names, f.MethodID)
+			}
+			return consume(f)
+		}, rec.Where)
+		err = rec.Records(pairer.AddCall)
+		if err == nil {
+			err = pairer.FinishAt(rec.End)
+		}
+		if err == nil && events != nil {
+			err = writeThreadEvents(events, sorter, rec, t, name)
+		}
+		if sorter != nil {
+			sorter.cleanup()
+		}
+		if err != nil {
+			return nil, err
+		}
+		res.Threads = append(res.Threads, ThreadResult{Thread: *t, Stats: pairer.Stats()})
+		if slowest != nil {
+			res.TopLevel += slowest.TopLevelCalls()
+			tr := &res.Threads[len(res.Threads)-1].Thread
+			for _, s := range slowest.Stacks() {
+				s.Unit = time.Nanosecond
+				stacks = append(stacks, threadStack{stack: s, thread: tr})
+			}
+		}
+	}
+	if events != nil {
+		return res, events.close()
+	}
+	// The slowest overall; a stable sort keeps earlier threads first on ties.
+	slices.SortStableFunc(stacks, func(a, b threadStack) int { return cmp.Compare(b.stack.Cost(), a.stack.Cost()) })
+	stacks = stacks[:min(len(stacks), orDefault(opts.Top, DefaultTop))]
+	return res, writeRecordingSummary(out, res, stacks, name, opts)
+}
+
+func writeThreadEvents(w *traceEventWriter, sorter *frameSorter, rec *Recording, t *RecordingThread, name func(int) string) error {
+	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: rec.Pid, Tid: t.Tid, Args: []eventArg{strArg("name", t.Name)}})
+	first := true
+	return sorter.each(func(f Frame) error {
+		if first && t.Lost > 0 {
+			// An instant event where the kept records start says what is missing.
+			w.write(traceEvent{Name: fmt.Sprintf("%d earlier records lost (buffer full)", t.Lost), Cat: "tracebeat",
+				Ph: 'i', TsNs: int64(f.Start), Pid: rec.Pid, Tid: t.Tid, Args: []eventArg{intArg("lost", t.Lost)}})
+		}
+		first = false
+		args := frameArgs(f)
+		if _, ok := sectionIndex(f.MethodID); ok {
+			args = appendFrameFlags(nil, f) // a section has no method id
+		}
+		return w.write(traceEvent{Name: name(f.MethodID), Cat: "method", Ph: 'X',
+			TsNs: int64(f.Start), DurNs: int64(f.Cost()), Pid: rec.Pid, Tid: t.Tid, Args: args})
+	})
+}
+
+func writeRecordingSummary(out io.Writer, res *RecordingResult, stacks []threadStack, name func(int) string, opts BufferOptions) error {
+	bw := bufio.NewWriter(out)
+	h := res.Header
+	fmt.Fprintf(bw, "tracebeat recording: pid %d, started %s, %s long, %d threads, %d calls\n",
+		h.Pid, h.Start.Format("2006-01-02 15:04:05.000 MST"), formatNs(h.End), len(res.Threads), res.Calls())
+	for _, t := range res.Threads {
+		st := t.Stats
+		fmt.Fprintf(bw, "  %s: %d calls, max depth %d", t.Thread.Label(), st.Frames, st.MaxDepth)
+		if t.Thread.Lost > 0 {
+			fmt.Fprintf(bw, ", %d records lost (buffer full)", t.Thread.Lost)
+		}
+		if st.NoEnter > 0 {
+			fmt.Fprintf(bw, ", %d started before the kept records", st.NoEnter)
+		}
+		if st.Unclosed > 0 {
+			fmt.Fprintf(bw, ", %d unclosed", st.Unclosed)
+		}
+		if st.StrayExits > 0 {
+			fmt.Fprintf(bw, ", %d stray exits", st.StrayExits)
+		}
+		bw.WriteString("\n")
+	}
+	if u := res.Unknown.String(); u != "" {
+		fmt.Fprintf(bw, "  %s\n", u)
+	}
+	if len(stacks) == 0 {
+		fmt.Fprintln(bw, "no calls")
+		return bw.Flush()
+	}
+	fmt.Fprintf(bw, "top-level calls: %d; the %d slowest, each trimmed to its %d costliest calls:\n",
+		res.TopLevel, len(stacks), orDefault(opts.MaxStack, DefaultMaxStack))
+	for i, s := range stacks {
+		bw.WriteString("\n")
+		writeStackText(bw, fmt.Sprintf("stack %d of %d, %s", i+1, len(stacks), s.thread.Label()), s.stack, name)
+	}
+	return bw.Flush()
+}
+
+// formatNs shows a duration in nanoseconds as milliseconds with three
+// decimals.
+func formatNs(ns uint64) string {
+	return fmt.Sprintf("%d.%03d ms", ns/1e6, ns/1e3%1e3)
+}
+
+// recordingNotes are the warnings worth a line on stderr.
+func recordingNotes(res *RecordingResult) []string {
+	var notes []string
+	for _, t := range res.Threads {
+		if t.Thread.Lost > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d records lost: its buffer was full, the oldest went (budget %s; -Dtracebeat.budget raises it)",
+				t.Thread.Label(), t.Thread.Lost, formatBytes(res.Header.Budget)))
+		}
+		st := t.Stats
+		if st.Unclosed > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d calls had not returned when the recording was written, or lost their exit; closed at their caller's exit or at the end (args.unclosed)", t.Thread.Label(), st.Unclosed))
+		}
+		if st.StrayExits > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d exit records match no open call and were ignored (first at %s)", t.Thread.Label(), st.StrayExits, st.FirstStray))
+		}
+		if st.TimeBackwards > 0 {
+			notes = append(notes, fmt.Sprintf("%s: time went backwards %d times (first at %s)", t.Thread.Label(), st.TimeBackwards, st.FirstBackward))
+		}
+	}
+	return notes
+}
+
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,163 @@
+package jvmruntime
+
+import (
+	"archive/zip"
+	"bytes"
+	_ "embed"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tracebeat/tracebeat/classfile"
+)
+
+//go:embed tracebeat-runtime.jar
+var embeddedJar []byte
+
+// DefaultBeatClass is the class beat mode calls unless --beat-class says
+// otherwise (internal name).
+const DefaultBeatClass = "com/tencent/matrix/trace/core/AppMethodBeat"
+
+// RecorderPackage is the recorder's package (internal name, with a slash at
+// the end); instrumenting it would make it record itself.
+const RecorderPackage = "com/github/tracebeat/runtime/"
+
+// Jar returns the embedded runtime jar.
+func Jar() []byte { return embeddedJar }
+
+// jarTime is every entry's time, so that a jar depends on its classes only.
+var jarTime = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+
+const manifest = "Manifest-Version: 1.0\r\nCreated-By: tracebeat (scripts/build-runtime.sh)\r\n\r\n"
+
+// BuildJar packs the class files under dir (javac's -d output) as the
+// runtime jar: the manifest first, then the classes in name order, all with
+// one fixed time, so the same classes always give the same bytes.
+func BuildJar(dir string) ([]byte, error) {
+	classes := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".class") {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		classes[filepath.ToSlash(rel)] = data
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(classes) == 0 {
+		return nil, fmt.Errorf("%s: no class files", dir)
+	}
+	return packJar(classes)
+}
+
+func packJar(classes map[string][]byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(name string, data []byte) error {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: jarTime})
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	}
+	if err := add("META-INF/MANIFEST.MF", []byte(manifest)); err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(classes))
+	for n := range classes {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		if err := add(n, classes[n]); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Classes returns the class files of a runtime jar by entry name.
+func Classes(jar []byte) (map[string][]byte, error) {
+	zr, err := zip.NewReader(bytes.NewReader(jar), int64(len(jar)))
+	if err != nil {
+		return nil, err
+	}
+	classes := map[string][]byte{}
+	for _, f := range zr.File {
+		if !strings.HasSuffix(f.Name, ".class") {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		classes[f.Name] = data
+	}
+	return classes, nil
+}
+
+// WriteJar writes the runtime jar with its beat class named beatClass
+// (internal name; "" or DefaultBeatClass keeps Matrix's name).
+func WriteJar(w io.Writer, beatClass string) error {
+	jar := embeddedJar
+	if beatClass != "" && beatClass != DefaultBeatClass {
+		var err error
+		if jar, err = renamedJar(beatClass); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(jar)
+	return err
+}
+
+// renamedJar is the runtime jar with the beat class under another name.
+// AppMethodBeat.java never names its own class (no static state, no self
+// calls), so a new this_class entry is the whole rename.
+func renamedJar(beatClass string) ([]byte, error) {
+	if strings.HasPrefix(beatClass, RecorderPackage) || beatClass == "android/os/Trace" {
+		return nil, fmt.Errorf("beat class %s: that name belongs to the runtime itself", beatClass)
+	}
+	classes, err := Classes(embeddedJar)
+	if err != nil {
+		return nil, fmt.Errorf("embedded runtime jar: %w", err)
+	}
+	entry := DefaultBeatClass + ".class"
+	c, err := classfile.Parse(classes[entry])
+	if err != nil {
+		return nil, fmt.Errorf("embedded runtime jar: %s: %w", entry, err)
+	}
+	idx, err := c.Pool.AddClass(beatClass)
+	if err != nil {
+		return nil, fmt.Errorf("renaming %s to %s: %w", DefaultBeatClass, beatClass, err)
+	}
+	c.ThisClass = idx
+	data, err := c.Encode()
+	if err != nil {
+		return nil, fmt.Errorf("renaming %s to %s: %w", DefaultBeatClass, beatClass, err)
+	}
+	delete(classes, entry)
+	classes[beatClass+".class"] = data
+	return packJar(classes)
+}

@@ -1,0 +1,204 @@
+package com.github.tracebeat.runtime;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Records method enters and exits of every thread, for tracebeat decode.
+ *
+ * <p>Each thread writes to its own ring buffer (see {@link ThreadLog}): no
+ * lock and no shared write on the hot path, only a thread-local lookup, a
+ * clock read and two array stores. The buffers share one memory budget,
+ * 64 MiB unless the system property {@code tracebeat.budget} says otherwise
+ * ({@code 256k}, {@code 16m}, {@code 1g} or bytes); a thread whose buffer
+ * cannot grow within it overwrites its oldest records, and the file says
+ * how many went.
+ *
+ * <p>With {@code -Dtracebeat.trace=FILE} the recording is written to FILE
+ * when the JVM exits. {@link #write(String)} writes it at any other time.
+ * A recording that cannot be written costs one line on stderr; the
+ * program's own behaviour never changes.
+ */
+public final class Recorder {
+    /** Word bit: the record is an exit (else an enter). */
+    static final int EXIT = 0x80000000;
+    /** Word bit: the id is an index into the section-name table, not a method id. */
+    static final int SECTION = 0x40000000;
+    static final int ID_MASK = 0x3FFFFFFF;
+
+    static final long START_NANOS = System.nanoTime();
+    static final long START_EPOCH_MILLIS = System.currentTimeMillis();
+
+    static final long DEFAULT_BUDGET = 64L << 20;
+    static final long BUDGET = budget(System.getProperty("tracebeat.budget"));
+    /** Bytes of the budget not yet given to a thread's buffer. */
+    static final AtomicLong UNRESERVED = new AtomicLong(BUDGET);
+
+    static final ConcurrentLinkedQueue<ThreadLog> LOGS = new ConcurrentLinkedQueue<ThreadLog>();
+
+    private static final ThreadLocal<ThreadLog> LOG = new ThreadLocal<ThreadLog>() {
+        @Override
+        protected ThreadLog initialValue() {
+            ThreadLog log = new ThreadLog(Thread.currentThread());
+            LOGS.add(log);
+            return log;
+        }
+    };
+
+    private static final ConcurrentHashMap<String, Integer> SECTION_IDS = new ConcurrentHashMap<String, Integer>();
+    static final ConcurrentHashMap<Integer, String> SECTION_NAMES = new ConcurrentHashMap<Integer, String>();
+    private static final AtomicInteger NEXT_SECTION = new AtomicInteger();
+
+    static {
+        String file = System.getProperty("tracebeat.trace");
+        if (file != null && !file.isEmpty()) {
+            try {
+                Runtime.getRuntime().addShutdownHook(new Thread(new ExitWriter(file), "tracebeat-trace-writer"));
+            } catch (IllegalStateException | SecurityException e) {
+                System.err.println("tracebeat: cannot write the trace at exit: " + e);
+            }
+        }
+    }
+
+    private Recorder() {
+    }
+
+    /** A method starts. Negative ids are ignored. */
+    public static void enter(int methodId) {
+        if (methodId >= 0) {
+            LOG.get().add(methodId & ID_MASK, System.nanoTime() - START_NANOS);
+        }
+    }
+
+    /** A method ends, normally or by an exception. */
+    public static void exit(int methodId) {
+        long t = System.nanoTime() - START_NANOS;
+        if (methodId >= 0) {
+            LOG.get().add(EXIT | (methodId & ID_MASK), t);
+        }
+    }
+
+    /**
+     * A section starts (android.os.Trace.beginSection). A name of decimal
+     * digits is a method id, as tracebeat's systrace mode writes them.
+     */
+    public static void beginSection(String name) {
+        ThreadLog log = LOG.get();
+        log.beginSection(sectionWord(name), System.nanoTime() - START_NANOS);
+    }
+
+    /** The innermost open section of this thread ends. */
+    public static void endSection() {
+        long t = System.nanoTime() - START_NANOS;
+        LOG.get().endSection(t);
+    }
+
+    /**
+     * Writes everything recorded so far to {@code file} (replaced as a whole:
+     * written to a temporary file next to it, then renamed). Threads keep
+     * recording meanwhile; records they write during the call may be missing
+     * from the file.
+     */
+    public static void write(String file) throws IOException {
+        List<ThreadLog> logs = new ArrayList<ThreadLog>(LOGS);
+        TraceFile.write(file, logs, System.nanoTime() - START_NANOS);
+    }
+
+    static int sectionWord(String name) {
+        if (name == null) {
+            name = "null";
+        }
+        int id = methodIdOf(name);
+        if (id >= 0) {
+            return id;
+        }
+        Integer known = SECTION_IDS.get(name);
+        if (known == null) {
+            synchronized (SECTION_IDS) { // once per distinct name, never on the hot path
+                known = SECTION_IDS.get(name);
+                if (known == null) {
+                    known = NEXT_SECTION.getAndIncrement() & ID_MASK;
+                    SECTION_NAMES.put(known, name);
+                    SECTION_IDS.put(name, known);
+                }
+            }
+        }
+        return SECTION | known;
+    }
+
+    /** The number that name spells in decimal, or -1. */
+    static int methodIdOf(String name) {
+        int n = name.length();
+        if (n == 0 || n > 9) {
+            return -1;
+        }
+        int v = 0;
+        for (int i = 0; i < n; i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v & ID_MASK;
+    }
+
+    /** Parses a budget: bytes, or a number with k, m or g. */
+    static long budget(String s) {
+        if (s == null || s.trim().isEmpty()) {
+            return DEFAULT_BUDGET;
+        }
+        String v = s.trim().toLowerCase();
+        long unit = 1;
+        char last = v.charAt(v.length() - 1);
+        if (last == 'k' || last == 'm' || last == 'g') {
+            unit = last == 'k' ? 1L << 10 : last == 'm' ? 1L << 20 : 1L << 30;
+            v = v.substring(0, v.length() - 1);
+        }
+        try {
+            long n = Long.parseLong(v);
+            if (n >= 0 && n <= Long.MAX_VALUE / unit) {
+                return n * unit;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        System.err.println("tracebeat: tracebeat.budget=" + s + " is not a size (like 64m); using 64m");
+        return DEFAULT_BUDGET;
+    }
+
+    /** Takes bytes from the budget; false when too few are left. */
+    static boolean reserve(long bytes) {
+        for (;;) {
+            long left = UNRESERVED.get();
+            if (left < bytes) {
+                return false;
+            }
+            if (UNRESERVED.compareAndSet(left, left - bytes)) {
+                return true;
+            }
+        }
+    }
+
+    private static final class ExitWriter implements Runnable {
+        private final String file;
+
+        ExitWriter(String file) {
+            this.file = file;
+        }
+
+        @Override
+        public void run() {
+            try {
+                write(file);
+            } catch (Throwable e) {
+                System.err.println("tracebeat: cannot write the trace to " + file + ": " + e);
+            }
+        }
+    }
+}
