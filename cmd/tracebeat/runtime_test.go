@@ -197,3 +197,53 @@ func TestRuntimeRingBudget(t *testing.T) {
 	code, _, stderr = runDecodeArgs("--map", methodMap, "--format", "json", trace)
 	require.Equal(t, exitOK, code, stderr)
 }
+
+// TestRuntimeWritesOnDemand: Recorder.write while the program runs; main()
+// has not returned then, so decode closes it at the file's end and marks it.
+func TestRuntimeWritesOnDemand(t *testing.T) {
+	classes := threadsProgram(t)
+	snapshot := filepath.Join(t.TempDir(), "snapshot.trace")
+	_, methodMap, _ := recordThreads(t, classes, nil, nil, []string{"-Dthreads.snapshot=" + snapshot}, 2, 10)
+	code, stdout, stderr := runDecodeArgs("--map", methodMap, "--format", "json", snapshot)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stderr, `"main": 1 calls had not returned when the recording was written`)
+	var doc struct {
+		TraceEvents []traceEventJSON `json:"traceEvents"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &doc))
+	unclosed := 0
+	for _, e := range doc.TraceEvents {
+		if e.Args["unclosed"] == true {
+			unclosed++
+			require.Equal(t, "fixture.Threads.main([Ljava.lang.String;)V", e.Name)
+		}
+	}
+	require.Equal(t, 1, unclosed)
+}
+
+// TestRuntimeCannotWrite: a trace file that cannot be written costs one
+// line on stderr; the program's output and exit status stay its own.
+func TestRuntimeCannotWrite(t *testing.T) {
+	classes := threadsProgram(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	code, _, stderr := runCLI("instrument", "-o", out, classes)
+	require.Equal(t, exitOK, code, stderr)
+	runtimeJar := filepath.Join(dir, "rt.jar")
+	code, _, stderr = runCLI("runtime", "-o", runtimeJar)
+	require.Equal(t, exitOK, code, stderr)
+	cp := runtimeJar + string(os.PathListSeparator) + filepath.Join(out, "threads")
+	missing := filepath.Join(dir, "no-such-dir", "app.trace")
+	cmd := exec.Command("java", "-Dtracebeat.trace="+missing, "-cp", cp, "fixture.Threads", "2", "5")
+	var so, se strings.Builder
+	cmd.Stdout, cmd.Stderr = &so, &se
+	require.NoError(t, cmd.Run(), se.String())
+	plain, err := exec.Command("java", "-cp", classes, "fixture.Threads", "2", "5").Output()
+	require.NoError(t, err)
+	require.Equal(t, string(plain), so.String())
+	lines := strings.Split(strings.TrimSpace(se.String()), "\n")
+	require.Len(t, lines, 1, "stderr: %q", se.String())
+	require.Contains(t, lines[0], "tracebeat: cannot write the trace to "+missing)
+	_, err = os.Stat(missing)
+	require.True(t, os.IsNotExist(err))
+}
