@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/tracebeat/tracebeat/internal/javatest"
+	"github.com/tracebeat/tracebeat/internal/release"
 )
 
 // gradleTimeout bounds one Gradle build (Gradle 4.4.1 with --no-daemon
@@ -41,61 +42,15 @@ func requireGradle(tb testing.TB) string {
 	return ""
 }
 
-// gradleAPIClasspath lists the jars to compile the plugin against: lib/ and
-// lib/plugins/ of the Gradle installation that `gradle` on PATH runs, plus
-// Groovy and SLF4J, which Debian's package keeps in /usr/share/java instead
-// of lib/.
+// gradleAPIClasspath lists the jars to compile the plugin against (see
+// release.GradleAPIClasspath).
 func gradleAPIClasspath(tb testing.TB, gradleBin string) []string {
 	tb.Helper()
-	resolved, err := filepath.EvalSymlinks(gradleBin)
+	jars, err := release.GradleAPIClasspath(gradleBin)
 	if err != nil {
-		tb.Fatalf("resolve %s: %v", gradleBin, err)
+		tb.Fatal(err)
 	}
-	home := filepath.Dir(filepath.Dir(resolved)) // <home>/bin/gradle
-	var jars []string
-	for _, dir := range []string{filepath.Join(home, "lib"), filepath.Join(home, "lib", "plugins")} {
-		found, err := filepath.Glob(filepath.Join(dir, "*.jar"))
-		if err != nil {
-			tb.Fatalf("list %s: %v", dir, err)
-		}
-		jars = append(jars, found...)
-	}
-	if len(jars) == 0 {
-		tb.Fatalf("no jars under %s/lib: cannot tell where the Gradle API of %s is", home, resolved)
-	}
-	for _, need := range []struct {
-		prefix     string   // base-name prefix of the jar in lib/
-		debianJars []string // where Debian keeps it instead
-	}{
-		{"groovy", []string{"/usr/share/java/groovy-all.jar", "/usr/share/java/groovy.jar"}},
-		{"slf4j-api", []string{"/usr/share/java/slf4j-api.jar"}},
-	} {
-		if hasJar(jars, need.prefix) {
-			continue
-		}
-		found := false
-		for _, p := range need.debianJars {
-			if _, err := os.Stat(p); err == nil {
-				jars = append(jars, p)
-				found = true
-				break
-			}
-		}
-		if !found {
-			tb.Fatalf("no %s jar in %s/lib nor at %v: cannot compile against the Gradle API", need.prefix, home, need.debianJars)
-		}
-	}
-	sort.Strings(jars)
 	return jars
-}
-
-func hasJar(jars []string, prefix string) bool {
-	for _, j := range jars {
-		if strings.HasPrefix(filepath.Base(j), prefix) {
-			return true
-		}
-	}
-	return false
 }
 
 // pluginJars are the jars a build script puts on its classpath.
@@ -186,6 +141,12 @@ type gradleRun struct {
 // dir with the given Gradle user home.
 func runGradle(tb testing.TB, gradleBin, userHome, dir string, args ...string) gradleRun {
 	tb.Helper()
+	return runGradleEnv(tb, gradleBin, userHome, dir, nil, args...)
+}
+
+// runGradleEnv is runGradle with env added to the environment.
+func runGradleEnv(tb testing.TB, gradleBin, userHome, dir string, env []string, args ...string) gradleRun {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), gradleTimeout)
 	defer cancel()
 	full := append([]string{"--offline", "--no-daemon", "--console=plain", "--stacktrace",
@@ -194,7 +155,7 @@ func runGradle(tb testing.TB, gradleBin, userHome, dir string, args ...string) g
 	cmd.Dir = dir
 	cmd.WaitDelay = 10 * time.Second
 	// The plugin must use what the build passes, not a binary from the environment.
-	cmd.Env = withoutEnv(os.Environ(), "TRACEBEAT_TOOL")
+	cmd.Env = append(withoutEnv(os.Environ(), "TRACEBEAT_TOOL"), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

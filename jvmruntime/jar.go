@@ -8,11 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/tracebeat/tracebeat/classfile"
+	"github.com/tracebeat/tracebeat/internal/jarpack"
 )
 
 //go:embed tracebeat-runtime.jar
@@ -28,9 +27,6 @@ const RecorderPackage = "com/github/tracebeat/runtime/"
 
 // Jar returns the embedded runtime jar.
 func Jar() []byte { return embeddedJar }
-
-// jarTime is every entry's time, so that a jar depends on its classes only.
-var jarTime = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 
 const manifest = "Manifest-Version: 1.0\r\nCreated-By: tracebeat (scripts/build-runtime.sh)\r\n\r\n"
 
@@ -63,35 +59,7 @@ func BuildJar(dir string) ([]byte, error) {
 	return packJar(classes)
 }
 
-func packJar(classes map[string][]byte) ([]byte, error) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	add := func(name string, data []byte) error {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: jarTime})
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(data)
-		return err
-	}
-	if err := add("META-INF/MANIFEST.MF", []byte(manifest)); err != nil {
-		return nil, err
-	}
-	names := make([]string, 0, len(classes))
-	for n := range classes {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		if err := add(n, classes[n]); err != nil {
-			return nil, err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
+func packJar(classes map[string][]byte) ([]byte, error) { return jarpack.Pack(manifest, classes) }
 
 // Classes returns the class files of a runtime jar by entry name.
 func Classes(jar []byte) (map[string][]byte, error) {

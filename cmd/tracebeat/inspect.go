@@ -143,16 +143,24 @@ const (
 	sourceDir
 )
 
+// splitClassArg splits "PATH!ENTRY" at the last '!' unless arg names an
+// existing file as it is. Only the entry uses slashes; PATH is the
+// platform's (C:\app\lib.jar!com/a/B.class on Windows).
+func splitClassArg(arg string, exists func(string) bool) (path, entry string) {
+	if !exists(arg) {
+		if i := strings.LastIndex(arg, "!"); i > 0 {
+			return arg[:i], arg[i+1:]
+		}
+	}
+	return arg, ""
+}
+
 // openClassSource resolves "PATH", "PATH!ENTRY" or PATH with --class. The
 // '!' splits only when PATH itself does not exist, so a file name holding
 // '!' still works.
 func openClassSource(arg, class string) (*classSource, error) {
-	path, entry := arg, ""
-	if _, err := os.Stat(arg); err != nil {
-		if i := strings.LastIndex(arg, "!"); i > 0 {
-			path, entry = arg[:i], arg[i+1:]
-		}
-	}
+	path, entry := splitClassArg(arg, func(p string) bool { _, err := os.Stat(p); return err == nil })
+
 	if class != "" {
 		if entry != "" {
 			return nil, fmt.Errorf("%s: both !%s and --class %s given", path, entry, class)

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tracebeat/tracebeat"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
@@ -276,7 +277,9 @@ func TestHelp(t *testing.T) {
 func TestVersion(t *testing.T) {
 	code, stdout, stderr := runCLI("version")
 	require.Equal(t, exitOK, code, stderr)
-	assert.Regexp(t, `^tracebeat dev \(go[0-9][^ ]* [a-z0-9]+/[a-z0-9]+[,)]`, stdout)
+	// The version is the VERSION file's, the one scripts/release.sh stamps.
+	assert.Regexp(t, `^tracebeat `+regexp.QuoteMeta(tracebeat.Version())+` \(go[0-9][^ ]* [a-z0-9]+/[a-z0-9]+[,)]`, stdout)
+	assert.Regexp(t, `^\d+\.\d+\.\d+`, tracebeat.Version())
 	_, stdout2, _ := runCLI("--version")
 	assert.Equal(t, stdout, stdout2)
 

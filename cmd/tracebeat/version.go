@@ -8,12 +8,14 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/pflag"
+
+	"github.com/tracebeat/tracebeat"
 )
 
-// version is set at build time:
+// version overrides the VERSION file's version when set at build time:
 //
-//	go build -ldflags "-X main.version=1.2.0" ./cmd/tracebeat
-var version = "dev"
+//	go build -ldflags "-X main.version=1.2.0-rc1" ./cmd/tracebeat
+var version string
 
 func init() {
 	register(command{
@@ -25,10 +27,10 @@ func init() {
 
 const versionHelp = `usage: tracebeat version
 
-Prints the tracebeat version (set at build time with
--ldflags "-X main.version=V", "dev" otherwise), the Go version and platform,
-and the source revision recorded by the Go toolchain when built from a
-checkout ("+dirty" when the checkout had local changes).
+Prints the tracebeat version (the VERSION file of the source tree it was
+built from, unless -ldflags "-X main.version=V" set another), the Go
+version and platform, and the source revision recorded by the Go toolchain
+when built from a checkout ("+dirty" when the checkout had local changes).
 
 Examples:
   tracebeat version
@@ -53,7 +55,11 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	info, _ := debug.ReadBuildInfo()
-	fmt.Fprintln(stdout, versionLine(version, info))
+	v := version
+	if v == "" {
+		v = tracebeat.Version()
+	}
+	fmt.Fprintln(stdout, versionLine(v, info))
 	return exitOK
 }
 

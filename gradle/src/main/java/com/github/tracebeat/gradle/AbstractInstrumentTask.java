@@ -39,6 +39,7 @@ public abstract class AbstractInstrumentTask extends DefaultTask {
     private Integer workers;
     private List<String> extraArgs = new ArrayList<String>();
     private File toolPath;
+    private ReleaseTool releaseTool;
     private String toolVersion;
     private FileCollection referenceClasspath = getProject().files();
     private File methodMapFile;
@@ -201,6 +202,27 @@ public abstract class AbstractInstrumentTask extends DefaultTask {
         this.toolPath = toolPath;
     }
 
+    /** The release binary to resolve when no toolPath is set (see ReleaseTool). */
+    @Internal
+    ReleaseTool getReleaseTool() {
+        return releaseTool;
+    }
+
+    void setReleaseTool(ReleaseTool releaseTool) {
+        this.releaseTool = releaseTool;
+    }
+
+    /**
+     * The release binary as a cache-key input: its version, platform and
+     * SHA-256 (known before it is resolved), so outputs of two tool versions
+     * never mix.
+     */
+    @Optional
+    @Input
+    public String getToolRelease() {
+        return releaseTool == null ? null : releaseTool.identity();
+    }
+
     @Optional
     @Input
     public String getToolVersion() {
@@ -219,7 +241,7 @@ public abstract class AbstractInstrumentTask extends DefaultTask {
     @InputFile
     @PathSensitive(PathSensitivity.NONE)
     public File getToolBinary() {
-        return toolVersion == null ? toolPath : null;
+        return toolVersion == null && releaseTool == null ? toolPath : null;
     }
 
     /**

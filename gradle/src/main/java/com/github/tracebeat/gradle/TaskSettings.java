@@ -36,7 +36,7 @@ final class TaskSettings {
         task.setBeatClass(ext.getBeatClass());
         task.setWorkers(ext.getWorkers());
         task.setExtraArgs(ext.getExtraArgs());
-        task.setToolPath(ToolLocator.locate(project, ext));
+        ToolLocator.configure(task, project, ext);
         task.setToolVersion(ext.getToolVersion());
         task.setMethodMapFile(new File(mapsDir, fileName("methodMapFileName", ext.getMethodMapFileName())));
         task.setIgnoreMapFile(new File(mapsDir, fileName("ignoreMapFileName", ext.getIgnoreMapFileName())));

@@ -4,22 +4,39 @@ import java.io.File;
 
 import org.gradle.api.Project;
 
-/** Finds the tracebeat binary: toolPath, then $TRACEBEAT_TOOL, then PATH. */
+/**
+ * Chooses the tracebeat binary of a task: {@code toolPath}, then
+ * {@code $TRACEBEAT_TOOL} (both for people who build the tool themselves),
+ * then the binary of the plugin's own release ({@link ReleaseTool}, resolved
+ * when the task runs). A plugin built by hand has no release; it looks on
+ * PATH instead.
+ */
 final class ToolLocator {
     static final String ENV_TOOL = "TRACEBEAT_TOOL";
 
     private ToolLocator() {
     }
 
-    /** The binary, or null when none is configured or found (the task then fails saying how to set it). */
-    static File locate(Project project, TracebeatExtension ext) {
+    static void configure(AbstractInstrumentTask task, Project project, TracebeatExtension ext) {
         if (ext.getToolPath() != null) {
-            return project.file(ext.getToolPath());
+            task.setToolPath(project.file(ext.getToolPath()));
+            return;
         }
         String env = System.getenv(ENV_TOOL);
         if (env != null && !env.isEmpty()) {
-            return new File(env);
+            task.setToolPath(new File(env));
+            return;
         }
+        ReleaseTool release = ReleaseTool.load();
+        if (release != null) {
+            task.setReleaseTool(release);
+            return;
+        }
+        task.setToolPath(onPath());
+    }
+
+    /** tracebeat on PATH, or null. */
+    private static File onPath() {
         String path = System.getenv("PATH");
         if (path == null) {
             return null;

@@ -1,0 +1,49 @@
+// Package jarpack writes jars that depend on their contents only: the
+// manifest first, then the entries in name order, all deflated with one
+// fixed time. The runtime jar and the release's plugin jar are made this
+// way, so that building twice gives the same bytes.
+package jarpack
+
+import (
+	"archive/zip"
+	"bytes"
+	"slices"
+	"time"
+)
+
+// EntryTime is every entry's modification time.
+var EntryTime = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Pack returns a jar holding META-INF/MANIFEST.MF with manifest, then files
+// (by entry name; a manifest among them is ignored).
+func Pack(manifest string, files map[string][]byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(name string, data []byte) error {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: EntryTime})
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	}
+	if err := add("META-INF/MANIFEST.MF", []byte(manifest)); err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		if n != "META-INF/MANIFEST.MF" {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		if err := add(n, files[n]); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
