@@ -84,6 +84,18 @@ func runCached(t *testing.T, cache string, base *methodmap.Map, mode instrument.
 // write exactly what a run without cache writes with the same base map,
 // and must reuse what it claims to.
 func TestCacheReusesOnlyWhatIsStillRight(t *testing.T) {
+	testCacheReuses(t)
+}
+
+// TestCacheReusesWithoutMapsOrLinkCounts is the same on the paths of
+// systems without memory maps or link counts (Windows): reads instead of
+// maps, no superseded jar written over.
+func TestCacheReusesWithoutMapsOrLinkCounts(t *testing.T) {
+	defer instrument.ForcePortable()()
+	testCacheReuses(t)
+}
+
+func testCacheReuses(t *testing.T) {
 	javatest.RequireJava(t)
 	fixtures := fixturesJar(t)
 	work := t.TempDir()

@@ -61,11 +61,15 @@ func WriteBytes(path string, perm os.FileMode, data []byte) error {
 	})
 }
 
+// exchangeFiles is exchange; tests replace it to run the portable path
+// (a plain rename) on Linux too.
+var exchangeFiles = exchange
+
 // Replace moves the finished file tmp to path, replacing what is there.
 // tmp is gone afterwards, also when it was another name of the file at
 // path (which rename leaves in place).
 func Replace(tmp, path string) error {
-	if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() && exchange(tmp, path) == nil {
+	if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() && exchangeFiles(tmp, path) == nil {
 		// tmp now names the old file.
 		return os.Remove(tmp)
 	}

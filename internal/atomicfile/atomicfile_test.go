@@ -81,6 +81,19 @@ func TestWriteFailureLeavesTheOldFile(t *testing.T) {
 }
 
 func TestReplace(t *testing.T) {
+	testReplace(t)
+}
+
+// TestReplaceWithoutExchange runs the same cases on the path every other
+// system takes: no RENAME_EXCHANGE, a rename over the old name.
+func TestReplaceWithoutExchange(t *testing.T) {
+	saved := exchangeFiles
+	defer func() { exchangeFiles = saved }()
+	exchangeFiles = func(string, string) error { return errors.ErrUnsupported }
+	testReplace(t)
+}
+
+func testReplace(t *testing.T) {
 	t.Run("over a file that has another link", func(t *testing.T) {
 		// The old file lives on under its other name (a pack's jar given
 		// out as an output): replacing the output must not touch it.
