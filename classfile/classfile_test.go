@@ -341,7 +341,7 @@ func TestSwitchRelayout(t *testing.T) {
 		ops := func(c *cf.Code) []string {
 			var s []string
 			for _, in := range c.Insns {
-				s = append(s, cf.OpcodeName(in.Op))
+				s = append(s, in.Op.String())
 			}
 			return s
 		}

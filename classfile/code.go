@@ -26,7 +26,7 @@ const NoLabel Label = 0
 // refers to it). Wide records a `wide` prefix, so an unnecessary prefix in
 // the input survives a round trip.
 type Insn struct {
-	Op     uint8
+	Op     Opcode
 	Wide   bool
 	Mark   Label
 	A, B   int32

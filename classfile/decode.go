@@ -157,7 +157,7 @@ func (d *codeDecoder) decodeInsnsInto(insns []Insn) (int, error) {
 	for off := 0; off < n; {
 		op := code[off]
 		size := int(fixedSize[op])
-		in := Insn{Op: op}
+		in := Insn{Op: Opcode(op)}
 		if f := &plainOperands[op]; f.plain && off+8 <= n {
 			// One load and table-driven shifts instead of a jump on the
 			// operand kind, which mispredicts on nearly every instruction.
@@ -266,7 +266,7 @@ func (d *codeDecoder) variableInsn(in *Insn, off int) (int, error) {
 		if err := need(2); err != nil {
 			return 0, err
 		}
-		in.Op = code[off+1]
+		in.Op = Opcode(code[off+1])
 		in.Wide = true
 		size := 0
 		switch opInfo[in.Op].kind {
@@ -275,7 +275,7 @@ func (d *codeDecoder) variableInsn(in *Insn, off int) (int, error) {
 		case opIinc:
 			size = 6
 		default:
-			return 0, formatErr("code", off, "wide applied to %s (0x%02X)", opName(in.Op), in.Op)
+			return 0, formatErr("code", off, "wide applied to %s (0x%02X)", opName(in.Op), uint8(in.Op))
 		}
 		if err := need(size); err != nil {
 			return 0, err
@@ -302,10 +302,10 @@ func (d *codeDecoder) variableInsn(in *Insn, off int) (int, error) {
 	case opTableSwitch, opLookupSwitch:
 		return d.decodeSwitch(off, in)
 	}
-	return 0, formatErr("code", off, "unknown opcode 0x%02X", in.Op)
+	return 0, formatErr("code", off, "unknown opcode 0x%02X", uint8(in.Op))
 }
 
-func opName(op uint8) string {
+func opName[O ~uint8](op O) string {
 	if n := opInfo[op].name; n != "" {
 		return n
 	}

@@ -2,10 +2,14 @@ package classfile
 
 import "fmt"
 
+// Descriptor is a descriptor as a string, or as the raw bytes of its
+// Utf8 constant (read without making a string of them).
+type Descriptor interface{ ~string | ~[]byte }
+
 // MethodSlots returns the number of local/stack slots a method
 // descriptor's parameters take and the slots its return value takes
 // (0 for void, 2 for long/double).
-func MethodSlots(desc string) (params, ret int, err error) {
+func MethodSlots[D Descriptor](desc D) (params, ret int, err error) {
 	if len(desc) == 0 || desc[0] != '(' {
 		return 0, 0, fmt.Errorf("malformed method descriptor %q", desc)
 	}
@@ -33,7 +37,7 @@ func MethodSlots(desc string) (params, ret int, err error) {
 }
 
 // FieldSlots returns the slots a field descriptor's value takes.
-func FieldSlots(desc string) (int, error) {
+func FieldSlots[D Descriptor](desc D) (int, error) {
 	n, next, err := fieldType(desc, 0)
 	if err != nil || next != len(desc) {
 		return 0, fmt.Errorf("malformed field descriptor %q", desc)
@@ -43,7 +47,7 @@ func FieldSlots(desc string) (int, error) {
 
 // fieldType parses one field type at desc[i:] and returns its slot count
 // and the index after it.
-func fieldType(desc string, i int) (slots, next int, err error) {
+func fieldType[D Descriptor](desc D, i int) (slots, next int, err error) {
 	start := i
 	for i < len(desc) && desc[i] == '[' {
 		i++

@@ -224,7 +224,7 @@ func (c *Code) variableSize(i, off int) (int, error) {
 	in := &c.Insns[i]
 	switch opInfo[in.Op].kind {
 	case opInvalid, opWide:
-		return 0, fmt.Errorf("instruction %d: invalid opcode 0x%02X", i, in.Op)
+		return 0, fmt.Errorf("instruction %d: invalid opcode 0x%02X", i, uint8(in.Op))
 	case opTableSwitch, opLookupSwitch:
 		if in.A < 0 || int(in.A) >= len(c.Switches) {
 			return 0, fmt.Errorf("instruction %d: switch index %d out of range", i, in.A)
@@ -280,7 +280,7 @@ func (c *Code) appendInsns(dst []byte, lo *encodeScratch) ([]byte, error) {
 	base := len(dst)
 	for i := range c.Insns {
 		in := &c.Insns[i]
-		op := in.Op
+		op := uint8(in.Op)
 		if plainForm[op] && cap(dst)-len(dst) >= 8 && (!mayWiden[op] || widenedSize(in) == int(layoutSize[op])) {
 			// Plain form: the opcode, then A in one or two bytes, then B
 			// in one byte, cut to the opcode's size. Writing all eight

@@ -1,6 +1,38 @@
 package classfile
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Opcode is an instruction's opcode: a value that knows its mnemonic
+// (String), its operand layout (the decoder's opInfo table), whether it
+// returns or branches, and its effect on the operand stack where the
+// opcode alone decides it (StackEffect). This package is the one place
+// that knows opcodes; the constants below are untyped so that raw code
+// bytes compare with them too.
+type Opcode uint8
+
+// String is the mnemonic ("invokestatic"), or "0xNN" for a byte the JVM
+// does not define as an opcode.
+func (op Opcode) String() string {
+	if n := opInfo[op].name; n != "" {
+		return n
+	}
+	return fmt.Sprintf("0x%02x", uint8(op))
+}
+
+// Defined reports whether the JVM defines op in class files.
+func (op Opcode) Defined() bool { return opInfo[op].name != "" }
+
+// IsReturn reports whether op is one of ireturn..return.
+func (op Opcode) IsReturn() bool { return op >= IRETURN && op <= RETURN }
+
+// IsBranch reports whether op carries one branch target (conditional or not).
+func (op Opcode) IsBranch() bool {
+	k := opInfo[op].kind
+	return k == opBranch2 || k == opBranch4
+}
 
 // Opcode values used by name elsewhere in the project. The full table of
 // mnemonics and operand shapes is opInfo below.
@@ -19,11 +51,15 @@ const (
 	ILOAD_1         = 0x1b
 	ALOAD           = 0x19
 	ALOAD_0         = 0x2a
+	ALOAD_3         = 0x2d
 	SALOAD          = 0x35
 	ISTORE          = 0x36
 	ASTORE          = 0x3a
+	ISTORE_0        = 0x3b
+	ASTORE_3        = 0x4e
 	POP             = 0x57
 	DUP             = 0x59
+	SWAP            = 0x5f
 	IINC            = 0x84
 	IFEQ            = 0x99
 	GOTO            = 0xa7
@@ -47,6 +83,7 @@ const (
 	ANEWARRAY       = 0xbd
 	ATHROW          = 0xbf
 	CHECKCAST       = 0xc0
+	INSTANCEOF      = 0xc1
 	WIDE            = 0xc4
 	MULTIANEWARRAY  = 0xc5
 	IFNULL          = 0xc6
@@ -157,6 +194,7 @@ func init() {
 	// initialised before any init function runs.
 	initLayoutTables()
 	initDecodeTables()
+	initStackEffects()
 }
 
 // kindSize is the size of an instruction of each operand kind without a
@@ -166,19 +204,6 @@ var kindSize = [...]uint8{
 	opShort: 3, opCP2: 3, opIinc: 3, opBranch2: 3,
 	opMultiANewArray: 4, opBranch4: 5, opInvokeInterface: 5, opInvokeDynamic: 5,
 	opInvalid: 0, opWide: 0, opTableSwitch: 0, opLookupSwitch: 0,
-}
-
-// OpcodeName returns the mnemonic of op, or "" for an opcode the JVM
-// does not define in class files.
-func OpcodeName(op uint8) string { return opInfo[op].name }
-
-// IsReturn reports whether op is one of ireturn..return.
-func IsReturn(op uint8) bool { return op >= IRETURN && op <= RETURN }
-
-// IsBranch reports whether op carries one branch target (conditional or not).
-func IsBranch(op uint8) bool {
-	k := opInfo[op].kind
-	return k == opBranch2 || k == opBranch4
 }
 
 // AppendOpcodes appends the opcode of every instruction in a raw code
@@ -225,7 +250,7 @@ func AppendOpcodes(dst []byte, code []byte) ([]byte, error) {
 				size = int(int64(p+8-off) + 8*n)
 			}
 		default:
-			size = insnSize(&Insn{Op: op}, nil, off)
+			size = insnSize(&Insn{Op: Opcode(op)}, nil, off)
 		}
 		if off+size > len(code) || size <= 0 {
 			return dst, formatErr("code", off, "%s truncated", opName(op))

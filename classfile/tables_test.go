@@ -23,7 +23,7 @@ func TestSizeTablesAgree(t *testing.T) {
 			continue
 		}
 		for _, in := range operands {
-			in.Op = uint8(op)
+			in.Op = Opcode(op)
 			want := insnSize(&in, nil, 0)
 			got := int(layoutSize[op])
 			if mayWiden[op] {
@@ -36,7 +36,7 @@ func TestSizeTablesAgree(t *testing.T) {
 		}
 		// The decoder's size is the unwidened one, except for the invoke
 		// forms, which it decodes on its slow path (fixedSize 0).
-		short := insnSize(&Insn{Op: uint8(op)}, nil, 0)
+		short := insnSize(&Insn{Op: Opcode(op)}, nil, 0)
 		if fs := int(fixedSize[op]); fs != short && !(fs == 0 && (k == opInvokeInterface || k == opInvokeDynamic)) {
 			t.Errorf("opcode 0x%02X (%s): fixedSize %d, insnSize %d", op, opInfo[op].name, fs, short)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
@@ -45,7 +46,7 @@ func BenchmarkPipeline(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		out := b.TempDir()
 		res, err := instrument.Run(context.Background(), instrument.Options{
-			Inputs: jars, Output: out, Workers: workers, Runtime: instrument.DefaultRuntime(), Policy: pol,
+			Inputs: jars, Output: out, Workers: workers, Runtime: rewrite.DefaultRuntime(), Policy: pol,
 		})
 		if err != nil {
 			b.Fatal(err)

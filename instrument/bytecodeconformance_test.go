@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 )
 
@@ -42,7 +42,7 @@ func bytecodeShapes(t *testing.T) string {
 
 // runShapes calls every public static (I)I method of the shapes with
 // ShapeRunner on the stub of mode.
-func runShapes(t *testing.T, mode instrument.Mode, jar string) (stdout, stderr string) {
+func runShapes(t *testing.T, mode rewrite.Mode, jar string) (stdout, stderr string) {
 	runner := javatest.Javac(t, javatest.Options{Release: 17}, javatest.Testdata(t, "bytecode", "runner"))
 	stdout, stderr, err := stubJVM(t, mode, jar, runner).Run(t, "ShapeRunner", shapeClasses...)
 	require.NoError(t, err, stderr)
@@ -57,9 +57,9 @@ func TestBytecodeConformance(t *testing.T) {
 	orig := bytecodeShapes(t)
 	v := javatest.RequireVerified(t, orig)
 	require.Len(t, v.Classes, len(shapeClasses))
-	want, _ := runShapes(t, instrument.ModeBeat, orig)
+	want, _ := runShapes(t, rewrite.ModeBeat, orig)
 	require.Greater(t, strings.Count(want, "\n"), 60)
-	for _, mode := range []instrument.Mode{instrument.ModeBeat, instrument.ModeSystrace} {
+	for _, mode := range []rewrite.Mode{rewrite.ModeBeat, rewrite.ModeSystrace} {
 		t.Run(mode.String(), func(t *testing.T) {
 			out, res := runPipeline(t, mode, 2, orig)
 			require.Empty(t, res.Warnings, "every shape must parse")
@@ -70,7 +70,7 @@ func TestBytecodeConformance(t *testing.T) {
 
 			got, stderr := runShapes(t, mode, jar)
 			assert.Equal(t, want, got, "results changed")
-			if mode == instrument.ModeBeat {
+			if mode == rewrite.ModeBeat {
 				rep, err := javatest.ParseStubReport(stderr)
 				require.NoError(t, err)
 				assert.True(t, rep.Balanced(), "unbalanced: %+v", rep)
@@ -103,7 +103,7 @@ func TestBytecodeConformance(t *testing.T) {
 			}
 			var overflow []string
 			for name, reason := range skipped {
-				assert.Equal(t, instrument.ReasonBranchOverflow, reason, name)
+				assert.Equal(t, rewrite.ReasonBranchOverflow, reason, name)
 				overflow = append(overflow, name)
 			}
 			sort.Strings(overflow)
@@ -137,7 +137,7 @@ func TestOtherCompilers(t *testing.T) {
 			want, _, err := javatest.JVM{Classpath: append([]string{orig}, c.runtime...)}.Run(t, c.main)
 			require.NoError(t, err)
 			require.True(t, strings.HasPrefix(want, c.prefix), "output %q", want)
-			for _, mode := range []instrument.Mode{instrument.ModeBeat, instrument.ModeSystrace} {
+			for _, mode := range []rewrite.Mode{rewrite.ModeBeat, rewrite.ModeSystrace} {
 				out, res := runPipeline(t, mode, 2, orig)
 				require.Empty(t, res.Warnings)
 				require.Positive(t, res.Rewritten)
@@ -149,7 +149,7 @@ func TestOtherCompilers(t *testing.T) {
 				got, stderr, err := stubJVM(t, mode, append([]string{jar}, c.runtime...)...).Run(t, c.main)
 				require.NoError(t, err, stderr)
 				assert.Equal(t, want, got, "%s: output changed", mode)
-				if mode == instrument.ModeBeat {
+				if mode == rewrite.ModeBeat {
 					rep, err := javatest.ParseStubReport(stderr)
 					require.NoError(t, err)
 					assert.True(t, rep.Balanced(), "%s: unbalanced: %+v", mode, rep)

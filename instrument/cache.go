@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"io"
 	"os"
 	"path/filepath"
@@ -233,7 +234,7 @@ func (in *input) entrySumOf(e *entry) (checksum, error) {
 }
 
 // planSum hashes what a class is to be rewritten with.
-func planSum(plans []MethodPlan, addFocus, toJar bool) [32]byte {
+func planSum(plans []rewrite.MethodPlan, addFocus, toJar bool) [32]byte {
 	buf := make([]byte, 0, 2+len(plans)*10)
 	buf = append(buf, boolByte(addFocus), boolByte(toJar))
 	for _, p := range plans {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"io"
 	"os"
 	"path/filepath"
@@ -120,7 +121,7 @@ func (p *pipeline) scanFromCache(i int, ic *inputCache, j int, e *entry) (ci *cl
 
 func (p *pipeline) reuseScan(i int, ic *inputCache, j int, e *entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
 	in := p.inputs[i]
-	if ci := rec.info; ci != nil && ci.blocked != ReasonJVMRoot && ci.blocked != p.opt.Policy.blockedFor(ci.origName, p.hasClass) {
+	if ci := rec.info; ci != nil && ci.blocked != rewrite.ReasonJVMRoot && ci.blocked != p.opt.Policy.blockedFor(ci.origName, p.hasClass) {
 		// The generated-class rule depends on the other classes (an R
 		// class added or removed elsewhere): scan the class again.
 		data, err := e.read()

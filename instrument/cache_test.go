@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
@@ -63,10 +64,10 @@ type cacheRun struct {
 // runCached runs the pipeline (with a cache when cache is set) over
 // inputs, with base as the base map, the way `tracebeat instrument
 // --cache` does.
-func runCached(t *testing.T, cache string, base *methodmap.Map, mode instrument.Mode, inputs ...string) cacheRun {
+func runCached(t *testing.T, cache string, base *methodmap.Map, mode rewrite.Mode, inputs ...string) cacheRun {
 	t.Helper()
 	out := t.TempDir()
-	rt := instrument.DefaultRuntime()
+	rt := rewrite.DefaultRuntime()
 	rt.Mode = mode
 	res, err := instrument.Run(context.Background(), instrument.Options{
 		Inputs: inputs, Output: out, Workers: 2, Runtime: rt,
@@ -122,13 +123,13 @@ func testCacheReuses(t *testing.T) {
 		assert.Equal(t, want.res.Focus, got.res.Focus)
 	}
 
-	first := runCached(t, cache, nil, instrument.ModeBeat, inputs...)
-	same(t, runCached(t, "", nil, instrument.ModeBeat, inputs...), first)
+	first := runCached(t, cache, nil, rewrite.ModeBeat, inputs...)
+	same(t, runCached(t, "", nil, rewrite.ModeBeat, inputs...), first)
 	assert.Zero(t, first.res.CachedScans+first.res.CachedRewrites+first.res.CachedInputs, "an empty cache served something")
 
 	t.Run("unchanged", func(t *testing.T) {
-		again := runCached(t, cache, first.res.Planned, instrument.ModeBeat, inputs...)
-		same(t, runCached(t, "", first.res.Planned, instrument.ModeBeat, inputs...), again)
+		again := runCached(t, cache, first.res.Planned, rewrite.ModeBeat, inputs...)
+		same(t, runCached(t, "", first.res.Planned, rewrite.ModeBeat, inputs...), again)
 		assert.Equal(t, 2, again.res.CachedInputs, "both jars come whole from the cache")
 		assert.Equal(t, again.res.Classes, again.res.CachedScans, "no class is scanned again")
 		assert.Equal(t, again.res.Rewritten, again.res.CachedRewrites, "no class is rewritten again")
@@ -136,11 +137,11 @@ func testCacheReuses(t *testing.T) {
 	})
 
 	t.Run("one class changed", func(t *testing.T) {
-		prev := runCached(t, cache, first.res.Planned, instrument.ModeBeat, inputs...)
+		prev := runCached(t, cache, first.res.Planned, rewrite.ModeBeat, inputs...)
 		install(2)
 		defer install(1)
-		changed := runCached(t, cache, prev.res.Planned, instrument.ModeBeat, inputs...)
-		fresh := runCached(t, "", prev.res.Planned, instrument.ModeBeat, inputs...)
+		changed := runCached(t, cache, prev.res.Planned, rewrite.ModeBeat, inputs...)
+		fresh := runCached(t, "", prev.res.Planned, rewrite.ModeBeat, inputs...)
 		same(t, fresh, changed)
 		assert.Equal(t, 1, changed.res.CachedInputs, "the fixtures jar is unchanged")
 		// Changed.class is new in the app jar and in the directory.
@@ -165,8 +166,8 @@ func testCacheReuses(t *testing.T) {
 	})
 
 	t.Run("other options share nothing", func(t *testing.T) {
-		sys := runCached(t, cache, nil, instrument.ModeSystrace, inputs...)
-		same(t, runCached(t, "", nil, instrument.ModeSystrace, inputs...), sys)
+		sys := runCached(t, cache, nil, rewrite.ModeSystrace, inputs...)
+		same(t, runCached(t, "", nil, rewrite.ModeSystrace, inputs...), sys)
 		assert.Zero(t, sys.res.CachedScans+sys.res.CachedRewrites+sys.res.CachedInputs)
 	})
 
@@ -192,21 +193,21 @@ func testCacheReuses(t *testing.T) {
 		return n
 	}
 	t.Run("damaged bodies and jars are not used", func(t *testing.T) {
-		prev := runCached(t, cache, first.res.Planned, instrument.ModeBeat, inputs...)
+		prev := runCached(t, cache, first.res.Planned, rewrite.ModeBeat, inputs...)
 		bodies := damage(t, ".dat")
 		damage(t, ".jar")
-		damaged := runCached(t, cache, prev.res.Planned, instrument.ModeBeat, inputs...)
-		same(t, runCached(t, "", prev.res.Planned, instrument.ModeBeat, inputs...), damaged)
+		damaged := runCached(t, cache, prev.res.Planned, rewrite.ModeBeat, inputs...)
+		same(t, runCached(t, "", prev.res.Planned, rewrite.ModeBeat, inputs...), damaged)
 		assert.Zero(t, damaged.res.CachedInputs, "a damaged jar was used")
 		// Each body is checked on its own: exactly the one hit in each .dat is redone.
 		assert.Equal(t, damaged.res.Rewritten-bodies, damaged.res.CachedRewrites)
 		assert.Equal(t, damaged.res.Classes, damaged.res.CachedScans, "the intact indexes still serve the scans")
 	})
 	t.Run("damaged index is not used", func(t *testing.T) {
-		prev := runCached(t, cache, first.res.Planned, instrument.ModeBeat, inputs...)
+		prev := runCached(t, cache, first.res.Planned, rewrite.ModeBeat, inputs...)
 		damage(t, ".idx")
-		damaged := runCached(t, cache, prev.res.Planned, instrument.ModeBeat, inputs...)
-		same(t, runCached(t, "", prev.res.Planned, instrument.ModeBeat, inputs...), damaged)
+		damaged := runCached(t, cache, prev.res.Planned, rewrite.ModeBeat, inputs...)
+		same(t, runCached(t, "", prev.res.Planned, rewrite.ModeBeat, inputs...), damaged)
 		assert.Zero(t, damaged.res.CachedInputs+damaged.res.CachedScans+damaged.res.CachedRewrites,
 			"something from a damaged index was used")
 	})

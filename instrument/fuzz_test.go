@@ -13,6 +13,7 @@ import (
 
 	"github.com/tracebeat/tracebeat/classfile"
 	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 	"github.com/tracebeat/tracebeat/internal/ziptest"
 )
@@ -59,7 +60,7 @@ func FuzzInstrumentJar(f *testing.F) {
 		})
 		defer watchdog.Stop()
 		_, runErr := instrument.Run(context.Background(), instrument.Options{
-			Inputs: []string{in}, Output: out, Workers: 2, Runtime: instrument.DefaultRuntime(),
+			Inputs: []string{in}, Output: out, Workers: 2, Runtime: rewrite.DefaultRuntime(),
 		})
 		left, _ := os.ReadDir(out)
 		if runErr != nil {

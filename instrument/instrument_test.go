@@ -16,14 +16,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 )
 
 // runPipeline instruments jars into a fresh directory and returns it.
-func runPipeline(t *testing.T, mode instrument.Mode, workers int, inputs ...string) (string, *instrument.Result) {
+func runPipeline(t *testing.T, mode rewrite.Mode, workers int, inputs ...string) (string, *instrument.Result) {
 	t.Helper()
 	out := t.TempDir()
-	rt := instrument.DefaultRuntime()
+	rt := rewrite.DefaultRuntime()
 	rt.Mode = mode
 	res, err := instrument.Run(context.Background(), instrument.Options{
 		Inputs: inputs, Output: out, Workers: workers, Runtime: rt,
@@ -43,7 +44,7 @@ func fixturesJar(t *testing.T) string {
 // enter must be closed by its own exit, exceptions included.
 func TestProgramsStayBalanced(t *testing.T) {
 	orig := fixturesJar(t)
-	for _, mode := range []instrument.Mode{instrument.ModeBeat, instrument.ModeSystrace} {
+	for _, mode := range []rewrite.Mode{rewrite.ModeBeat, rewrite.ModeSystrace} {
 		t.Run(mode.String(), func(t *testing.T) {
 			out, res := runPipeline(t, mode, 2, orig)
 			traced := filepath.Join(out, filepath.Base(orig))
@@ -56,7 +57,7 @@ func TestProgramsStayBalanced(t *testing.T) {
 					after, stderr, err := stubJVM(t, mode, traced).Run(t, prog)
 					require.NoError(t, err, stderr)
 					assert.Equal(t, before, after, "program output changed")
-					if mode == instrument.ModeSystrace {
+					if mode == rewrite.ModeSystrace {
 						rep, err := javatest.ParseTraceReport(stderr)
 						require.NoError(t, err)
 						assert.True(t, rep.Balanced(), "unbalanced: %+v", rep)
@@ -82,8 +83,8 @@ func TestProgramsStayBalanced(t *testing.T) {
 	}
 }
 
-func stubJVM(t *testing.T, mode instrument.Mode, classpath ...string) javatest.JVM {
-	if mode == instrument.ModeSystrace {
+func stubJVM(t *testing.T, mode rewrite.Mode, classpath ...string) javatest.JVM {
+	if mode == rewrite.ModeSystrace {
 		// The fixtures extend the Activity stub, which lives with the beat stub.
 		return javatest.SystraceStubJVM(t, append(classpath, javatest.BeatStub(t))...)
 	}
@@ -111,7 +112,7 @@ func TestInstrumentedClassesVerify(t *testing.T) {
 	sort.Strings(names)
 	for _, name := range names {
 		jar := javatest.Jar(t, sets[name])
-		for _, mode := range []instrument.Mode{instrument.ModeBeat, instrument.ModeSystrace} {
+		for _, mode := range []rewrite.Mode{rewrite.ModeBeat, rewrite.ModeSystrace} {
 			t.Run(name+"/"+mode.String(), func(t *testing.T) {
 				t.Parallel()
 				out, res := runPipeline(t, mode, 2, jar)
@@ -128,17 +129,17 @@ func TestInstrumentedClassesVerify(t *testing.T) {
 // or whose branches would overflow is left as it was, with the reason.
 func TestMethodsAtTheLimitsStayUntouched(t *testing.T) {
 	orig := fixturesJar(t)
-	out, res := runPipeline(t, instrument.ModeBeat, 2, orig)
-	assert.Equal(t, 1, res.Skipped[instrument.ReasonCodeTooLarge], "skipped: %v", res.Skipped)
-	assert.Equal(t, 1, res.Skipped[instrument.ReasonBranchOverflow], "skipped: %v", res.Skipped)
+	out, res := runPipeline(t, rewrite.ModeBeat, 2, orig)
+	assert.Equal(t, 1, res.Skipped[rewrite.ReasonCodeTooLarge], "skipped: %v", res.Skipped)
+	assert.Equal(t, 1, res.Skipped[rewrite.ReasonBranchOverflow], "skipped: %v", res.Skipped)
 	reasons := map[string]string{}
 	for _, m := range res.Ignored {
 		if m.Key.Class == "ins/Big" {
 			reasons[m.Key.Name] = string(m.Reason)
 		}
 	}
-	assert.Equal(t, instrument.ReasonBranchOverflow, reasons["nearBranchLimit"])
-	assert.Equal(t, instrument.ReasonCodeTooLarge, reasons["nearCodeLimit"])
+	assert.Equal(t, rewrite.ReasonBranchOverflow, reasons["nearBranchLimit"])
+	assert.Equal(t, rewrite.ReasonCodeTooLarge, reasons["nearCodeLimit"])
 	for _, e := range res.Map.Entries {
 		assert.False(t, e.Key.Class == "ins/Big" && strings.HasPrefix(e.Key.Name, "near"), "%v is in the map", e.Key)
 	}
@@ -157,7 +158,7 @@ func TestOutputIsDeterministic(t *testing.T) {
 	require.NoError(t, os.WriteFile(cf, data, 0o644))
 	var first [][]byte
 	for _, workers := range []int{1, 2, 8} {
-		out, _ := runPipeline(t, instrument.ModeBeat, workers, orig, cf)
+		out, _ := runPipeline(t, rewrite.ModeBeat, workers, orig, cf)
 		var got [][]byte
 		for _, in := range []string{orig, cf} {
 			b, err := os.ReadFile(filepath.Join(out, filepath.Base(in)))
@@ -191,7 +192,7 @@ func TestRewrittenEntriesKeepTheirCompression(t *testing.T) {
 		method uint16
 	}{{stored, zip.Store}, {deflated, zip.Deflate}} {
 		t.Run(filepath.Base(c.jar), func(t *testing.T) {
-			outDir, res := runPipeline(t, instrument.ModeBeat, 2, c.jar)
+			outDir, res := runPipeline(t, rewrite.ModeBeat, 2, c.jar)
 			require.Positive(t, res.Rewritten)
 			before := javatest.ClassFiles(t, c.jar)
 			zr, err := zip.OpenReader(filepath.Join(outDir, filepath.Base(c.jar)))

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"hash/crc32"
 	"io"
 	"os"
@@ -529,13 +530,13 @@ type rewriteOutcome struct {
 }
 
 // rewrite applies the plans to one class.
-func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []MethodPlan, addFocus bool) (rewriteOutcome, error) {
+func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []rewrite.MethodPlan, addFocus bool) (rewriteOutcome, error) {
 	var out rewriteOutcome
 	c, err := cf.Parse(raw)
 	if err != nil {
 		return out, err
 	}
-	skipped, changed, err := RewriteClass(c, &p.opt.Runtime, plans)
+	skipped, changed, err := rewrite.RewriteClass(c, &p.opt.Runtime, plans)
 	if err != nil {
 		return out, err
 	}
@@ -545,7 +546,7 @@ func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []MethodPlan, addFoc
 		p.opt.Log.Debug("method left untouched", zap.String("class", ci.name), zap.String("method", k.Name+k.Desc), zap.String("reason", s.Reason), zap.Error(s.Err))
 	}
 	if addFocus {
-		if err := AddFocusMethod(c, &p.opt.Runtime); err != nil {
+		if err := rewrite.AddFocusMethod(c, &p.opt.Runtime); err != nil {
 			out.warnings = append(out.warnings, fmt.Sprintf("class %s: focus method not added: %v", ci.name, err))
 		} else {
 			changed = true

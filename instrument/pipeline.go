@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,7 +32,7 @@ type Options struct {
 	Output    string   // directory (mirror) or, with Merge, a jar
 	Merge     bool
 	Workers   int
-	Runtime   Runtime
+	Runtime   rewrite.Runtime
 	Policy    Policy
 	// Strict makes a class that fails to parse fatal; by default it is
 	// copied untouched with a warning.
@@ -135,7 +136,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		opt.Workers = runtime.NumCPU()
 	}
 	if opt.Runtime.BeatClass == "" {
-		opt.Runtime = DefaultRuntime()
+		opt.Runtime = rewrite.DefaultRuntime()
 	}
 	if len(opt.Inputs) == 0 {
 		return nil, errors.New("no inputs")
@@ -230,7 +231,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 // instrumentedBefore reports whether a class holds code instrumented
 // before; such a class is left as it is, the focus call included.
 func instrumentedBefore(ci *classInfo) bool {
-	code := reasons.code(ReasonAlreadyInstrumented)
+	code := reasons.code(rewrite.ReasonAlreadyInstrumented)
 	return slices.ContainsFunc(ci.methods, func(m methodInfo) bool { return m.reason == code })
 }
 
@@ -238,7 +239,7 @@ func instrumentedBefore(ci *classInfo) bool {
 // instrumented already (left as they are): one warning each, or with
 // Strict an error.
 func (p *pipeline) checkInstrumentedBefore() error {
-	code := reasons.code(ReasonAlreadyInstrumented)
+	code := reasons.code(rewrite.ReasonAlreadyInstrumented)
 	for i, infos := range p.infos {
 		n, example := 0, ""
 		for _, ci := range infos {
@@ -260,7 +261,7 @@ func (p *pipeline) checkInstrumentedBefore() error {
 		if p.opt.Strict {
 			return fmt.Errorf("%s: %d methods are instrumented already (%s, ...): is it an output of tracebeat?", p.inputs[i].path, n, example)
 		}
-		p.warnAt(i, "%s: %d methods are instrumented already (%s, ...): left as they are (%s)", p.inputs[i].path, n, example, ReasonAlreadyInstrumented)
+		p.warnAt(i, "%s: %d methods are instrumented already (%s, ...): left as they are (%s)", p.inputs[i].path, n, example, rewrite.ReasonAlreadyInstrumented)
 	}
 	return nil
 }
@@ -653,7 +654,7 @@ func (p *pipeline) planClasses() {
 		p.res.Duplicates = append(p.res.Duplicates, d)
 	}
 	sort.Strings(p.res.Duplicates)
-	if p.opt.Runtime.Mode == ModeBeat {
+	if p.opt.Runtime.Mode == rewrite.ModeBeat {
 		p.focus = h.focusTargets()
 	}
 }
@@ -798,10 +799,10 @@ func compareFields(a, b MethodKey) int {
 }
 
 // plansFor returns what to do with one class.
-func (p *pipeline) plansFor(ci *classInfo) (plans []MethodPlan, addFocus bool) {
+func (p *pipeline) plansFor(ci *classInfo) (plans []rewrite.MethodPlan, addFocus bool) {
 	focus := p.focus[ci.name] && !ci.versioned && !instrumentedBefore(ci)
 	for i, m := range ci.methods {
-		mp := MethodPlan{Index: i}
+		mp := rewrite.MethodPlan{Index: i}
 		if m.trace {
 			mp.Trace, mp.ID = true, int(m.id)
 		}

@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"fmt"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"math"
 
 	"github.com/tracebeat/tracebeat/methodmap"
@@ -81,7 +82,7 @@ type scanner struct {
 // maxInterned bounds a scanner's table; past it the table starts over.
 const maxInterned = 1 << 14
 
-func newScanner(pol *Policy, rt Runtime, descs *descTable, hasClass func(string) bool) *scanner {
+func newScanner(pol *Policy, rt rewrite.Runtime, descs *descTable, hasClass func(string) bool) *scanner {
 	return &scanner{pol: pol, injected: newInjectionMatcher(rt), descs: descs, hasClass: hasClass,
 		strs: map[string]string{}, reasons: map[string]reasonCode{}}
 }
@@ -144,7 +145,7 @@ func (s *scanner) scan(data []byte) (*classInfo, error) {
 		// HotSpot rewrites the returns of Object.<init> and relies on its
 		// shape during bootstrap; a patched java.base with a traced Object
 		// crashes the VM. Nothing else derives from tracing it.
-		ci.blocked = ReasonJVMRoot
+		ci.blocked = rewrite.ReasonJVMRoot
 	}
 	already, err := s.injected.alreadyInstrumented(c)
 	if err != nil {
@@ -173,7 +174,7 @@ func (s *scanner) scan(data []byte) (*classInfo, error) {
 		mi := methodInfo{access: m.Access, nameAt: uint32(len(s.text)), nameLen: uint16(len(on)), desc: desc}
 		s.text = append(s.text, on...)
 		codeAttr, hasCode := c.FindAttribute(m.Attributes, "Code")
-		if mname == focusMethod && mdesc == focusMethodDesc && m.Access&cf.AccStatic == 0 {
+		if mname == rewrite.FocusMethod && mdesc == rewrite.FocusMethodDesc && m.Access&cf.AccStatic == 0 {
 			ci.focusIndex, ci.focusCode = i, hasCode
 			if hasCode {
 				if ci.focusSuper, err = callsSuperFocus(c, codeAttr.Data); err != nil {
@@ -194,12 +195,12 @@ func (s *scanner) scan(data []byte) (*classInfo, error) {
 		}
 		var reason string
 		switch {
-		case ci.blocked == ReasonJVMRoot:
-			reason = ReasonJVMRoot
+		case ci.blocked == rewrite.ReasonJVMRoot:
+			reason = rewrite.ReasonJVMRoot
 		case ci.blocked != "":
 			reason = string(methodmap.ReasonBlocked)
 		case already[i]:
-			reason = ReasonAlreadyInstrumented
+			reason = rewrite.ReasonAlreadyInstrumented
 		default:
 			mi.trace, reason = pol.decide(&facts)
 		}
@@ -225,7 +226,7 @@ func callsSuperFocus(c *cf.Class, codeAttr []byte) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if ref.Name == focusMethod && ref.Descriptor == focusMethodDesc {
+		if ref.Name == rewrite.FocusMethod && ref.Descriptor == rewrite.FocusMethodDesc {
 			return true, nil
 		}
 	}

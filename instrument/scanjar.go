@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"fmt"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
 	"github.com/tracebeat/tracebeat/methodmap"
@@ -25,7 +26,7 @@ import (
 // listed too: they are classes of the jar and were instrumented alike.
 // A class that cannot be parsed is an error naming the input, the entry
 // and the reason.
-func ScanInstrumented(path string, rt Runtime) ([]methodmap.InstrumentedMethod, error) {
+func ScanInstrumented(path string, rt rewrite.Runtime) ([]methodmap.InstrumentedMethod, error) {
 	in, err := openInput(path)
 	if err != nil {
 		return nil, err
@@ -51,11 +52,11 @@ func ScanInstrumented(path string, rt Runtime) ([]methodmap.InstrumentedMethod, 
 
 // injectionMatcher recognises the runtime calls of one Runtime.
 type injectionMatcher struct {
-	rt Runtime
+	rt rewrite.Runtime
 }
 
-func newInjectionMatcher(rt Runtime) *injectionMatcher {
-	return &injectionMatcher{rt: rt.orDefault()}
+func newInjectionMatcher(rt rewrite.Runtime) *injectionMatcher {
+	return &injectionMatcher{rt: rt.OrDefault()}
 }
 
 // scanClass appends the methods with code of one class file to out.
@@ -85,9 +86,9 @@ func (m *injectionMatcher) scanClass(data []byte, out []methodmap.InstrumentedMe
 		if err != nil {
 			return nil, fmt.Errorf("method %s%s: %w", name, desc, err)
 		}
-		mk := FindInjected(code, c.Pool, m.rt)
+		mk := rewrite.FindInjected(code, c.Pool, m.rt)
 		ids := mk.BeatIDs
-		if m.rt.Mode == ModeSystrace {
+		if m.rt.Mode == rewrite.ModeSystrace {
 			ids = mk.SectionIDs // endSection carries no id
 		}
 		out = append(out, methodmap.InstrumentedMethod{Class: class, Name: name, Desc: desc, Access: mt.Access, InjectedIDs: ids})
@@ -115,7 +116,7 @@ func (m *injectionMatcher) alreadyInstrumented(c *cf.Class) (map[int]bool, error
 		if err != nil {
 			return nil, err
 		}
-		if mk := FindInjected(code, c.Pool, m.rt); len(mk.EnterIDs) > 0 || mk.Focus {
+		if mk := rewrite.FindInjected(code, c.Pool, m.rt); len(mk.EnterIDs) > 0 || mk.Focus {
 			if found == nil {
 				found = map[int]bool{}
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
@@ -32,7 +33,7 @@ func scannedByKey(t *testing.T, methods []methodmap.InstrumentedMethod) map[scan
 
 // instrumentForScan instruments inputs with every method traced (the
 // default policy) and returns the output directory and the result.
-func instrumentForScan(t *testing.T, rt instrument.Runtime, base *methodmap.Map, inputs ...string) (string, *instrument.Result) {
+func instrumentForScan(t *testing.T, rt rewrite.Runtime, base *methodmap.Map, inputs ...string) (string, *instrument.Result) {
 	t.Helper()
 	out := t.TempDir()
 	res, err := instrument.Run(context.Background(), instrument.Options{
@@ -53,34 +54,34 @@ func TestScanInstrumentedFindsEveryInjectedID(t *testing.T) {
 	javatest.RequireJava(t)
 	classes := javatest.InstrumentFixtures(t)
 	jar := javatest.Jar(t, classes)
-	before, err := instrument.ScanInstrumented(jar, instrument.DefaultRuntime())
+	before, err := instrument.ScanInstrumented(jar, rewrite.DefaultRuntime())
 	require.NoError(t, err)
 	origMethods := scannedByKey(t, before)
 	for k, m := range origMethods {
 		require.Empty(t, m.InjectedIDs, "%v has ids before instrumentation", k)
 	}
 	// A directory scans like the jar packed from it.
-	fromDir, err := instrument.ScanInstrumented(classes, instrument.DefaultRuntime())
+	fromDir, err := instrument.ScanInstrumented(classes, rewrite.DefaultRuntime())
 	require.NoError(t, err)
 	assert.Equal(t, origMethods, scannedByKey(t, fromDir))
 
 	tests := []struct {
 		name      string
-		mode      instrument.Mode
+		mode      rewrite.Mode
 		highWater int // of the base map; new ids start above it
 		// wantForms are the push instructions the ids need (beat mode).
 		wantForms []string
 	}{
-		{"beat, small ids", instrument.ModeBeat, 0, []string{"iconst", "bipush"}},
-		{"beat, sipush ids", instrument.ModeBeat, 1000, []string{"sipush"}},
-		{"beat, ldc ids", instrument.ModeBeat, 70000, []string{"ldc"}},
-		{"systrace", instrument.ModeSystrace, 0, nil},
-		{"systrace, large ids", instrument.ModeSystrace, 1000000, nil},
+		{"beat, small ids", rewrite.ModeBeat, 0, []string{"iconst", "bipush"}},
+		{"beat, sipush ids", rewrite.ModeBeat, 1000, []string{"sipush"}},
+		{"beat, ldc ids", rewrite.ModeBeat, 70000, []string{"ldc"}},
+		{"systrace", rewrite.ModeSystrace, 0, nil},
+		{"systrace, large ids", rewrite.ModeSystrace, 1000000, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			rt := instrument.DefaultRuntime()
+			rt := rewrite.DefaultRuntime()
 			rt.Mode = tc.mode
 			var base *methodmap.Map
 			if tc.highWater > 0 {
@@ -103,7 +104,7 @@ func TestScanInstrumentedFindsEveryInjectedID(t *testing.T) {
 					assert.Empty(t, m.InjectedIDs, "%v is not traced but carries ids", k)
 					continue
 				}
-				if tc.mode == instrument.ModeBeat {
+				if tc.mode == rewrite.ModeBeat {
 					// i(id) at entry, o(id) before each return and in the handler.
 					assert.GreaterOrEqual(t, len(m.InjectedIDs), 2, "%v", k)
 				} else {
@@ -138,7 +139,7 @@ func TestScanInstrumentedFindsEveryInjectedID(t *testing.T) {
 				added++
 			}
 			assert.Equal(t, len(origMethods)+added, len(after))
-			if tc.mode == instrument.ModeBeat {
+			if tc.mode == rewrite.ModeBeat {
 				assert.Positive(t, added, "the fixture has Activities without onWindowFocusChanged")
 			}
 		})
@@ -180,14 +181,14 @@ public class Manual {
 	classes := javatest.Javac(t, javatest.Options{Release: 8,
 		Classpath: []string{javatest.BeatStub(t), javatest.SystraceStub(t)}}, src)
 
-	beat := instrument.DefaultRuntime()
+	beat := rewrite.DefaultRuntime()
 	systrace := beat
-	systrace.Mode = instrument.ModeSystrace
+	systrace.Mode = rewrite.ModeSystrace
 	other := beat
 	other.BeatClass = "com/example/Beat"
 	tests := []struct {
 		name string
-		rt   instrument.Runtime
+		rt   rewrite.Runtime
 		want map[string][]int
 	}{
 		{"beat", beat, map[string][]int{"constant": {7, 7}}},
@@ -238,7 +239,7 @@ func TestScanInstrumentedErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := instrument.ScanInstrumented(tc.path, instrument.DefaultRuntime())
+			_, err := instrument.ScanInstrumented(tc.path, rewrite.DefaultRuntime())
 			require.Error(t, err)
 			for _, w := range tc.want {
 				assert.Contains(t, err.Error(), w)

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 	"github.com/tracebeat/tracebeat/internal/ziptest"
 )
@@ -364,7 +365,7 @@ func TestZipConformance(t *testing.T) {
 			continue
 		}
 		b.out = filepath.Join(f.work, "out-"+filepath.Base(b.in))
-		rt := instrument.DefaultRuntime()
+		rt := rewrite.DefaultRuntime()
 		b.res, b.err = instrument.Run(context.Background(), instrument.Options{
 			Inputs: []string{b.in}, Output: b.out, Workers: 2, Runtime: rt,
 		})
@@ -468,7 +469,7 @@ func assertSameMetadata(t *testing.T, in, out string) {
 func TestMultiReleaseJar(t *testing.T) {
 	f := newZipFixture(t)
 	in := f.multiRelease(t)
-	out, res := runPipeline(t, instrument.ModeBeat, 2, in)
+	out, res := runPipeline(t, rewrite.ModeBeat, 2, in)
 	require.Empty(t, res.Warnings)
 	assert.Equal(t, 2, res.Rewritten, "the root class and its Java 11 variant")
 	jar := filepath.Join(out, filepath.Base(in))
@@ -509,7 +510,7 @@ func TestDeclaredSizeBeyondDeflate(t *testing.T) {
 	in := f.handZip(t, "hand/bomb", ziptest.Options{},
 		ziptest.Entry{Name: []byte("p/bomb.txt"), Data: []byte("hello"), Deflate: true, DeclaredSize: 900 << 20})
 	_, err := instrument.Run(context.Background(), instrument.Options{
-		Inputs: []string{in}, Output: t.TempDir(), Workers: 2, Runtime: instrument.DefaultRuntime(),
+		Inputs: []string{in}, Output: t.TempDir(), Workers: 2, Runtime: rewrite.DefaultRuntime(),
 	})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), in)

@@ -1,18 +1,6 @@
 package methodmap
 
-// Opcodes the rules look at (JVM spec, chapter 6).
-const (
-	opNOP           = 0x00
-	opSALOAD        = 0x35 // last of the constants, loads and array loads
-	opIRETURN       = 0xac // IRETURN..RETURN are 0xac..0xb1
-	opRETURN        = 0xb1
-	opGETSTATIC     = 0xb2 // GETSTATIC, PUTSTATIC, GETFIELD, PUTFIELD are 0xb2..0xb5
-	opPUTFIELD      = 0xb5
-	opINVOKEVIRTUAL = 0xb6 // INVOKEVIRTUAL..INVOKEDYNAMIC are 0xb6..0xba (182..186)
-	opINVOKESPECIAL = 0xb7
-	opINVOKEDYNAMIC = 0xba
-	opWIDE          = 0xc4
-)
+import cf "github.com/tracebeat/tracebeat/classfile"
 
 // MethodInfo is what the rules need to know about one method. The caller
 // fills it from the class file.
@@ -98,7 +86,7 @@ func Classify(m MethodInfo, o Options) Reason {
 func withoutWide(ops []byte) []byte {
 	n := 0
 	for _, op := range ops {
-		if op != opWIDE {
+		if op != cf.WIDE {
 			n++
 		}
 	}
@@ -107,20 +95,18 @@ func withoutWide(ops []byte) []byte {
 	}
 	out := make([]byte, 0, n)
 	for _, op := range ops {
-		if op != opWIDE {
+		if op != cf.WIDE {
 			out = append(out, op)
 		}
 	}
 	return out
 }
 
-func isReturn(op byte) bool { return op >= opIRETURN && op <= opRETURN }
-
 // isReturnOnly: no real instruction, only returns (and NOPs, which javac
 // never emits but which do nothing either).
 func isReturnOnly(ops []byte) bool {
 	for _, op := range ops {
-		if op != opNOP && !isReturn(op) {
+		if op != cf.NOP && !cf.Opcode(op).IsReturn() {
 			return false
 		}
 	}
@@ -134,8 +120,8 @@ func isGetterSetter(ops []byte, constructor bool) bool {
 	specials := 0
 	for _, op := range ops {
 		switch {
-		case op <= opSALOAD, op >= opGETSTATIC && op <= opPUTFIELD, isReturn(op):
-		case constructor && op == opINVOKESPECIAL:
+		case op <= cf.SALOAD, op >= cf.GETSTATIC && op <= cf.PUTFIELD, cf.Opcode(op).IsReturn():
+		case constructor && op == cf.INVOKESPECIAL:
 			specials++
 			if specials > 1 {
 				return false
@@ -151,7 +137,7 @@ func isGetterSetter(ops []byte, constructor bool) bool {
 // INVOKEDYNAMIC at all.
 func isSingle(ops []byte) bool {
 	for _, op := range ops {
-		if op >= opINVOKEVIRTUAL && op <= opINVOKEDYNAMIC {
+		if op >= cf.INVOKEVIRTUAL && op <= cf.INVOKEDYNAMIC {
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package methodmap
 
 import (
+	cf "github.com/tracebeat/tracebeat/classfile"
 	"testing"
 )
 
@@ -130,14 +131,14 @@ func TestReasonIgnored(t *testing.T) {
 	}
 }
 
-// The opcode constants of rules.go must agree with the JVM spec's mnemonic
-// table used by the javap reader.
+// The classfile opcode constants the rules use, and this test's own, must
+// agree with the JVM spec's mnemonic table used by the javap reader.
 func TestRuleOpcodesMatchSpec(t *testing.T) {
 	op := opcodeByMnemonic(t)
 	for name, want := range map[string]byte{
-		"nop": opNOP, "saload": opSALOAD, "ireturn": opIRETURN, "return": opRETURN,
-		"getstatic": opGETSTATIC, "putfield": opPUTFIELD, "invokevirtual": opINVOKEVIRTUAL,
-		"invokespecial": opINVOKESPECIAL, "invokedynamic": opINVOKEDYNAMIC, "wide": opWIDE,
+		"nop": cf.NOP, "saload": cf.SALOAD, "ireturn": cf.IRETURN, "return": cf.RETURN,
+		"getstatic": cf.GETSTATIC, "putfield": cf.PUTFIELD, "invokevirtual": cf.INVOKEVIRTUAL,
+		"invokespecial": cf.INVOKESPECIAL, "invokedynamic": cf.INVOKEDYNAMIC, "wide": cf.WIDE,
 		"areturn": areturn, "iinc": iinc, "new": newObj, "athrow": athrow, "ldc2_w": ldc2w,
 	} {
 		if op[name] != want {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/mapping"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
@@ -16,7 +17,7 @@ import (
 // carry the ids, and the ProGuard/R8 mapping that names an obfuscated jar's
 // methods as the map does.
 type checkJarConfig struct {
-	mode      instrument.Mode
+	mode      rewrite.Mode
 	beatClass string // internal name
 	mapping   string // mapping.txt path, "" for a jar that was not obfuscated
 }
@@ -36,7 +37,7 @@ var (
 )
 
 func defaultCheckJarConfig() checkJarConfig {
-	return checkJarConfig{mode: instrument.ModeBeat, beatClass: instrument.DefaultRuntime().BeatClass}
+	return checkJarConfig{mode: rewrite.ModeBeat, beatClass: rewrite.DefaultRuntime().BeatClass}
 }
 
 func init() {
@@ -76,7 +77,7 @@ func init() {
 // renames its methods to their original names the way "instrument
 // --mapping" named them in the map.
 func scanJarForCheck(path string, cfg checkJarConfig) ([]methodmap.InstrumentedMethod, error) {
-	rt := instrument.DefaultRuntime()
+	rt := rewrite.DefaultRuntime()
 	rt.Mode = cfg.mode
 	rt.BeatClass = cfg.beatClass
 	methods, err := instrument.ScanInstrumented(path, rt)
@@ -130,7 +131,7 @@ func extractCheckJarFlags(args []string) (checkJarConfig, []string, error) {
 		}
 		switch name {
 		case "--mode":
-			mode, err := instrument.ParseMode(value)
+			mode, err := rewrite.ParseMode(value)
 			if err != nil {
 				return cfg, nil, fmt.Errorf("--mode: %v", err)
 			}

@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
-	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
@@ -75,7 +75,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&fl.method, "method", "", "show only methods with this name (or name and descriptor, run(I)V)")
 	flags.BoolVar(&fl.noCode, "no-code", false, "list the methods without their instructions")
 	flags.StringVar(&fl.mapPath, "map", "", "methodMapping.txt: show the id it gives each method")
-	flags.StringVar(&fl.beatClass, "beat-class", instrument.DefaultRuntime().BeatClass, "runtime class of the injected calls, as given to instrument")
+	flags.StringVar(&fl.beatClass, "beat-class", rewrite.DefaultRuntime().BeatClass, "runtime class of the injected calls, as given to instrument")
 	usageErr := func(msg string) int {
 		fmt.Fprintf(stderr, "tracebeat inspect: %s\nRun 'tracebeat inspect --help' for usage.\n", msg)
 		return exitUsage
@@ -322,7 +322,7 @@ func (s *classSource) close() {
 
 // listClasses prints one line per class: its entry, methods, and how many
 // carry injected code; a class that cannot be read says why.
-func listClasses(w io.Writer, s *classSource, rt instrument.Runtime) error {
+func listClasses(w io.Writer, s *classSource, rt rewrite.Runtime) error {
 	names, err := s.classEntries()
 	if err != nil {
 		return err
@@ -354,7 +354,7 @@ func listClasses(w io.Writer, s *classSource, rt instrument.Runtime) error {
 
 // countInstrumented counts the methods of a class and those with injected
 // code.
-func countInstrumented(data []byte, rt instrument.Runtime) (methods, traced int, err error) {
+func countInstrumented(data []byte, rt rewrite.Runtime) (methods, traced int, err error) {
 	c, err := cf.Parse(data)
 	if err != nil {
 		return 0, 0, err
@@ -368,7 +368,7 @@ func countInstrumented(data []byte, rt instrument.Runtime) (methods, traced int,
 		if err != nil {
 			continue // shown when the class is inspected
 		}
-		if instrument.FindInjected(code, c.Pool, rt).Any() {
+		if rewrite.FindInjected(code, c.Pool, rt).Any() {
 			traced++
 		}
 	}
@@ -377,8 +377,8 @@ func countInstrumented(data []byte, rt instrument.Runtime) (methods, traced int,
 
 // inspectRuntime is the runtime inspect recognises: Matrix's, under the
 // beat class given (either mode's calls are recognised).
-func inspectRuntime(beatClass string) instrument.Runtime {
-	rt := instrument.DefaultRuntime()
+func inspectRuntime(beatClass string) rewrite.Runtime {
+	rt := rewrite.DefaultRuntime()
 	rt.BeatClass = beatClass
 	return rt
 }

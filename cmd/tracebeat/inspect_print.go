@@ -8,14 +8,14 @@ import (
 	"strings"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
-	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
 // classPrinter prints one class for inspect.
 type classPrinter struct {
 	w      io.Writer
-	rt     instrument.Runtime
+	rt     rewrite.Runtime
 	ids    map[methodmap.MethodKey]int // from --map; nil without
 	method string                      // --method filter
 	noCode bool
@@ -27,7 +27,7 @@ type methodView struct {
 	name, desc string
 	code       *cf.Code
 	codeLen    int
-	marks      *instrument.Injected
+	marks      *rewrite.Injected
 	err        error // the Code attribute could not be decoded
 }
 
@@ -118,7 +118,7 @@ func (p *classPrinter) view(c *cf.Class, m *cf.Member) methodView {
 	}
 	v.codeLen = len(body)
 	if v.code, v.err = cf.DecodeCode(c.Pool, attr.Data); v.err == nil {
-		v.marks = instrument.FindInjected(v.code, c.Pool, p.rt)
+		v.marks = rewrite.FindInjected(v.code, c.Pool, p.rt)
 	}
 	return v
 }
@@ -170,7 +170,7 @@ func (p *classPrinter) header(class string, v *methodView) string {
 
 // otherIDs are injected ids that differ from the entry id: a sign of a
 // class instrumented twice or patched by hand.
-func otherIDs(id int, m *instrument.Injected) []int {
+func otherIDs(id int, m *rewrite.Injected) []int {
 	seen := map[int]bool{id: true}
 	var out []int
 	for _, x := range append(append([]int(nil), m.EnterIDs...), m.ExitIDs...) {
@@ -206,9 +206,9 @@ func (p *classPrinter) body(c *cf.Class, v *methodView) {
 		return
 	}
 	fmt.Fprintf(p.w, "    stack=%d locals=%d code=%d bytes\n", code.MaxStack, code.MaxLocals, v.codeLen)
-	d := &disassembler{code: code, pool: c.Pool, labelOff: labelOff}
+	d := cf.NewDisassembler(code, c.Pool, labelOff)
 	for i, in := range code.Insns {
-		text, cases := d.insn(in)
+		text, cases := d.Insn(in)
 		margin := " "
 		if v.marks.Insns[i] {
 			margin = "+"
@@ -240,7 +240,7 @@ func (p *classPrinter) body(c *cf.Class, v *methodView) {
 		if v.marks.Handlers[i] {
 			margin = "+"
 		}
-		line := fmt.Sprintf("    %s %6s %6s %6s  %s", margin, d.target(h.Start), d.target(h.End), d.target(h.Handler), typ)
+		line := fmt.Sprintf("    %s %6s %6s %6s  %s", margin, d.Target(h.Start), d.Target(h.End), d.Target(h.Handler), typ)
 		if v.marks.Handlers[i] {
 			line = padRight(line, commentColumn) + " // tracebeat: catch-all"
 		}

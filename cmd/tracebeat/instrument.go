@@ -22,6 +22,7 @@ import (
 
 	"github.com/tracebeat/tracebeat/blacklist"
 	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
 	"github.com/tracebeat/tracebeat/internal/outset"
 	"github.com/tracebeat/tracebeat/internal/pathguard"
@@ -116,7 +117,7 @@ func (f *instrumentFlags) define(fs *pflag.FlagSet) {
 	fs.StringVar(&f.methodMap, "method-map", "", "methodMapping.txt to write (default: in the output directory, or beside the --merge jar)")
 	fs.StringVar(&f.ignoreMap, "ignore-map", "", "ignoreMethodMapping.txt to write (default: beside the method map)")
 	fs.StringVar(&f.report, "report", "", "JSON report of ignored methods with reasons")
-	fs.StringVar(&f.beatClass, "beat-class", instrument.DefaultRuntime().BeatClass, "runtime class with static i(I)V, o(I)V, at(Activity,Z)V")
+	fs.StringVar(&f.beatClass, "beat-class", rewrite.DefaultRuntime().BeatClass, "runtime class with static i(I)V, o(I)V, at(Activity,Z)V")
 	fs.BoolVar(&f.strict, "strict", false, "fail on a class that cannot be parsed (default: copy it untouched with a warning)")
 	fs.StringVar(&f.config, "config", "", "file of \"flag = value\" lines (\"input = PATH\" adds inputs); command-line flags win")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
@@ -181,7 +182,7 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		// on a shared build machine "--workers 1" means one core.
 		runtime.GOMAXPROCS(fl.workers)
 	}
-	mode, err := instrument.ParseMode(fl.mode)
+	mode, err := rewrite.ParseMode(fl.mode)
 	if err != nil {
 		return usageErr("--mode: " + err.Error())
 	}
@@ -258,7 +259,7 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 
 // instrumentAndWriteMaps builds the options, runs the pipeline and writes
 // the maps; with --cache it returns where the cache keeps the map.
-func instrumentAndWriteMaps(ctx context.Context, fl *instrumentFlags, inputs []string, mode instrument.Mode, paths outputPaths, log *zap.Logger, bar *progressBar) (*instrument.Result, string, error) {
+func instrumentAndWriteMaps(ctx context.Context, fl *instrumentFlags, inputs []string, mode rewrite.Mode, paths outputPaths, log *zap.Logger, bar *progressBar) (*instrument.Result, string, error) {
 	usage := &ruleUsage{}
 	t := time.Now()
 	opt, err := buildOptions(fl, inputs, mode, log, usage)
@@ -355,8 +356,8 @@ func applyConfig(fs *pflag.FlagSet, path string) ([]string, error) {
 	return inputs, nil
 }
 
-func buildOptions(fl *instrumentFlags, inputs []string, mode instrument.Mode, log *zap.Logger, usage *ruleUsage) (instrument.Options, error) {
-	rt := instrument.DefaultRuntime()
+func buildOptions(fl *instrumentFlags, inputs []string, mode rewrite.Mode, log *zap.Logger, usage *ruleUsage) (instrument.Options, error) {
+	rt := rewrite.DefaultRuntime()
 	rt.Mode = mode
 	rt.BeatClass = strings.ReplaceAll(fl.beatClass, ".", "/")
 	opt := instrument.Options{

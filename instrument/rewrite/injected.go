@@ -1,4 +1,4 @@
-package instrument
+package rewrite
 
 import (
 	"strconv"
@@ -45,7 +45,7 @@ func (m *Injected) Any() bool {
 // name in strconv.Itoa's form; a runtime call with any other argument (an
 // app calling the runtime itself) is not injected code.
 func FindInjected(code *cf.Code, pool *cf.ConstantPool, rt Runtime) *Injected {
-	rt = rt.orDefault()
+	rt = rt.OrDefault()
 	n := len(code.Insns)
 	m := &Injected{Insns: make([]bool, n), Comments: map[int]string{}, Handlers: make([]bool, len(code.Handlers))}
 	call := func(k int, class, name, desc string) bool {

@@ -1,4 +1,4 @@
-package instrument
+package rewrite
 
 import (
 	"encoding/binary"
@@ -217,13 +217,13 @@ func (sc *ctorScratch) analyze(code *cf.Code, pool *cf.ConstantPool, desc string
 			}
 			initThis, err := step(s, in, &sc.refs)
 			if err != nil {
-				return nil, fmt.Errorf("instruction %d (%s): %w", i, cf.OpcodeName(in.Op), err)
+				return nil, fmt.Errorf("instruction %d (%s): %w", i, in.Op.String(), err)
 			}
 			if initThis {
 				flow.initCall[i] = true
 			}
 			switch k := in.Op; {
-			case cf.IsBranch(k):
+			case cf.Opcode(k).IsBranch():
 				if err := merge(at(in.Target), s); err != nil {
 					return nil, err
 				}
@@ -281,8 +281,8 @@ func resetSlice(p []*slotState, n int) []*slotState {
 }
 
 // endsFlow reports whether control never falls through op.
-func endsFlow(op uint8) bool {
-	return cf.IsReturn(op) || op == cf.ATHROW || op == cf.GOTO || op == cf.GOTO_W ||
+func endsFlow(op cf.Opcode) bool {
+	return op.IsReturn() || op == cf.ATHROW || op == cf.GOTO || op == cf.GOTO_W ||
 		op == cf.TABLESWITCH || op == cf.LOOKUPSWITCH || op == cf.RET
 }
 

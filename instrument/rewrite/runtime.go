@@ -1,4 +1,4 @@
-package instrument
+package rewrite
 
 import "fmt"
 
@@ -58,9 +58,9 @@ func DefaultRuntime() Runtime {
 	}
 }
 
-// orDefault is rt, or Matrix's runtime in rt's mode when rt names no
+// OrDefault is rt, or Matrix's runtime in rt's mode when rt names no
 // beat class (a zero Runtime).
-func (rt Runtime) orDefault() Runtime {
+func (rt Runtime) OrDefault() Runtime {
 	if rt.BeatClass != "" {
 		return rt
 	}
@@ -71,8 +71,8 @@ func (rt Runtime) orDefault() Runtime {
 
 const (
 	activityClass     = "android/app/Activity"
-	focusMethod       = "onWindowFocusChanged"
-	focusMethodDesc   = "(Z)V"
+	FocusMethod       = "onWindowFocusChanged"
+	FocusMethodDesc   = "(Z)V"
 	focusCallDesc     = "(Landroid/app/Activity;Z)V"
 	throwableClass    = "java/lang/Throwable"
 	stackMapTableName = "StackMapTable"

@@ -1,4 +1,4 @@
-package instrument
+package rewrite
 
 import (
 	"encoding/binary"
@@ -144,7 +144,7 @@ func (w *classRewriter) method(r runtimeRef) (uint16, error) {
 func (w *classRewriter) pushInt(v int) (cf.Insn, error) {
 	switch {
 	case v >= -1 && v <= 5:
-		return cf.Insn{Op: uint8(cf.ICONST_0 + v)}, nil
+		return cf.Insn{Op: cf.Opcode(cf.ICONST_0 + v)}, nil
 	case v >= -128 && v <= 127:
 		return cf.Insn{Op: cf.BIPUSH, A: int32(v)}, nil
 	case v >= -32768 && v <= 32767:
@@ -288,7 +288,7 @@ func (w *classRewriter) rewriteMethod(p MethodPlan) error {
 		ins := in[i]
 		cov := p.Trace && (flow == nil || !flow.uninit[i])
 		cover(cov, len(out))
-		if p.Trace && cf.IsReturn(ins.Op) {
+		if p.Trace && cf.Opcode(ins.Op).IsReturn() {
 			// Branches to the return now reach the exit code first.
 			at := len(out)
 			out = append(out, exit...)

@@ -1,4 +1,4 @@
-package instrument
+package rewrite
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ func RewriteClass(c *cf.Class, rt *Runtime, plans []MethodPlan) (skipped []Metho
 			continue
 		}
 		if err := w.rewriteMethod(p); err != nil {
-			skipped = append(skipped, MethodOutcome{Index: p.Index, Reason: reasonOf(err), Err: err})
+			skipped = append(skipped, MethodOutcome{Index: p.Index, Reason: ReasonOf(err), Err: err})
 		}
 	}
 	return skipped, w.dirty, nil
@@ -54,7 +54,7 @@ func AddFocusMethod(c *cf.Class, rt *Runtime) error {
 	if err != nil {
 		return err
 	}
-	superRef, err := c.Pool.AddMethodref(superName, focusMethod, focusMethodDesc)
+	superRef, err := c.Pool.AddMethodref(superName, FocusMethod, FocusMethodDesc)
 	if err != nil {
 		return err
 	}
@@ -73,11 +73,11 @@ func AddFocusMethod(c *cf.Class, rt *Runtime) error {
 	if err != nil {
 		return err
 	}
-	name, err := c.Pool.AddUtf8(focusMethod)
+	name, err := c.Pool.AddUtf8(FocusMethod)
 	if err != nil {
 		return err
 	}
-	desc, err := c.Pool.AddUtf8(focusMethodDesc)
+	desc, err := c.Pool.AddUtf8(FocusMethodDesc)
 	if err != nil {
 		return err
 	}

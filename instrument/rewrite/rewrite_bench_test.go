@@ -1,4 +1,4 @@
-package instrument
+package rewrite
 
 import (
 	"archive/zip"
@@ -105,28 +105,5 @@ func benchRewrite(b *testing.B, mode Mode) {
 		}
 		b.ReportMetric(float64(parsed), "classes")
 		b.ReportMetric(float64(rewritten), "rewritten")
-	}
-}
-
-// The rewriter counts descriptor slots on raw pool bytes; it must agree
-// with the classfile package on every descriptor, malformed ones included.
-func TestRawSlotsMatchClassfile(t *testing.T) {
-	descs := []string{
-		"()V", "(I)V", "(JD)J", "([J[D)D", "(Ljava/lang/String;[[I)Ljava/lang/Object;",
-		"(ZBCSIFJD)V", "([Ljava/lang/Object;)[J", "(L;)V", "(Ljava/lang/String)V", "(I",
-		"()", "()VV", "()[", "(V)V", "I", "J", "[D", "Ljava/util/List;", "L;", "[", "",
-		"Lx;y", "(I)Ljava/lang/String;x", "X", "(X)V", "[[[Lp/q;",
-	}
-	for _, d := range descs {
-		wp, wr, werr := cf.MethodSlots(d)
-		gp, gr, gerr := methodSlots([]byte(d))
-		if wp != gp || wr != gr || (werr == nil) != (gerr == nil) {
-			t.Errorf("methodSlots(%q) = %d, %d, %v; classfile says %d, %d, %v", d, gp, gr, gerr, wp, wr, werr)
-		}
-		wn, werr := cf.FieldSlots(d)
-		gn, gerr := fieldSlots([]byte(d))
-		if wn != gn || (werr == nil) != (gerr == nil) {
-			t.Errorf("fieldSlots(%q) = %d, %v; classfile says %d, %v", d, gn, gerr, wn, werr)
-		}
 	}
 }
