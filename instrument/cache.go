@@ -5,12 +5,12 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"io"
 	"os"
 	"path/filepath"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
 	"github.com/zeebo/xxh3"
 )

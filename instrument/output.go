@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"hash/crc32"
 	"io"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"go.uber.org/zap"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
 	"github.com/tracebeat/tracebeat/internal/outset"
 	"github.com/tracebeat/tracebeat/internal/pagefill"

@@ -2,12 +2,12 @@ package instrument
 
 import (
 	"fmt"
-	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"math"
 
 	"github.com/tracebeat/tracebeat/methodmap"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 )
 
 // MethodKey names a method by its original (de-obfuscated) class, name

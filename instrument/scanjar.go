@@ -2,9 +2,9 @@ package instrument
 
 import (
 	"fmt"
-	"github.com/tracebeat/tracebeat/instrument/rewrite"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
