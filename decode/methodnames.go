@@ -1,13 +1,13 @@
 package decode
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/tracebeat/tracebeat/methodmap"
 )
 
 // Method is one line of a Matrix methodMapping.txt:
@@ -28,8 +28,8 @@ func (m Method) DisplayName() string {
 // MethodNames maps method ids to names. A nil *MethodNames knows no id, so
 // callers can decode without a map and still see every id (flagged unknown).
 //
-// This is deliberately a small, names-only reader; the methodmap package owns
-// the full map model (ids, checks, writing).
+// The methodmap package owns the format (ids, checks, reading, writing);
+// this is the names-only view decode needs.
 type MethodNames struct {
 	byID map[int]Method
 }
@@ -49,70 +49,28 @@ func LoadMethodNames(path string) (*MethodNames, error) {
 	return ReadMethodNames(f, path)
 }
 
-// ReadMethodNames parses methodMapping.txt content. Lines starting with '#'
-// and blank lines are skipped; source names the input in errors.
+// ReadMethodNames reads methodMapping.txt content with methodmap's
+// parser (the one reader of the format); source names the input in
+// errors. An id given twice is an error: a name must be unambiguous.
 func ReadMethodNames(r io.Reader, source string) (*MethodNames, error) {
-	names := &MethodNames{byID: map[int]Method{}}
-	firstLine := map[int]int{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		line := strings.TrimRight(sc.Text(), "\r")
-		if lineNo == 1 {
-			line = strings.TrimPrefix(line, "\ufeff")
-		}
-		trimmed := strings.TrimSpace(line)
-		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
-			continue
-		}
-		m, err := parseMethodLine(trimmed)
-		if err != nil {
-			return nil, fmt.Errorf("%s: line %d: %w", source, lineNo, err)
-		}
-		if prev, dup := firstLine[m.ID]; dup {
-			return nil, fmt.Errorf("%s: line %d: method id %d already defined at line %d", source, lineNo, m.ID, prev)
-		}
-		firstLine[m.ID] = lineNo
-		names.byID[m.ID] = m
+	m, err := methodmap.ParseMap(r, source)
+	if err != nil {
+		return nil, err
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: line %d: %w", source, lineNo+1, err)
+	names := &MethodNames{byID: make(map[int]Method, len(m.Entries))}
+	firstLine := make(map[int]int, len(m.Entries))
+	for _, e := range m.Entries {
+		if prev, dup := firstLine[e.ID]; dup {
+			return nil, fmt.Errorf("%s: line %d: method id %d already defined at line %d", source, e.Line, e.ID, prev)
+		}
+		firstLine[e.ID] = e.Line
+		names.byID[e.ID] = Method{ID: e.ID, Access: int(e.Access), Class: dotted(e.Key.Class), Name: e.Key.Name, Desc: dotted(e.Key.Desc)}
 	}
 	return names, nil
 }
 
-func parseMethodLine(line string) (Method, error) {
-	idText, rest, ok := strings.Cut(line, ",")
-	if !ok {
-		return Method{}, errors.New(`expected "<id>,<access>,<class> <method> <descriptor>"`)
-	}
-	accessText, signature, ok := strings.Cut(rest, ",")
-	if !ok {
-		return Method{}, errors.New(`expected "<id>,<access>,<class> <method> <descriptor>"`)
-	}
-	id, err := strconv.Atoi(strings.TrimSpace(idText))
-	if err != nil || id < 0 {
-		return Method{}, fmt.Errorf("method id %q is not a non-negative integer", idText)
-	}
-	access, err := strconv.Atoi(strings.TrimSpace(accessText))
-	if err != nil {
-		return Method{}, fmt.Errorf("access flags %q are not an integer", accessText)
-	}
-	fields := strings.Fields(signature)
-	if len(fields) < 2 || len(fields) > 3 {
-		return Method{}, fmt.Errorf("method %q: expected \"<class> <method> [<descriptor>]\"", signature)
-	}
-	m := Method{ID: id, Access: access, Class: fields[0], Name: fields[1]}
-	if len(fields) == 3 {
-		if !strings.HasPrefix(fields[2], "(") {
-			return Method{}, fmt.Errorf("descriptor %q does not start with '('", fields[2])
-		}
-		m.Desc = fields[2]
-	}
-	return m, nil
-}
+// dotted is the map file's form of an internal name or descriptor.
+func dotted(s string) string { return strings.ReplaceAll(s, "/", ".") }
 
 // Lookup returns the method with the given id.
 func (n *MethodNames) Lookup(id int) (Method, bool) {

@@ -20,13 +20,13 @@ func TestReadMethodNames(t *testing.T) {
 		{name: "comments blank lines CRLF BOM", input: "\ufeff# base map\r\n\r\n  # indented comment\r\n3,1,a.C <init> ()V\r\n", id: 3, want: "a.C.<init>()V", wantLen: 1},
 		{name: "missing id is unknown", input: "3,1,a.C run ()V\n", id: 4, want: "<unknown id 4>", wantLen: 1},
 		{name: "duplicate id", input: "3,1,a.C run ()V\n3,1,a.D run ()V\n", wantErr: "map.txt: line 2: method id 3 already defined at line 1"},
-		{name: "bad id", input: "x,1,a.C run ()V\n", wantErr: `map.txt: line 1: method id "x"`},
-		{name: "negative id", input: "-1,1,a.C run ()V\n", wantErr: "line 1: method id"},
+		{name: "bad id", input: "x,1,a.C run ()V\n", wantErr: `map.txt: line 1: id "x" is not a decimal number`},
+		{name: "negative id", input: "-1,1,a.C run ()V\n", wantErr: `line 1: id "-1" is not a decimal number`},
 		{name: "bad access", input: "1,public,a.C run ()V\n", wantErr: `access flags "public"`},
-		{name: "no commas", input: "1 a.C run ()V\n", wantErr: "line 1: expected"},
-		{name: "one field only", input: "1,1,a.C\n", wantErr: "line 1: method \"a.C\""},
-		{name: "descriptor without paren", input: "1,1,a.C run V\n", wantErr: `descriptor "V"`},
-		{name: "too many fields", input: "1,1,a.C run ()V extra\n", wantErr: "line 1: method"},
+		{name: "no commas", input: "1 a.C run ()V\n", wantErr: "line 1: want <id>,<access>,<class> <method> <descriptor>"},
+		{name: "one field only", input: "1,1,a.C\n", wantErr: `line 1: want <class> <method> <descriptor>, got "a.C"`},
+		{name: "descriptor without paren", input: "1,1,a.C run V\n", wantErr: `line 1: missing descriptor in "a.C run V"`},
+		{name: "too many fields", input: "1,1,a.C run ()V extra\n", wantErr: `line 1: missing descriptor in "a.C run ()V extra"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -61,7 +61,8 @@ func ReadMapFile(path string) (*Map, error) {
 }
 
 // ParseMap reads map lines from r; name is used in error messages.
-// Tolerated: '#' comment lines, blank lines, CRLF line ends, a UTF-8 BOM.
+// Tolerated: '#' comment lines (indented too), blank lines, trailing
+// blanks, CRLF line ends, a UTF-8 BOM.
 func ParseMap(r io.Reader, name string) (*Map, error) {
 	var first error
 	m, err := parseMap(r, name, func(line int, err error) bool {
@@ -85,7 +86,7 @@ func parseMap(r io.Reader, name string, bad func(line int, err error) bool) (*Ma
 		if line == "" {
 			return true
 		}
-		if strings.HasPrefix(line, "#") {
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "#") {
 			if rest, ok := strings.CutPrefix(line, highWaterPrefix); ok {
 				v, err := parseDecimal(rest, "highest-id", MaxID)
 				if err != nil {
