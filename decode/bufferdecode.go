@@ -173,18 +173,26 @@ func writeBufferSummary(out io.Writer, res *BufferResult, stacks []Stack, opts B
 	if st.TimeBackwards > 0 {
 		fmt.Fprintf(bw, "  time went backwards: %d times, first at %s\n", st.TimeBackwards, st.FirstBackward)
 	}
-	if u := res.Unknown.String(); u != "" {
+	return writeSlowest(bw, &res.Unknown, res.TopLevel, len(stacks), opts, opts.Names.Name,
+		func(i int) (string, Stack) { return fmt.Sprintf("stack %d of %d", i+1, len(stacks)), stacks[i] })
+}
+
+// writeSlowest ends a summary: the unknown ids, then the n slowest stacks
+// (stack(i) gives each with its title), and flushes bw.
+func writeSlowest(bw *bufio.Writer, unknown *UnknownIDs, topLevel int64, n int, opts BufferOptions, name func(int) string, stack func(i int) (string, Stack)) error {
+	if u := unknown.String(); u != "" {
 		fmt.Fprintf(bw, "  %s\n", u)
 	}
-	if len(stacks) == 0 {
+	if n == 0 {
 		fmt.Fprintln(bw, "no calls")
 		return bw.Flush()
 	}
 	fmt.Fprintf(bw, "top-level calls: %d; the %d slowest, each trimmed to its %d costliest calls:\n",
-		res.TopLevel, len(stacks), orDefault(opts.MaxStack, DefaultMaxStack))
-	for i, s := range stacks {
+		topLevel, n, orDefault(opts.MaxStack, DefaultMaxStack))
+	for i := 0; i < n; i++ {
 		bw.WriteString("\n")
-		writeStackText(bw, fmt.Sprintf("stack %d of %d", i+1, len(stacks)), s, opts.Names.Name)
+		title, s := stack(i)
+		writeStackText(bw, title, s, name)
 	}
 	return bw.Flush()
 }

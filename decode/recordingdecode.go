@@ -166,20 +166,9 @@ func writeRecordingSummary(out io.Writer, res *RecordingResult, stacks []threadS
 		}
 		bw.WriteString("\n")
 	}
-	if u := res.Unknown.String(); u != "" {
-		fmt.Fprintf(bw, "  %s\n", u)
-	}
-	if len(stacks) == 0 {
-		fmt.Fprintln(bw, "no calls")
-		return bw.Flush()
-	}
-	fmt.Fprintf(bw, "top-level calls: %d; the %d slowest, each trimmed to its %d costliest calls:\n",
-		res.TopLevel, len(stacks), orDefault(opts.MaxStack, DefaultMaxStack))
-	for i, s := range stacks {
-		bw.WriteString("\n")
-		writeStackText(bw, fmt.Sprintf("stack %d of %d, %s", i+1, len(stacks), s.thread.Label()), s.stack, name)
-	}
-	return bw.Flush()
+	return writeSlowest(bw, &res.Unknown, res.TopLevel, len(stacks), opts, name, func(i int) (string, Stack) {
+		return fmt.Sprintf("stack %d of %d, %s", i+1, len(stacks), stacks[i].thread.Label()), stacks[i].stack
+	})
 }
 
 // formatNs shows a duration in nanoseconds as milliseconds with three
