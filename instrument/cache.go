@@ -22,7 +22,6 @@ import (
 //	packs/<key>.jar  the output jar made from that input, when it is one
 //	last/<key>       the pack key last written for an input path
 //	maps/<key>.txt   the method map last written to a map path
-//	spare/<key>.jar  the superseded jar of an input path (newJarSinkOver)
 //
 // A jar's pack key hashes the options and the jar's bytes, so an unchanged
 // jar finds its pack wherever it lives. A changed jar (or a directory)
@@ -38,7 +37,10 @@ const cacheLayout = "v2"
 
 func openCache(opt *Options) (*cacheStore, error) {
 	dir := filepath.Join(opt.Cache, cacheLayout)
-	for _, sub := range []string{"packs", "last", "maps", "spare", "runs"} {
+	// spare/ held superseded jars to write over, before that went (it
+	// helped only this project's VM); its files are of no use now.
+	_ = os.RemoveAll(filepath.Join(dir, "spare"))
+	for _, sub := range []string{"packs", "last", "maps", "runs"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			return nil, fmt.Errorf("cache: %w", err)
 		}
@@ -146,12 +148,6 @@ func lastKey(absPath string) string {
 
 func (c *cacheStore) packPath(key, ext string) string {
 	return filepath.Join(c.dir, "packs", key+ext)
-}
-
-// sparePath is where the superseded jar of an input path waits to be
-// written over.
-func (c *cacheStore) sparePath(absPath string) string {
-	return filepath.Join(c.dir, "spare", lastKey(absPath)+".jar")
 }
 
 // lastPack returns the pack key last recorded for an input path.

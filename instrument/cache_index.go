@@ -29,7 +29,6 @@ type packIndex struct {
 	jarSize  int64
 	hasJar   bool
 	classes  map[string]*cachedClass // by entry name
-	fileSize int64                   // of the index file it was read from
 }
 
 // cachedClass is the index record of one class entry.
@@ -87,8 +86,8 @@ var errBadPack = errors.New("cache pack index is damaged")
 // written again as it is), and last the checksum of all before it, so a
 // torn or altered index is never trusted. It streams: an index is tens of
 // MB for a large jar, and a delta run writes one for each changed jar.
-func writeIndex(path string, ix *packIndex, names []string, size int64) error {
-	return writeAtomicSized(path, size, func(f io.Writer) error {
+func writeIndex(path string, ix *packIndex, names []string) error {
+	return writeAtomic(path, func(f io.Writer) error {
 		h := newCheckHasher()
 		w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
 		var e indexEncoder
@@ -134,7 +133,7 @@ func readIndex(path string, scans bool, descs *descTable) (*packIndex, error) {
 		return nil, errBadPack
 	}
 	d := indexDecoder{buf: body}
-	ix := &packIndex{fileSize: int64(len(data))}
+	ix := &packIndex{}
 	d.sum(&ix.optSum)
 	d.sum(&ix.inputSum)
 	d.sum(&ix.jarSum)
@@ -412,13 +411,7 @@ func writeFileAtomic(path string, data []byte) error {
 
 // writeAtomic is writeFileAtomic for content streamed by write.
 func writeAtomic(path string, write func(io.Writer) error) error {
-	return writeAtomicSized(path, 0, write)
-}
-
-// writeAtomicSized is writeAtomic for content of about size bytes
-// (atomicfile.WriteSized).
-func writeAtomicSized(path string, size int64, write func(io.Writer) error) error {
-	if err := atomicfile.WriteSized(path, 0o644, size, write); err != nil {
+	if err := atomicfile.Write(path, 0o644, write); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil

@@ -288,7 +288,7 @@ func (p *pipeline) reuseWholeJar(i int, tick func()) {
 type copiedJar struct{ *jarSink }
 
 func newCopiedJar(target, src string) (*copiedJar, error) {
-	s, err := newJarSink(target, 0)
+	s, err := newJarSink(target)
 	if err != nil {
 		return nil, err
 	}
@@ -444,11 +444,7 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 			}
 		}
 	}
-	var size int64 // about the last index's, when there is one
-	if ic.from != nil {
-		size = ic.from.fileSize
-	}
-	if err := writeIndex(p.cache.packPath(ic.key, ".idx"), ix, names, size); err != nil {
+	if err := writeIndex(p.cache.packPath(ic.key, ".idx"), ix, names); err != nil {
 		return err
 	}
 	if ix.hasJar {
@@ -459,14 +455,9 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 		return err
 	}
 	if prev != "" && prev != ic.key {
-		// One pack per input path and options: the superseded one goes,
-		// its jar to be written over by the next output of this path
-		// (newJarSinkOver).
+		// One pack per input path and options: the superseded one goes.
 		os.Remove(p.cache.packPath(prev, ".idx"))
 		os.Remove(p.cache.packPath(prev, ".dat"))
-		if ic.isJar && os.Rename(p.cache.packPath(prev, ".jar"), p.cache.sparePath(ic.abs)) == nil {
-			return nil
-		}
 		os.Remove(p.cache.packPath(prev, ".jar"))
 	}
 	return nil

@@ -88,10 +88,9 @@ func TestCacheReusesOnlyWhatIsStillRight(t *testing.T) {
 	testCacheReuses(t)
 }
 
-// TestCacheReusesWithoutMapsOrLinkCounts is the same on the paths of
-// systems without memory maps or link counts (Windows): reads instead of
-// maps, no superseded jar written over.
-func TestCacheReusesWithoutMapsOrLinkCounts(t *testing.T) {
+// TestCacheReusesWithoutMemoryMaps is the same on the path of systems
+// without memory maps: reads instead of maps.
+func TestCacheReusesWithoutMemoryMaps(t *testing.T) {
 	defer instrument.ForcePortable()()
 	testCacheReuses(t)
 }

@@ -5,12 +5,11 @@ import (
 	"os"
 )
 
-// ForcePortable makes this process take the paths of systems without
-// memory maps and without link counts (Windows), and returns a function
-// that restores the platform's own.
+// ForcePortable makes this process take the path of systems without
+// memory maps (reads), and returns a function that restores the
+// platform's own.
 func ForcePortable() (restore func()) {
-	savedMap, savedLinks := mmapBytes, linkCountOf
+	saved := mmapBytes
 	mmapBytes = func(*os.File, int) ([]byte, error) { return nil, errors.ErrUnsupported }
-	linkCountOf = func(os.FileInfo) uint64 { return 0 }
-	return func() { mmapBytes, linkCountOf = savedMap, savedLinks }
+	return func() { mmapBytes = saved }
 }

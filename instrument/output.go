@@ -21,7 +21,6 @@ import (
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
 	"github.com/tracebeat/tracebeat/internal/outset"
-	"github.com/tracebeat/tracebeat/internal/pagefill"
 )
 
 // dirEntryTime is the timestamp of jar entries that come from class
@@ -94,7 +93,7 @@ func (p *pipeline) write(ctx context.Context) error {
 	}
 	var merged sink
 	if p.opt.Merge {
-		s, err := newJarSink(p.opt.Output, 0)
+		s, err := newJarSink(p.opt.Output)
 		if err != nil {
 			return err
 		}
@@ -137,11 +136,7 @@ func (p *pipeline) write(ctx context.Context) error {
 				s, err = newDirSink(target)
 			} else {
 				var js *jarSink
-				if p.cache != nil {
-					js, err = newJarSinkOver(target, p.cache.sparePath(p.caches[i].abs), p.expectedJarSize(i))
-				} else {
-					js, err = newJarSink(target, p.expectedJarSize(i))
-				}
+				js, err = newJarSink(target)
 				if err == nil && p.cache != nil {
 					js.hashOutput(p.caches[i])
 				}
@@ -202,16 +197,6 @@ func (p *pipeline) write(ctx context.Context) error {
 		p.written[k] = s.where()
 	}
 	return nil
-}
-
-// expectedJarSize is about the size input i's output jar will have, when
-// known: in a delta run, its last output's. (A full run gives none: its
-// writer keeps up with the workers, and filling ahead measured no gain.)
-func (p *pipeline) expectedJarSize(i int) int64 {
-	if d := p.delta; d != nil {
-		return d.snap.inputs[i].jarSize
-	}
-	return 0
 }
 
 // jobBatch is how many entries a worker takes at once.
@@ -617,14 +602,11 @@ type jarSink struct {
 	zw      *zip.Writer
 	bw      *bufio.Writer // between zw and the file
 	names   map[string]bool
-	copyBuf []byte           // raw copies (the sink is written by one goroutine)
-	reused  bool             // tmp is a spare file written over (newJarSinkOver)
-	fill    *pagefill.Filler // fills tmp's pages ahead (newJarSink with a size)
+	copyBuf []byte // raw copies (the sink is written by one goroutine)
 }
 
-// newJarSink writes a jar at path; size is about the size it will have,
-// when known (0: not), to fill its pages ahead (pagefill).
-func newJarSink(path string, size int64) (*jarSink, error) {
+// newJarSink writes a jar at path.
+func newJarSink(path string) (*jarSink, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
@@ -633,45 +615,7 @@ func newJarSink(path string, size int64) (*jarSink, error) {
 		return nil, err
 	}
 	j := &jarSink{path: path, tmp: tmp, names: map[string]bool{}}
-	j.fill = pagefill.Start(tmp, size)
 	j.writeTo(tmp)
-	return j, nil
-}
-
-// linkCountOf is linkCount; tests replace it to run the path of systems
-// that do not tell link counts (no spare is written over) on Linux too.
-var linkCountOf = linkCount
-
-// newJarSinkOver is newJarSink writing over the spare file at spare (a
-// superseded jar of the cache) instead of a new file, when there is one
-// on the output's file system that nothing else links to. Writing over
-// pages the page cache holds spares taking a new page per 4 KB of output,
-// which is most of the cost of writing a large jar where fresh memory is
-// slow to come by (a VM whose host takes freed memory back).
-func newJarSinkOver(path, spare string, size int64) (*jarSink, error) {
-	st, err := os.Stat(spare)
-	if err != nil || !st.Mode().IsRegular() || linkCountOf(st) != 1 {
-		return newJarSink(path, size)
-	}
-	j, err := newJarSink(path, 0)
-	if err != nil {
-		return nil, err
-	}
-	// The spare takes the temporary file's name (a rename, so only on the
-	// same file system) and is opened without truncating it.
-	name := j.tmp.Name()
-	if os.Rename(spare, name) != nil {
-		j.abort()
-		return newJarSink(path, size)
-	}
-	f, err := os.OpenFile(name, os.O_WRONLY, 0)
-	if err != nil {
-		j.abort()
-		return newJarSink(path, size)
-	}
-	j.tmp.Close()
-	j.tmp, j.reused = f, true
-	j.writeTo(f)
 	return j, nil
 }
 
@@ -747,7 +691,7 @@ func (j *jarSink) hashOutput(ic *inputCache) {
 // writeTo makes the zip writer write to w (which writes j.tmp) through a
 // large buffer: archive/zip's own is 4 KB, a system call per class or two.
 func (j *jarSink) writeTo(w io.Writer) {
-	j.bw = bufio.NewWriterSize(j.fill.Writer(w), 1<<20)
+	j.bw = bufio.NewWriterSize(w, 1<<20)
 	j.zw = zip.NewWriter(j.bw)
 }
 
@@ -763,16 +707,7 @@ func (j *jarSink) finish() error {
 	if err == nil {
 		err = j.bw.Flush()
 	}
-	if err == nil && j.fill != nil { // the file is cut where the jar ends
-		err = j.fill.Finish()
-	}
-	if err == nil && j.reused { // the spare's old bytes past the jar go
-		var end int64
-		if end, err = j.tmp.Seek(0, io.SeekCurrent); err == nil {
-			err = j.tmp.Truncate(end)
-		}
-	}
-	j.zw, j.bw, j.names, j.copyBuf, j.fill = nil, nil, nil, nil, nil
+	j.zw, j.bw, j.names, j.copyBuf = nil, nil, nil, nil
 	if err != nil {
 		j.abort()
 		return err
@@ -828,9 +763,6 @@ func (j *jarSink) publish() error {
 }
 
 func (j *jarSink) abort() {
-	if j.fill != nil {
-		j.fill.Stop()
-	}
 	if j.tmp != nil {
 		j.tmpName = j.tmp.Name()
 		j.tmp.Close()

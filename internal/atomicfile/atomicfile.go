@@ -11,19 +11,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/tracebeat/tracebeat/internal/pagefill"
 )
 
 // Write writes path with the content write produces, mode perm. On error
 // path is as it was and the temporary file is gone.
-func Write(path string, perm os.FileMode, write func(io.Writer) error) error {
-	return WriteSized(path, perm, 0, write)
-}
-
-// WriteSized is Write for content of about size bytes (0: unknown), whose
-// pages are then filled ahead of the writer (pagefill).
-func WriteSized(path string, perm os.FileMode, size int64, write func(io.Writer) error) (err error) {
+func Write(path string, perm os.FileMode, write func(io.Writer) error) (err error) {
 	f, err := CreateTemp(path)
 	if err != nil {
 		return err
@@ -36,12 +28,7 @@ func WriteSized(path string, perm os.FileMode, size int64, write func(io.Writer)
 			err = fmt.Errorf("%s: %w", path, err)
 		}
 	}()
-	fill := pagefill.Start(f, size)
-	defer fill.Stop()
-	if err = write(fill.Writer(f)); err != nil {
-		return err
-	}
-	if err = fill.Finish(); err != nil { // cut where the content ends
+	if err = write(f); err != nil {
 		return err
 	}
 	if err = f.Chmod(perm); err != nil {

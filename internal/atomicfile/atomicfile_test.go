@@ -26,41 +26,30 @@ func TestWriteReplacesOrCreates(t *testing.T) {
 	assert.Equal(t, []string{"map.txt"}, names(t, dir), "no temporary file is left")
 }
 
-// WriteSized writes what it is given, whatever the size it was told
-// (its pages are filled ahead from 4 MB on), streamed in uneven pieces.
-func TestWriteSizedHoldsTheContent(t *testing.T) {
+// Write writes what it is given, streamed in uneven pieces of several MB.
+func TestWriteHoldsStreamedContent(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "index")
-	for _, tc := range []struct {
-		name       string
-		size, told int64
-	}{
-		{"as told", 6 << 20, 6 << 20},
-		{"shorter than told", 5<<20 + 11, 9 << 20},
-		{"longer than told", 7<<20 + 5, 4 << 20},
-		{"empty, told large", 0, 8 << 20},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			data := make([]byte, tc.size)
-			for i := range data {
-				data[i] = byte(i*131 + i>>13)
-			}
-			require.NoError(t, WriteSized(path, 0o644, tc.told, func(w io.Writer) error {
-				for rest := data; len(rest) > 0; {
-					n := min(len(rest), 700<<10+len(rest)%977)
-					if _, err := w.Write(rest[:n]); err != nil {
-						return err
-					}
-					rest = rest[n:]
+	for _, size := range []int{6 << 20, 5<<20 + 11, 0} {
+		data := make([]byte, size)
+		for i := range data {
+			data[i] = byte(i*131 + i>>13)
+		}
+		require.NoError(t, Write(path, 0o644, func(w io.Writer) error {
+			for rest := data; len(rest) > 0; {
+				n := min(len(rest), 700<<10+len(rest)%977)
+				if _, err := w.Write(rest[:n]); err != nil {
+					return err
 				}
-				return nil
-			}))
-			got, err := os.ReadFile(path)
-			require.NoError(t, err)
-			require.Equal(t, len(data), len(got))
-			assert.True(t, string(data) == string(got), "content differs")
-			assert.Equal(t, []string{"index"}, names(t, dir), "no temporary file is left")
-		})
+				rest = rest[n:]
+			}
+			return nil
+		}))
+		got, err := os.ReadFile(path)
+		require.NoError(t, err)
+		require.Equal(t, len(data), len(got))
+		assert.True(t, string(data) == string(got), "content differs")
+		assert.Equal(t, []string{"index"}, names(t, dir), "no temporary file is left")
 	}
 }
 
