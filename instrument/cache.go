@@ -3,58 +3,65 @@ package instrument
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
-	"github.com/tracebeat/tracebeat/internal/atomicfile"
+	"github.com/tracebeat/tracebeat/instrument/store"
 	"github.com/zeebo/xxh3"
 )
 
-// cacheStore is the directory given with Options.Cache. Layout (v2):
-//
-//	packs/<key>.idx  index of one input's pack (cache_index.go)
-//	packs/<key>.dat  the rewritten class bodies the index points into
-//	packs/<key>.jar  the output jar made from that input, when it is one
-//	last/<key>       the pack key last written for an input path
-//	maps/<key>.txt   the method map last written to a map path
-//
-// A jar's pack key hashes the options and the jar's bytes, so an unchanged
-// jar finds its pack wherever it lives. A changed jar (or a directory)
-// finds the pack of its previous version through last/, keyed by its
-// path, and reuses what it can class by class: a record serves only when
-// the class's stored bytes and its plans hash the same as then.
+// cacheStore is the pipeline's view of its cache (package store, which
+// owns the directory): the keys of packs, and what the pipeline encodes in
+// them. A jar's pack key hashes the options and the jar's bytes, so an
+// unchanged jar finds its pack wherever it lives. A changed jar (or a
+// directory) finds the pack of its previous version through LastPack,
+// keyed by its path, and reuses what it can class by class: a record
+// serves only when the class's stored bytes and its plans hash the same
+// as then.
 type cacheStore struct {
-	dir    string
+	packStore
 	optSum [32]byte // everything but the inputs and plans that decides outputs
 }
 
-const cacheLayout = "v2"
+// packStore is what the pipeline asks of its cache directory: files of
+// packs by key, the last pack of an input path, the map kept for a map
+// path, the record of a run. *store.Store is the one on disk.
+type packStore interface {
+	Key(parts ...[]byte) string
+	Path(key string, part store.Part) string
+	Write(key string, part store.Part, write func(io.Writer) error) error
+	CreateTemp() (*os.File, error)
+	Commit(tmp, key string, part store.Part) error
+	PutFile(key string, part store.Part, src string) error
+	Remove(key string, part store.Part)
+	RemovePack(key string)
+	LastPack(path string) string
+	SetLastPack(path, key string) error
+	Map(mapPath string) ([]byte, error)
+	MapName(mapPath string) string
+	PutMap(mapPath string, data []byte) error
+	Run(identity string) (record, ignore []byte, ok bool)
+	PutRun(identity string, record, ignore []byte) error
+	RemoveRun(identity string)
+}
+
+var _ packStore = (*store.Store)(nil)
 
 func openCache(opt *Options) (*cacheStore, error) {
-	dir := filepath.Join(opt.Cache, cacheLayout)
-	// spare/ held superseded jars to write over, before that went (it
-	// helped only this project's VM); its files are of no use now.
-	_ = os.RemoveAll(filepath.Join(dir, "spare"))
-	for _, sub := range []string{"packs", "last", "maps", "runs"} {
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			return nil, fmt.Errorf("cache: %w", err)
-		}
-		// What killed runs left half-written; runs at work keep theirs.
-		_ = atomicfile.SweepOwnTemps(filepath.Join(dir, sub))
-	}
 	exe, err := executableSum()
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%x\x00%q\x00%#v\x00merge=%v\x00", packMagic, exe, opt.CacheKey, opt.Runtime, opt.Merge)
-	c := &cacheStore{dir: dir}
+	c := &cacheStore{}
 	h.Sum(c.optSum[:0])
+	if c.packStore, err = store.Open(opt.Cache, c.optSum); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -111,7 +118,7 @@ func hashFrom(h io.Writer, r io.Reader) error {
 // packJarIntact reports whether the jar of pack key is there with the
 // size and checksum its pack recorded.
 func (c *cacheStore) packJarIntact(key string, size int64, sum checksum) bool {
-	jar := c.packPath(key, ".jar")
+	jar := c.Path(key, store.Jar)
 	st, err := os.Stat(jar)
 	if err != nil || st.Size() != size {
 		return false
@@ -120,63 +127,11 @@ func (c *cacheStore) packJarIntact(key string, size int64, sum checksum) bool {
 	return err == nil && got == sum
 }
 
-func (c *cacheStore) key(parts ...[]byte) string {
-	h := sha256.New()
-	h.Write(c.optSum[:])
-	for _, p := range parts {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
-		h.Write(n[:])
-		h.Write(p)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 // packKeyOf is the key of the pack made from a jar with these bytes.
-func (c *cacheStore) packKeyOf(inputSum [32]byte) string { return c.key([]byte("jar"), inputSum[:]) }
+func (c *cacheStore) packKeyOf(inputSum [32]byte) string { return c.Key([]byte("jar"), inputSum[:]) }
 
 // pathKey is the pack key of a directory input.
-func (c *cacheStore) pathKey(absPath string) string { return c.key([]byte("path"), []byte(absPath)) }
-
-// lastKey is the key under last/ for an input path. It leaves out the
-// options, so a run with other options supersedes (and deletes) the pack
-// of the same path: the cache holds one pack per input path.
-func lastKey(absPath string) string {
-	sum := sha256.Sum256([]byte(absPath))
-	return hex.EncodeToString(sum[:])
-}
-
-func (c *cacheStore) packPath(key, ext string) string {
-	return filepath.Join(c.dir, "packs", key+ext)
-}
-
-// lastPack returns the pack key last recorded for an input path.
-func (c *cacheStore) lastPack(absPath string) string {
-	b, err := os.ReadFile(filepath.Join(c.dir, "last", lastKey(absPath)))
-	if err != nil || len(b) != 64 {
-		return ""
-	}
-	return string(b)
-}
-
-func (c *cacheStore) setLastPack(absPath, key string) error {
-	if c.lastPack(absPath) == key { // most inputs of most runs
-		return nil
-	}
-	return writeFileAtomic(filepath.Join(c.dir, "last", lastKey(absPath)), []byte(key))
-}
-
-// CachedMapPath is where a run with Options.Cache = dir keeps a copy of
-// the method map it wrote to mapPath; the next run takes it as its base
-// map, so ids survive even when the build directory is cleaned.
-func CachedMapPath(dir, mapPath string) (string, error) {
-	abs, err := filepath.Abs(mapPath)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(dir, cacheLayout, "maps", hex.EncodeToString(sum[:16])+".txt"), nil
-}
+func (c *cacheStore) pathKey(absPath string) string { return c.Key([]byte("path"), []byte(absPath)) }
 
 // entrySum is the checksum of a jar entry's stored bytes (with the
 // method and the size and CRC its header declares) or of a file's bytes:

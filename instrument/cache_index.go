@@ -86,39 +86,37 @@ var errBadPack = errors.New("cache pack index is damaged")
 // written again as it is), and last the checksum of all before it, so a
 // torn or altered index is never trusted. It streams: an index is tens of
 // MB for a large jar, and a delta run writes one for each changed jar.
-func writeIndex(path string, ix *packIndex, names []string) error {
-	return writeAtomic(path, func(f io.Writer) error {
-		h := newCheckHasher()
-		w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
-		var e indexEncoder
-		e.buf = append(e.buf, packMagic...)
-		e.buf = append(e.buf, ix.optSum[:]...)
-		e.buf = append(e.buf, ix.inputSum[:]...)
-		e.buf = append(e.buf, ix.jarSum[:]...)
-		e.uvarint(uint64(ix.jarSize))
-		e.bool(ix.hasJar)
-		e.uvarint(uint64(len(names)))
+func writeIndex(f io.Writer, ix *packIndex, names []string) error {
+	h := newCheckHasher()
+	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
+	var e indexEncoder
+	e.buf = append(e.buf, packMagic...)
+	e.buf = append(e.buf, ix.optSum[:]...)
+	e.buf = append(e.buf, ix.inputSum[:]...)
+	e.buf = append(e.buf, ix.jarSum[:]...)
+	e.uvarint(uint64(ix.jarSize))
+	e.bool(ix.hasJar)
+	e.uvarint(uint64(len(names)))
+	w.Write(e.buf)
+	var rec indexEncoder
+	for _, name := range names {
+		c := ix.classes[name]
+		raw := c.raw
+		if raw == nil {
+			rec.buf = rec.buf[:0]
+			rec.class(name, c)
+			raw = rec.buf
+		}
+		e.buf = binary.AppendUvarint(e.buf[:0], uint64(len(raw)))
 		w.Write(e.buf)
-		var rec indexEncoder
-		for _, name := range names {
-			c := ix.classes[name]
-			raw := c.raw
-			if raw == nil {
-				rec.buf = rec.buf[:0]
-				rec.class(name, c)
-				raw = rec.buf
-			}
-			e.buf = binary.AppendUvarint(e.buf[:0], uint64(len(raw)))
-			w.Write(e.buf)
-			w.Write(raw)
-		}
-		if err := w.Flush(); err != nil { // (the first error of any Write)
-			return err
-		}
-		sum := h.sum()
-		_, err := f.Write(sum[:])
+		w.Write(raw)
+	}
+	if err := w.Flush(); err != nil { // (the first error of any Write)
 		return err
-	})
+	}
+	sum := h.sum()
+	_, err := f.Write(sum[:])
+	return err
 }
 
 // readIndex reads a pack index. With scans set it decodes every record's

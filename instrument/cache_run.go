@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
-	"github.com/tracebeat/tracebeat/internal/atomicfile"
+	"github.com/tracebeat/tracebeat/instrument/store"
 	"github.com/tracebeat/tracebeat/internal/outset"
 )
 
@@ -72,7 +72,7 @@ func (p *pipeline) prepareCache(ctx context.Context) error {
 				// writer copies it.
 				ic.jarOK = c.packJarIntact(ic.key, ix.jarSize, ix.jarSum)
 			}
-		} else if last := c.lastPack(abs); last != "" {
+		} else if last := c.LastPack(abs); last != "" {
 			ic.from, ic.fromKey = c.loadPack(last, nil, p.descs), last
 		}
 		return nil
@@ -82,7 +82,7 @@ func (p *pipeline) prepareCache(ctx context.Context) error {
 // loadPack reads a pack index; a missing or damaged one is no pack. With
 // inputSum set, the pack must have been made from those bytes.
 func (c *cacheStore) loadPack(key string, inputSum *[32]byte, descs *descTable) *packIndex {
-	ix, err := readIndex(c.packPath(key, ".idx"), true, descs)
+	ix, err := readIndex(c.Path(key, store.Index), true, descs)
 	if err != nil || ix.optSum != c.optSum || (inputSum != nil && ix.inputSum != *inputSum) {
 		return nil
 	}
@@ -177,7 +177,7 @@ func (p *pipeline) cachedOutcome(idx int, ic *inputCache, j int, e *entry, ci *c
 
 // readBody reads a recorded body from the pack's .dat and checks it.
 func (ic *inputCache) readBody(c *cacheStore, r *cachedResult) ([]byte, error) {
-	ic.datOnce.Do(func() { ic.dat, ic.datErr = openFileReader(c.packPath(ic.fromKey, ".dat"), true) })
+	ic.datOnce.Do(func() { ic.dat, ic.datErr = openFileReader(c.Path(ic.fromKey, store.Bodies), true) })
 	if ic.datErr != nil {
 		return nil, ic.datErr
 	}
@@ -296,7 +296,7 @@ func newCopiedJar(target, src string) (*copiedJar, error) {
 	name := s.tmp.Name()
 	s.tmp.Close()
 	os.Remove(name)
-	if err := linkOrCopy(src, name); err != nil {
+	if err := store.LinkOrCopy(src, name); err != nil {
 		return nil, err
 	}
 	if s.tmp, err = os.OpenFile(name, os.O_RDWR, 0); err != nil {
@@ -332,7 +332,7 @@ func (c *copiedJar) close() error {
 
 // startPack opens this run's .dat for input i.
 func (p *pipeline) startPack(ic *inputCache) error {
-	f, err := atomicfile.CreateTemp(filepath.Join(p.cache.dir, "packs", "new.dat"))
+	f, err := p.cache.CreateTemp()
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
@@ -346,7 +346,7 @@ func (p *pipeline) startPack(ic *inputCache) error {
 // wrote, so the appended bodies do not disturb it before storePack renames
 // the file to the new pack.
 func (p *pipeline) shareDat(ic *inputCache) error {
-	f, err := os.OpenFile(p.cache.packPath(ic.fromKey, ".dat"), os.O_WRONLY|os.O_APPEND, 0)
+	f, err := os.OpenFile(p.cache.Path(ic.fromKey, store.Bodies), os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
@@ -410,7 +410,7 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 		if ix := ic.from; ix != nil && ix.hasJar {
 			ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 		}
-		return p.cache.setLastPack(ic.abs, ic.key)
+		return p.cache.SetLastPack(ic.abs, ic.key)
 	}
 	if ic.newDat == nil {
 		return nil
@@ -430,53 +430,32 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 	if err := ic.newDat.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(ic.newDat.Name(), p.cache.packPath(ic.key, ".dat")); err != nil {
+	if err := p.cache.Commit(ic.newDat.Name(), ic.key, store.Bodies); err != nil {
 		return err
 	}
-	jarPath := p.cache.packPath(ic.key, ".jar")
-	os.Remove(jarPath)
+	p.cache.Remove(ic.key, store.Jar)
 	if ic.jarHash != nil && !ic.emitWarned && len(p.written) > i {
 		out := p.written[i]
-		if err := linkOrCopy(out, jarPath); err == nil {
-			if st, err := os.Stat(jarPath); err == nil {
+		if err := p.cache.PutFile(ic.key, store.Jar, out); err == nil {
+			if st, err := os.Stat(p.cache.Path(ic.key, store.Jar)); err == nil {
 				ix.hasJar, ix.jarSize = true, st.Size()
 				ix.jarSum = ic.jarHash.sum()
 			}
 		}
 	}
-	if err := writeIndex(p.cache.packPath(ic.key, ".idx"), ix, names); err != nil {
+	if err := p.cache.Write(ic.key, store.Index, func(w io.Writer) error { return writeIndex(w, ix, names) }); err != nil {
 		return err
 	}
 	if ix.hasJar {
 		ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 	}
-	prev := p.cache.lastPack(ic.abs)
-	if err := p.cache.setLastPack(ic.abs, ic.key); err != nil {
+	prev := p.cache.LastPack(ic.abs)
+	if err := p.cache.SetLastPack(ic.abs, ic.key); err != nil {
 		return err
 	}
 	if prev != "" && prev != ic.key {
 		// One pack per input path and options: the superseded one goes.
-		os.Remove(p.cache.packPath(prev, ".idx"))
-		os.Remove(p.cache.packPath(prev, ".dat"))
-		os.Remove(p.cache.packPath(prev, ".jar"))
+		p.cache.RemovePack(prev)
 	}
 	return nil
-}
-
-// linkOrCopy makes dst a copy of src, by a hard link where the file system
-// allows (the pack keeps the jar's hash, so a later change to the output
-// in place is noticed, not trusted).
-func linkOrCopy(src, dst string) error {
-	if err := os.Link(src, dst); err == nil {
-		return nil
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	return writeAtomic(dst, func(w io.Writer) error {
-		_, err := io.Copy(w, in)
-		return err
-	})
 }

@@ -6,11 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/store"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
@@ -62,7 +62,7 @@ type classEdit struct {
 // classpath, outputs and the kept map.
 func (p *pipeline) runIdentity() (string, error) {
 	parts := [][]byte{[]byte("run"), boolBytes(p.opt.Merge)}
-	for _, group := range [][]string{{p.opt.Output, p.opt.KeptMap}, p.opt.Inputs, {""}, p.opt.Classpath} {
+	for _, group := range [][]string{{p.opt.Output, p.opt.MapPath}, p.opt.Inputs, {""}, p.opt.Classpath} {
 		for _, path := range group {
 			abs := ""
 			if path != "" {
@@ -74,7 +74,7 @@ func (p *pipeline) runIdentity() (string, error) {
 			parts = append(parts, []byte(abs))
 		}
 	}
-	return p.cache.key(parts...), nil
+	return p.cache.Key(parts...), nil
 }
 
 func boolBytes(b bool) []byte { return []byte{boolByte(b)} }
@@ -85,6 +85,10 @@ func boolBytes(b bool) []byte { return []byte{boolByte(b)} }
 func (p *pipeline) tryDelta(ctx context.Context) (done bool, err error) {
 	if p.cache, err = openCache(&p.opt); err != nil {
 		return false, err
+	}
+	if p.opt.MapPath != "" {
+		cache, mapPath, res := p.cache, p.opt.MapPath, p.res
+		res.keep = func() error { return cache.PutMap(mapPath, res.PlannedText) }
 	}
 	phase := newPhaseLog(p.opt.Log)
 	if err := p.checkInputs(ctx); err != nil {
@@ -107,8 +111,8 @@ func (p *pipeline) tryDelta(ctx context.Context) (done bool, err error) {
 func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	o := &p.opt
 	switch {
-	case o.KeptMap == "":
-		return nil, "no kept map"
+	case o.MapPath == "":
+		return nil, "no map path"
 	case o.Policy.BaseMap != nil:
 		return nil, "a base map is given"
 	case o.Lists:
@@ -167,7 +171,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	keptOK := false
 	checks.Go(func() {
 		var err error
-		d.kept, err = os.ReadFile(o.KeptMap)
+		d.kept, err = p.cache.Map(o.MapPath)
 		keptOK = err == nil && checkSum(d.kept) == snap.plannedSum
 	})
 	jarOK := make([]bool, len(p.inputs))
@@ -210,7 +214,7 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 	last := p.cache.packKeyOf(si.sum)
 	listed := make(chan error, 1) // the jar's directory is read meanwhile
 	go func() { listed <- in.list() }()
-	ix, err := readIndex(p.cache.packPath(last, ".idx"), false, p.descs)
+	ix, err := readIndex(p.cache.Path(last, store.Index), false, p.descs)
 	if lerr := <-listed; lerr != nil {
 		return lerr.Error()
 	}

@@ -19,6 +19,7 @@ import (
 
 	cf "github.com/tracebeat/tracebeat/classfile"
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
+	"github.com/tracebeat/tracebeat/instrument/store"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
 	"github.com/tracebeat/tracebeat/internal/outset"
 )
@@ -113,7 +114,7 @@ func (p *pipeline) write(ctx context.Context) error {
 			target := filepath.Join(p.opt.Output, outputName(in.path))
 			if d := p.delta; d != nil && !d.changed[i] {
 				// Checked by prepareDelta.
-				c, err := newCopiedJar(target, p.cache.packPath(p.caches[i].key, ".jar"))
+				c, err := newCopiedJar(target, p.cache.Path(p.caches[i].key, store.Jar))
 				if err != nil {
 					abortAll()
 					return err
@@ -124,7 +125,7 @@ func (p *pipeline) write(ctx context.Context) error {
 				continue
 			}
 			if p.wholeJarReusable(i) {
-				if c, err := newCopiedJar(target, p.cache.packPath(p.caches[i].key, ".jar")); err == nil {
+				if c, err := newCopiedJar(target, p.cache.Path(p.caches[i].key, store.Jar)); err == nil {
 					sinks = append(sinks, c)
 					p.res.Outputs = append(p.res.Outputs, target)
 					p.reuseWholeJar(i, tick)

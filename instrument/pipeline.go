@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -48,14 +49,15 @@ type Options struct {
 	// (mapping, block list, tracing rules). Runs with different keys share
 	// nothing.
 	CacheKey string
-	// KeptMap, with Cache, is where the caller keeps the planned map of
-	// each run (Result.PlannedText) for the next run of the same command.
-	// Unless Policy.BaseMap is set it is the base map, read only when the
-	// run plans every method: a run that finds the last run's result still
-	// valid but for a few changed classes patches that result instead
-	// (delta.go). Runs with KeptMap return the maps as texts.
-	KeptMap string
-	// Lists makes a run with KeptMap fill Result.Map, Planned and Ignored
+	// MapPath, with Cache, is the method map file the caller writes. The
+	// cache keeps each run's planned map under it (Result.KeepMap) for the
+	// next run of the same command. Unless Policy.BaseMap is set that map
+	// is the base map, read only when the run plans every method: a run
+	// that finds the last run's result still valid but for a few changed
+	// classes patches that result instead (delta.go). Runs with MapPath
+	// return the maps as texts.
+	MapPath string
+	// Lists makes a run with MapPath fill Result.Map, Planned and Ignored
 	// (for a report), which only a run that plans every method does.
 	Lists bool
 	// Publish, when set, receives the finished outputs (staged under
@@ -101,7 +103,7 @@ type Result struct {
 	// classes whose scan came from the cache, and classes whose rewrite
 	// outcome did.
 	CachedInputs, CachedScans, CachedRewrites int
-	// With Options.KeptMap: the method map, the planned map and the ignore
+	// With Options.MapPath: the method map, the planned map and the ignore
 	// map as the files are to be written. A run that patched its last
 	// result leaves Map, Planned and Ignored nil and sets only these.
 	MapText, PlannedText, IgnoreText []byte
@@ -109,6 +111,19 @@ type Result struct {
 	// Ignored's, and IgnoredByReason Ignored's by reason.
 	Traced, IgnoredCount int
 	IgnoredByReason      map[string]int
+
+	keep func() error // KeepMap's work, when the run had a cache and a MapPath
+}
+
+// KeepMap keeps the planned map (PlannedText: the methods left untouched
+// keep their ids too) in the cache as the next run's base map. The caller
+// calls it once it has written the maps, so a run that fails before keeps
+// the last good one. Without Options.Cache and MapPath it does nothing.
+func (r *Result) KeepMap() error {
+	if r.keep == nil || r.PlannedText == nil {
+		return nil
+	}
+	return r.keep()
 }
 
 // NumTraced returns how many methods were instrumented (the map's entries
@@ -216,7 +231,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		phase("cache store")
 	}
 	p.finish()
-	if p.opt.KeptMap != "" {
+	if p.opt.MapPath != "" {
 		if err := p.encodeTexts(); err != nil {
 			return nil, err
 		}
@@ -310,17 +325,21 @@ func (p *pipeline) listInputs(ctx context.Context) error {
 	})
 }
 
-// readKeptMap reads the kept map, the base map of a run with
-// Options.KeptMap and no Policy.BaseMap, while the scan runs. A missing
+// readKeptMap reads the kept map, the base map of a run with a cache,
+// Options.MapPath and no Policy.BaseMap, while the scan runs. A missing
 // one is no base map; a damaged one only costs the ids their history.
 func (p *pipeline) readKeptMap() <-chan *methodmap.Map {
 	out := make(chan *methodmap.Map, 1)
-	if p.opt.KeptMap == "" || p.opt.Policy.BaseMap != nil {
+	if p.cache == nil || p.opt.MapPath == "" || p.opt.Policy.BaseMap != nil {
 		out <- p.opt.Policy.BaseMap
 		return out
 	}
 	go func() {
-		m, err := methodmap.ReadMapFile(p.opt.KeptMap)
+		var m *methodmap.Map
+		data, err := p.cache.Map(p.opt.MapPath)
+		if err == nil {
+			m, err = methodmap.ParseMap(bytes.NewReader(data), p.cache.MapName(p.opt.MapPath))
+		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			p.warn("cache: previous method map not used: %v", err)
 		}
@@ -852,7 +871,7 @@ func (p *pipeline) finish() {
 	}
 }
 
-// encodeTexts lays out the maps as files (Options.KeptMap): the method
+// encodeTexts lays out the maps as files (Options.MapPath): the method
 // map and the planned map, which are one text when nothing was skipped,
 // and the ignore map, at once.
 func (p *pipeline) encodeTexts() error {

@@ -3,12 +3,9 @@ package instrument
 import (
 	"errors"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 
-	"github.com/tracebeat/tracebeat/internal/atomicfile"
 )
 
 // A run snapshot is what a run with a cache leaves for the next run of
@@ -59,10 +56,6 @@ type snapSkip struct {
 }
 
 const snapMagic = "tracebeat-run-7\n"
-
-func (c *cacheStore) snapshotPath(identity string) string {
-	return filepath.Join(c.dir, "runs", identity)
-}
 
 // encode serialises s as its magic, fields, the ignore map and the
 // checksum of all before.
@@ -160,42 +153,26 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 // loadSnapshot returns the snapshot of the last run with this identity,
 // nil when there is none or it (or its ignore map) is damaged.
 func (c *cacheStore) loadSnapshot(identity string) *runSnapshot {
-	path := c.snapshotPath(identity)
-	data, err := os.ReadFile(path)
-	if err != nil {
+	record, ignore, ok := c.Run(identity)
+	if !ok {
 		return nil
 	}
-	s, err := decodeSnapshot(data)
-	if err != nil {
+	s, err := decodeSnapshot(record)
+	if err != nil || checkSum(ignore) != s.ignoreSum {
 		return nil
 	}
-	if s.ignoreText, err = os.ReadFile(path + ".ignore"); err != nil || checkSum(s.ignoreText) != s.ignoreSum {
-		return nil
-	}
+	s.ignoreText = ignore
 	return s
 }
 
 func (c *cacheStore) storeSnapshot(identity string, s *runSnapshot) error {
-	if err := os.MkdirAll(filepath.Join(c.dir, "runs"), 0o755); err != nil {
-		return err
-	}
-	path := c.snapshotPath(identity)
 	s.ignoreSum = checkSum(s.ignoreText)
-	if !atomicfile.Holds(path+".ignore", s.ignoreText) {
-		if err := writeFileAtomic(path+".ignore", s.ignoreText); err != nil {
-			return err
-		}
-	}
-	return writeFileAtomic(path, s.encode())
+	return c.PutRun(identity, s.encode(), s.ignoreText)
 }
 
 // removeSnapshot removes the snapshot of identity, which no longer
 // describes the outputs.
-func (c *cacheStore) removeSnapshot(identity string) {
-	path := c.snapshotPath(identity)
-	os.Remove(path)
-	os.Remove(path + ".ignore")
-}
+func (c *cacheStore) removeSnapshot(identity string) { c.RemoveRun(identity) }
 
 func (e *indexEncoder) strs(list []string) {
 	e.uvarint(uint64(len(list)))

@@ -227,7 +227,7 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, signaled, stopSignals := interruptible()
 	defer stopSignals()
-	res, cachedMap, err := instrumentAndWriteMaps(ctx, &fl, inputs, mode, paths, log, bar)
+	res, err := instrumentAndWriteMaps(ctx, &fl, inputs, mode, paths, log, bar)
 	if perr := stopProfiles(); perr != nil && err == nil {
 		err = perr
 	}
@@ -242,10 +242,8 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		// renames almost none is another build's.
 		log.Warn(fmt.Sprintf("mapping %s renames %d of the %d input classes: is it the mapping of these inputs?", fl.mapping, res.Renamed, res.Classes))
 	}
-	if cachedMap != "" {
-		if err := keepMap(res, cachedMap); err != nil {
-			log.Warn("cache: method map not kept: " + err.Error())
-		}
+	if err := res.KeepMap(); err != nil {
+		log.Warn("cache: method map not kept: " + err.Error())
 	}
 	if !fl.quiet {
 		took := time.Since(start)
@@ -258,18 +256,17 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 }
 
 // instrumentAndWriteMaps builds the options, runs the pipeline and writes
-// the maps; with --cache it returns where the cache keeps the map.
-func instrumentAndWriteMaps(ctx context.Context, fl *instrumentFlags, inputs []string, mode rewrite.Mode, paths outputPaths, log *zap.Logger, bar *progressBar) (*instrument.Result, string, error) {
+// the maps.
+func instrumentAndWriteMaps(ctx context.Context, fl *instrumentFlags, inputs []string, mode rewrite.Mode, paths outputPaths, log *zap.Logger, bar *progressBar) (*instrument.Result, error) {
 	usage := &ruleUsage{}
 	t := time.Now()
 	opt, err := buildOptions(fl, inputs, mode, log, usage)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	cachedMap := ""
 	if fl.cache != "" {
-		if cachedMap, err = useCachedMap(&opt, fl, paths.methodMap); err != nil {
-			return nil, "", err
+		if err := useCache(&opt, fl, paths.methodMap); err != nil {
+			return nil, err
 		}
 	}
 	log.Debug("phase done", zap.String("phase", "options"), zap.Duration("took", time.Since(t)))
@@ -291,14 +288,14 @@ func instrumentAndWriteMaps(ctx context.Context, fl *instrumentFlags, inputs []s
 	}
 	if err != nil {
 		set.Discard()
-		return nil, "", err
+		return nil, err
 	}
 	// Publishing takes milliseconds and is not interrupted: a signal that
 	// arrives meanwhile is answered after it.
 	if err := set.Publish(); err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	return res, cachedMap, nil
+	return res, nil
 }
 
 // inputKinds counts the inputs by kind, for the summary.
@@ -632,16 +629,6 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// writeBytes writes data to path through a temporary file and a rename.
-// A file that holds data already is left as it is: a cached run mostly
-// writes the maps the last run wrote, tens of MB each.
-func writeBytes(path string, data []byte) error {
-	if atomicfile.Holds(path, data) {
-		return nil
-	}
-	return atomicfile.WriteBytes(path, 0o644, data)
 }
 
 // summaryLine is the one-line result the checks and users read.

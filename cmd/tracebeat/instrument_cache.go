@@ -4,35 +4,27 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/tracebeat/tracebeat/instrument"
 )
 
-// useCachedMap sets up a run with --cache: the options get the cache
+// useCache sets up a run with --cache: the options get the cache
 // directory and a key of everything on the command line that decides the
-// outputs besides the inputs, and, unless --base-map names one, the map
-// the last run wrote to the same map path becomes the base map, so the
-// ids of existing methods stay. It returns where this run's map is kept.
-func useCachedMap(opt *instrument.Options, fl *instrumentFlags, methodMap string) (string, error) {
-	dir := fl.cache
-	opt.Cache = dir
+// outputs besides the inputs, and the map path, under which the cache
+// keeps each run's planned map: unless --base-map names one, the map the
+// last run kept for the same map path is the base map, so the ids of
+// existing methods stay (instrument.Options.MapPath).
+func useCache(opt *instrument.Options, fl *instrumentFlags, methodMap string) error {
+	opt.Cache = fl.cache
 	key, err := policyKey(fl)
 	if err != nil {
-		return "", err
+		return err
 	}
 	opt.CacheKey = key
-	kept, err := instrument.CachedMapPath(dir, methodMap)
-	if err != nil {
-		return "", err
-	}
-	// The pipeline reads the kept map as the base map (an explicit
-	// --base-map wins) when it plans every method, and patches the last
-	// run's maps when it can (instrument.Options.KeptMap).
-	opt.KeptMap = kept
+	opt.MapPath = methodMap
 	// The report lists every ignored method, which only a full run has.
 	opt.Lists = fl.report != ""
-	return kept, nil
+	return nil
 }
 
 // policyKey is the text of every option that decides what is traced and
@@ -52,14 +44,4 @@ func policyKey(fl *instrumentFlags) (string, error) {
 		key += fmt.Sprintf(" %s=%x", f.what, sha256.Sum256(data))
 	}
 	return key, nil
-}
-
-// keepMap keeps the run's planned map (instrument.Result.PlannedText:
-// the methods left untouched keep their ids too) in the cache as the next
-// run's base map.
-func keepMap(res *instrument.Result, kept string) error {
-	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
-		return err
-	}
-	return writeBytes(kept, res.PlannedText)
 }
