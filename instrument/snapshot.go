@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-
 )
 
 // A run snapshot is what a run with a cache leaves for the next run of
