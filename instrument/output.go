@@ -398,89 +398,106 @@ func checkEntry(e *entry) error {
 	return err
 }
 
-// processEntry rewrites class entry j of input idx (when it has plans)
-// and compresses what goes into a jar. It runs on a worker. With a cache,
-// rec is the record of a class that had plans (its body, if any, still
-// to be stored by emit).
-func (p *pipeline) processEntry(idx, j int, ci *classInfo, toJar bool) (res entryResult, rec *cachedClass) {
+// processEntry decides, on a worker, what entry j of input idx becomes in
+// the output: its raw bytes copied (a zero entryResult) or new contents;
+// with a cache, rec is the record of a class that had plans (its body, if
+// any, still to be stored by emit). entryOutput chooses; the cache lookup,
+// the rewrite and the compression are steps of their own.
+func (p *pipeline) processEntry(idx, j int, ci *classInfo, toJar bool) (entryResult, *cachedClass) {
 	in := p.inputs[idx]
 	e := &in.entries[j]
-	fail := func(err error) (entryResult, *cachedClass) {
+	res, rec, err := p.entryOutput(idx, j, e, ci, toJar)
+	if err != nil {
 		return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}, nil
 	}
-	if ci == nil && needsCheck(e) {
-		if err := checkEntry(e); err != nil {
-			return fail(err)
-		}
-		if !(toJar && in.isDir) {
-			return entryResult{}, nil
-		}
-	}
-	var data []byte
-	changed := false
+	return res, rec
+}
+
+func (p *pipeline) entryOutput(idx, j int, e *entry, ci *classInfo, toJar bool) (entryResult, *cachedClass, error) {
+	// A directory's files going into a jar get new (compressed) contents
+	// even when unchanged; a jar's unchanged entries are copied raw.
+	repack := toJar && p.inputs[idx].isDir
+	var plans []rewrite.MethodPlan
+	addFocus := false
 	if ci != nil {
-		plans, addFocus := p.plansFor(ci)
-		if len(plans) > 0 || addFocus {
-			var ic *inputCache
-			var ps [32]byte
-			if p.cache != nil {
-				ic, ps = p.caches[idx], planSum(plans, addFocus, toJar)
-				if res, rec, ok := p.cachedOutcome(idx, ic, j, e, ci, ps); ok {
-					if res.body != nil || !(toJar && in.isDir) {
-						return res, rec
-					}
-					// Unchanged class of a directory going into a jar: compress it below.
-					data, err := e.read()
-					if err != nil {
-						return fail(err)
-					}
-					if res, err = compressed(data, toJar); err != nil {
-						return fail(err)
-					}
-					return res, rec
-				}
-			}
-			raw, err := e.read()
-			if err != nil {
-				return fail(err)
-			}
-			out, err := p.rewrite(raw, ci, plans, addFocus)
-			if err != nil {
-				putBuffer(raw)
-				return fail(err)
-			}
-			p.reportRewrite(idx, ci, &out)
-			if ic != nil {
-				rec = &cachedClass{sum: ic.sums[j], info: ci, plan: ps, result: cachedResult{
-					rewritten: out.body != nil, skipped: out.skipped, warnings: out.warnings}}
-			}
-			if out.body != nil {
-				putBuffer(raw)
-				data, changed = out.body, true
-			} else {
-				data = raw
+		plans, addFocus = p.plansFor(ci)
+	}
+	if len(plans) == 0 && !addFocus {
+		if ci == nil && needsCheck(e) {
+			if err := checkEntry(e); err != nil {
+				return entryResult{}, nil, err
 			}
 		}
+		if !repack {
+			return entryResult{}, nil, nil
+		}
+		res, err := readCompressed(e, toJar)
+		return res, nil, err
 	}
-	if !changed && !(toJar && in.isDir) {
+	var ic *inputCache
+	var ps [32]byte
+	if p.cache != nil {
+		ic, ps = p.caches[idx], planSum(plans, addFocus, toJar)
+		if res, rec, ok := p.cachedOutcome(idx, ic, j, e, ci, ps); ok {
+			if res.body != nil || !repack {
+				return res, rec, nil
+			}
+			// An unchanged class of a directory going into a jar.
+			res, err := readCompressed(e, toJar)
+			return res, rec, err
+		}
+	}
+	data, changed, rec, err := p.rewriteEntry(idx, j, e, ci, plans, addFocus, ic, ps)
+	if err != nil {
+		return entryResult{}, nil, err
+	}
+	if !changed && !repack {
 		putBuffer(data)
-		return entryResult{}, rec // copied raw
-	}
-	if data == nil {
-		raw, err := e.read()
-		if err != nil {
-			return fail(err)
-		}
-		data = raw
+		return entryResult{}, rec, nil // copied raw
 	}
 	res, err := compressed(data, toJar && !storedEntry(e))
 	if err != nil {
-		return fail(err)
+		return entryResult{}, nil, err
 	}
 	if rec != nil && changed {
 		rec.result.deflated, rec.result.crc, rec.result.size = res.deflated, res.crc, res.size
 	}
-	return res, rec
+	return res, rec, nil
+}
+
+// rewriteEntry rewrites class entry j by its plans: it returns the new
+// class bytes (changed) or, when no method could be changed, the raw ones,
+// and, with a cache, the record of the outcome.
+func (p *pipeline) rewriteEntry(idx, j int, e *entry, ci *classInfo, plans []rewrite.MethodPlan, addFocus bool, ic *inputCache, ps [32]byte) (data []byte, changed bool, rec *cachedClass, err error) {
+	raw, err := e.read()
+	if err != nil {
+		return nil, false, nil, err
+	}
+	out, err := p.rewrite(raw, ci, plans, addFocus)
+	if err != nil {
+		putBuffer(raw)
+		return nil, false, nil, err
+	}
+	p.reportRewrite(idx, ci, &out)
+	if ic != nil {
+		rec = &cachedClass{sum: ic.sums[j], info: ci, plan: ps, result: cachedResult{
+			rewritten: out.body != nil, skipped: out.skipped, warnings: out.warnings}}
+	}
+	if out.body == nil {
+		return raw, false, rec, nil
+	}
+	putBuffer(raw)
+	return out.body, true, rec, nil
+}
+
+// readCompressed makes an entry's unchanged contents the new contents of
+// an output entry (a directory's file going into a jar).
+func readCompressed(e *entry, toJar bool) (entryResult, error) {
+	data, err := e.read()
+	if err != nil {
+		return entryResult{}, err
+	}
+	return compressed(data, toJar && !storedEntry(e))
 }
 
 // storedEntry reports whether e is a jar entry stored uncompressed. Its
