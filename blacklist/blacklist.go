@@ -40,6 +40,13 @@ const (
 	// runtime's package, where its helpers live, but not its subpackages: a
 	// runtime class com/example/Beat must not block all of com/example/**.
 	RuntimePackage
+	// The btrace 2 directives (btrace.go).
+	BlockPackage          // -blockpackage: as -keeppackage
+	AllowPackage          // -allowpackage: only these packages are traced
+	BlockClassMethods     // one method line of a -blockclassmethods block
+	TraceClass            // -traceclass
+	TraceClassMethods     // one method line of a -traceclassmethods block
+	TraceMethodAnnotation // -tracemethodannotation (Name is the annotation)
 )
 
 // Rule is one rule of a List.
@@ -48,6 +55,9 @@ type Rule struct {
 	// Name is the class, or the package without a trailing slash, in
 	// internal form (slashes). Empty for GeneratedClass.
 	Name string
+	// Method and Params name the method of a BlockClassMethods or
+	// TraceClassMethods line: "run" and "(I[Ljava/lang/String;)".
+	Method, Params string
 	// Origin says where the rule comes from: "file:line" or "built-in".
 	Origin string
 }
@@ -56,7 +66,12 @@ type Rule struct {
 // its origin, e.g. "-keeppackage android/ (built-in)".
 func (r Rule) String() string {
 	switch r.Kind {
-	case KeepClass, KeepPackage:
+	case AllowPackage:
+		if r.Name == "" { // the rule of a class outside every allow package
+			return r.Origin
+		}
+		return fmt.Sprintf("%s (%s)", r.Directive(), r.Origin)
+	case KeepClass, KeepPackage, BlockPackage, BlockClassMethods, TraceClass, TraceClassMethods, TraceMethodAnnotation:
 		return fmt.Sprintf("%s (%s)", r.Directive(), r.Origin)
 	case RuntimePackage:
 		return fmt.Sprintf("runtime package %s/, without subpackages (%s)", r.Name, r.Origin)
@@ -73,8 +88,30 @@ func (r Rule) Directive() string {
 		return "-keepclass " + r.Name
 	case KeepPackage:
 		return "-keeppackage " + r.Name + "/"
+	case BlockPackage:
+		return "-blockpackage " + dotted(r.Name)
+	case AllowPackage:
+		return "-allowpackage " + dotted(r.Name)
+	case BlockClassMethods:
+		return "-blockclassmethods " + dotted(r.Name) + " { " + r.Method + javaParams(r.Params) + "; }"
+	case TraceClass:
+		return "-traceclass " + dotted(r.Name)
+	case TraceClassMethods:
+		return "-traceclassmethods " + dotted(r.Name) + " { " + r.Method + javaParams(r.Params) + "; }"
+	case TraceMethodAnnotation:
+		return "-tracemethodannotation " + dotted(r.Name)
 	}
 	return ""
+}
+
+// Blocks reports whether the rule keeps classes or methods from being
+// traced (as opposed to allowing or forcing them).
+func (r Rule) Blocks() bool {
+	switch r.Kind {
+	case AllowPackage, TraceClass, TraceClassMethods, TraceMethodAnnotation:
+		return false
+	}
+	return true
 }
 
 // BuiltIn reports whether the rule is one New adds, not a line of a file.
@@ -93,6 +130,13 @@ type List struct {
 	root node
 	// generated is the index of the GeneratedClass rule.
 	generated int
+	// The btrace directives (btrace.go), as rule references.
+	allow            []int
+	blockMethods     map[methodKey]int
+	traceMethods     map[methodKey]int
+	forcedClasses    map[string]bool // classes with a -traceclassmethods line
+	traceClasses     map[string]int
+	traceAnnotations map[string]int
 }
 
 // node is one package in the trie. Rule references are indexes into
@@ -154,11 +198,25 @@ func (l *List) add(r Rule) {
 		if l.generated == 0 {
 			l.generated = ref
 		}
-	case KeepPackage:
+	case KeepPackage, BlockPackage:
 		n := l.root.descend(r.Name, true)
 		if n.pkgRule == 0 {
 			n.pkgRule = ref
 		}
+	case AllowPackage:
+		l.allow = append(l.allow, ref)
+	case BlockClassMethods:
+		addRef(&l.blockMethods, methodKey{r.Name, r.Method, r.Params}, ref)
+	case TraceClassMethods:
+		addRef(&l.traceMethods, methodKey{r.Name, r.Method, r.Params}, ref)
+		if l.forcedClasses == nil {
+			l.forcedClasses = map[string]bool{}
+		}
+		l.forcedClasses[r.Name] = true
+	case TraceClass:
+		addRef(&l.traceClasses, r.Name, ref)
+	case TraceMethodAnnotation:
+		addRef(&l.traceAnnotations, r.Name, ref)
 	case RuntimePackage:
 		n := l.root.descend(r.Name, true)
 		if n.ownRule == 0 {
@@ -176,6 +234,16 @@ func (l *List) add(r Rule) {
 		if _, dup := n.classes[simple]; !dup {
 			n.classes[simple] = ref
 		}
+	}
+}
+
+// addRef records ref under k unless an earlier rule has k.
+func addRef[K comparable](m *map[K]int, k K, ref int) {
+	if *m == nil {
+		*m = map[K]int{}
+	}
+	if _, dup := (*m)[k]; !dup {
+		(*m)[k] = ref
 	}
 }
 

@@ -43,19 +43,49 @@ func (l *List) Add(r io.Reader, name string) error {
 	var skipped []*ParseError
 	sc := bufio.NewScanner(r)
 	lineNo := 0
+	var block *methodBlock // a -blockclassmethods/-traceclassmethods being read
+	bad := func(line int, err error) error {
+		pe := &ParseError{File: name, Line: line, Reason: err.Error()}
+		if l.Strict {
+			return pe
+		}
+		skipped = append(skipped, pe)
+		return nil
+	}
 	for sc.Scan() {
 		lineNo++
 		line := sc.Text()
 		if lineNo == 1 {
 			line = strings.TrimPrefix(line, "\uFEFF")
 		}
-		rule, ok, err := parseLine(line)
-		if err != nil {
-			pe := &ParseError{File: name, Line: lineNo, Reason: err.Error()}
-			if l.Strict {
-				return pe
+		if block != nil {
+			rule, ok, done, err := block.next(line)
+			if done {
+				block = nil
 			}
-			skipped = append(skipped, pe)
+			if err != nil {
+				if e := bad(lineNo, err); e != nil {
+					return e
+				}
+				continue
+			}
+			if !ok {
+				continue
+			}
+			rule.Origin = fmt.Sprintf("%s:%d", name, lineNo)
+			rules = append(rules, rule)
+			continue
+		}
+		rule, start, ok, err := parseLine(line)
+		if err != nil {
+			if e := bad(lineNo, err); e != nil {
+				return e
+			}
+			continue
+		}
+		if start != nil {
+			start.line = lineNo
+			block = start
 			continue
 		}
 		if ok {
@@ -66,6 +96,11 @@ func (l *List) Add(r io.Reader, name string) error {
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
 	}
+	if block != nil {
+		if e := bad(block.line, fmt.Errorf("the block of methods is not closed with '}'")); e != nil {
+			return e
+		}
+	}
 	for _, r := range rules {
 		l.add(r)
 	}
@@ -73,37 +108,58 @@ func (l *List) Add(r io.Reader, name string) error {
 	return nil
 }
 
-// parseLine parses one line; ok is false for lines without a rule.
-func parseLine(line string) (rule Rule, ok bool, err error) {
+// directives maps each one-line directive to its kind.
+var directives = map[string]Kind{
+	"-keepclass":             KeepClass,
+	"-keeppackage":           KeepPackage,
+	"-blockpackage":          BlockPackage,
+	"-allowpackage":          AllowPackage,
+	"-traceclass":            TraceClass,
+	"-tracemethodannotation": TraceMethodAnnotation,
+}
+
+// parseLine parses one line; ok is false for lines without a rule, and a
+// -blockclassmethods or -traceclassmethods line returns the block whose
+// method lines follow.
+func parseLine(line string) (rule Rule, block *methodBlock, ok bool, err error) {
 	line = strings.TrimSpace(line)
 	if line == "" || line[0] == '#' || line[0] == '[' {
-		return Rule{}, false, nil
+		return Rule{}, nil, false, nil
 	}
 	fields := strings.Fields(line)
 	directive := fields[0]
 	switch directive {
-	case "-keepclass":
-		rule.Kind = KeepClass
-	case "-keeppackage":
-		rule.Kind = KeepPackage
-	default:
-		return Rule{}, false, fmt.Errorf("unknown directive %q (want -keepclass or -keeppackage)", directive)
+	case "-blockclassmethods", "-traceclassmethods":
+		kind := BlockClassMethods
+		if directive == "-traceclassmethods" {
+			kind = TraceClassMethods
+		}
+		block, err := parseBlockStart(kind, directive, fields)
+		return Rule{}, block, false, err
 	}
+	kind, known := directives[directive]
+	if !known {
+		return Rule{}, nil, false, fmt.Errorf("unknown directive %q (want -keepclass, -keeppackage, or btrace's -allowpackage, -blockpackage, -blockclassmethods, -traceclass, -traceclassmethods, -tracemethodannotation)", directive)
+	}
+	rule.Kind = kind
 	if len(fields) < 2 {
-		return Rule{}, false, fmt.Errorf("missing name after %s", directive)
+		return Rule{}, nil, false, fmt.Errorf("missing name after %s", directive)
 	}
 	if len(fields) > 2 {
-		return Rule{}, false, fmt.Errorf("unexpected %q after %s %s", strings.Join(fields[2:], " "), directive, fields[1])
+		return Rule{}, nil, false, fmt.Errorf("unexpected %q after %s %s", strings.Join(fields[2:], " "), directive, fields[1])
 	}
-	if rule.Kind == KeepClass {
+	switch kind {
+	case KeepClass, TraceClass:
 		rule.Name, err = normalizeClass(fields[1])
-	} else {
+	case TraceMethodAnnotation:
+		rule.Name, err = normalizeClass(strings.TrimPrefix(fields[1], "@"))
+	default:
 		rule.Name, err = normalizePackage(fields[1])
 	}
 	if err != nil {
-		return Rule{}, false, fmt.Errorf("%s: %w", directive, err)
+		return Rule{}, nil, false, fmt.Errorf("%s: %w", directive, err)
 	}
-	return rule, true, nil
+	return rule, nil, true, nil
 }
 
 // normalizeClass converts a class name in internal or dotted form to

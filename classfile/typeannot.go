@@ -162,3 +162,28 @@ func appendTypeAnnotations(dst []byte, tas []TypeAnnotation, lo *encodeScratch) 
 	}
 	return dst
 }
+
+// AnnotationTypes returns the type descriptors ("La/b/Traced;") of the
+// annotations in a RuntimeVisibleAnnotations or RuntimeInvisibleAnnotations
+// attribute body.
+func AnnotationTypes(pool *ConstantPool, data []byte) ([]string, error) {
+	r := &reader{buf: data, where: "annotations"}
+	n := int(r.u2())
+	var types []string
+	for i := 0; i < n && r.err == nil; i++ {
+		idx := r.u2()
+		if r.err != nil {
+			break
+		}
+		t, err := pool.Utf8(idx)
+		if err != nil {
+			return nil, formatErr("annotations", r.pos-2, "type_index %d: %v", idx, err)
+		}
+		types = append(types, t)
+		skipElementPairs(r)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return types, nil
+}

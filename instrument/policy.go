@@ -23,6 +23,9 @@ type Policy struct {
 	// Decide says whether to trace a method, or why not. The default
 	// traces every method with code.
 	Decide func(f *MethodFacts) (trace bool, reason string)
+	// Annotations makes the scan give Decide each method's annotation
+	// types (MethodFacts.Annotations).
+	Annotations bool
 	// BaseMap, when set, keeps the ids of a previous build.
 	BaseMap *methodmap.Map
 }

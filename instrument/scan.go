@@ -21,6 +21,9 @@ type MethodFacts struct {
 	Access      uint16
 	// Opcodes of the method in order (wide folded in); nil without code.
 	Opcodes []byte
+	// Annotations are the type descriptors of the method's annotations
+	// (visible and invisible), when Policy.Annotations asks for them.
+	Annotations []string
 }
 
 // classInfo is what the scan keeps of one class entry.
@@ -183,6 +186,17 @@ func (s *scanner) scan(data []byte) (*classInfo, error) {
 			}
 		}
 		facts := MethodFacts{Key: MethodKey{Class: ci.origName, Name: on, Desc: od}, ClassAccess: c.Access, Access: m.Access}
+		if pol.Annotations {
+			for _, attr := range []string{"RuntimeVisibleAnnotations", "RuntimeInvisibleAnnotations"} {
+				if a, ok := c.FindAttribute(m.Attributes, attr); ok {
+					types, err := cf.AnnotationTypes(c.Pool, a.Data)
+					if err != nil {
+						return nil, fmt.Errorf("method %s%s: %w", mname, mdesc, err)
+					}
+					facts.Annotations = append(facts.Annotations, types...)
+				}
+			}
+		}
 		if hasCode {
 			code, err := cf.CodeBytes(codeAttr.Data)
 			if err != nil {

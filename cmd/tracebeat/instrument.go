@@ -111,7 +111,7 @@ func (f *instrumentFlags) define(fs *pflag.FlagSet) {
 	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "parallel workers, and the cores used (0: one per CPU)")
 	fs.StringSliceVar(&f.classpath, "classpath", nil, "jars read for the class hierarchy only, e.g. android.jar (repeatable)")
 	fs.StringVar(&f.mapping, "mapping", "", "ProGuard/R8 mapping.txt of the inputs")
-	fs.StringVar(&f.blacklist, "blacklist", "", "Matrix block list (-keepclass / -keeppackage)")
+	fs.StringVar(&f.blacklist, "blacklist", "", "block list: Matrix's -keepclass / -keeppackage and btrace's -allowpackage, -blockpackage, -blockclassmethods, -traceclass, -traceclassmethods, -tracemethodannotation")
 	fs.StringVar(&f.baseMap, "base-map", "", "previous methodMapping.txt: its methods keep their ids")
 	fs.StringVar(&f.cache, "cache", "", "directory of results kept between runs: unchanged jars and classes are reused, the last map is the base map")
 	fs.StringVar(&f.methodMap, "method-map", "", "methodMapping.txt to write (default: in the output directory, or beside the --merge jar)")
@@ -403,9 +403,11 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode rewrite.Mode, log *
 		usage.list = bl // only the file's rules are reported on
 	}
 	opt.Policy.Blocked = func(orig string) (string, bool) {
-		r, ok := bl.Blocked(orig)
+		r, ok := classBlock(bl, orig)
 		usage.note(orig, r, ok)
-		if !ok {
+		if !ok || (!r.BuiltIn() && bl.ForcesMethodsOf(orig)) {
+			// A -traceclassmethods line names methods of this class:
+			// Decide blocks the others, one by one.
 			return "", false
 		}
 		return r.String(), true
@@ -425,12 +427,9 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode rewrite.Mode, log *
 		TraceGetterSetter:    fl.traceGetSet,
 		TraceSingle:          fl.traceSingle,
 	}
+	opt.Policy.Annotations = bl.WantsAnnotations()
 	opt.Policy.Decide = func(f *instrument.MethodFacts) (bool, string) {
-		r := methodmap.Classify(methodmap.MethodInfo{
-			ClassAccess: f.ClassAccess, Access: f.Access,
-			Name: f.Key.Name, Desc: f.Key.Desc, Opcodes: f.Opcodes,
-		}, rules)
-		return r == methodmap.Traced, string(r)
+		return decideMethod(bl, usage, rules, f)
 	}
 	if fl.baseMap != "" {
 		base, err := methodmap.ReadMapFile(fl.baseMap)

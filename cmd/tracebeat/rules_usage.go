@@ -22,6 +22,20 @@ type ruleUsage struct {
 	mu      sync.Mutex
 	classes map[string]bool           // every class asked about
 	blocked map[string]blacklist.Rule // class -> the rule that blocked it
+	hits    map[blacklist.Rule]int    // methods matched by method-level and forcing rules
+}
+
+// hit records that a method-level or forcing rule matched a method.
+func (u *ruleUsage) hit(r blacklist.Rule) {
+	if u == nil || u.list == nil {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.hits == nil {
+		u.hits = map[blacklist.Rule]int{}
+	}
+	u.hits[r]++
 }
 
 // note records one answer of the block list; without a block-list file
@@ -70,16 +84,44 @@ func (u *ruleUsage) warn(res *instrument.Result, log *zap.Logger) {
 	for _, r := range u.blocked {
 		hits[r]++
 	}
+	for r, n := range u.hits {
+		hits[r] += n
+	}
 	for _, r := range rules {
-		if hits[r] == 0 {
+		if hits[r] == 0 && !u.allowUsed(r) {
 			log.Warn(u.noMatch(r))
 		}
 	}
 }
 
+// allowUsed reports whether an -allowpackage rule holds some input class.
+func (u *ruleUsage) allowUsed(r blacklist.Rule) bool {
+	if r.Kind != blacklist.AllowPackage {
+		return false
+	}
+	for c := range u.classes {
+		if strings.HasPrefix(c, r.Name+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // noMatch words the warning of a rule that matched no class.
 func (u *ruleUsage) noMatch(r blacklist.Rule) string {
+	switch r.Kind {
+	case blacklist.BlockClassMethods, blacklist.TraceClassMethods:
+		return fmt.Sprintf("%s: %s matches no method of the inputs", r.Origin, r.Directive())
+	case blacklist.TraceMethodAnnotation:
+		return fmt.Sprintf("%s: %s matches no method of the inputs", r.Origin, r.Directive())
+	}
 	msg := fmt.Sprintf("%s: %s matches no class of the inputs", r.Origin, r.Directive())
+	if r.Kind != blacklist.KeepClass && r.Kind != blacklist.KeepPackage {
+		if near := u.nearestPackage(r.Name); near != "" {
+			return fmt.Sprintf("%s; the nearest package among them is %s/", msg, near)
+		}
+		return msg
+	}
 	// Matrix compares string prefixes: the same rule there blocks every
 	// class whose name starts with it.
 	var prefixed []string
@@ -158,6 +200,18 @@ func (u *ruleUsage) counts(res *instrument.Result) []methodmap.RuleCount {
 		}
 		if r, ok := u.blocked[m.Key.Class]; ok {
 			methods[r]++
+		}
+	}
+	for r, n := range u.hits { // method-level and forcing rules
+		methods[r] += n
+	}
+	for _, r := range rules {
+		if r.Kind == blacklist.AllowPackage { // the classes it lets through
+			for c := range u.classes {
+				if strings.HasPrefix(c, r.Name+"/") {
+					classes[r]++
+				}
+			}
 		}
 	}
 	out := make([]methodmap.RuleCount, 0, len(rules))

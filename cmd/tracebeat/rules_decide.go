@@ -1,0 +1,63 @@
+package main
+
+import (
+	"github.com/tracebeat/tracebeat/blacklist"
+	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/methodmap"
+)
+
+// classBlock is the rule that keeps a whole class from being traced: a
+// block-list rule (-keepclass, -keeppackage, -blockpackage, built-in), or
+// the allow list when the class lies outside every -allowpackage.
+func classBlock(bl *blacklist.List, orig string) (blacklist.Rule, bool) {
+	if r, ok := bl.Blocked(orig); ok {
+		return r, true
+	}
+	if _, ok := bl.Allowed(orig); !ok {
+		return blacklist.Rule{Kind: blacklist.AllowPackage, Origin: "outside every -allowpackage"}, true
+	}
+	return blacklist.Rule{}, false
+}
+
+// decideMethod decides one method, in the order of the precedence table
+// (README, "Block lists"):
+//
+//  1. built-in rules: never traced (the pipeline does not ask);
+//  2. a -traceclassmethods line naming the exact method: traced;
+//  3. blocking: -keepclass, -keeppackage, -blockpackage, outside every
+//     -allowpackage (reaching here only for classes with a
+//     -traceclassmethods line), -blockclassmethods: not traced;
+//  4. -traceclass, -tracemethodannotation: traced, whatever Matrix's
+//     method rules say (a method without code still is not);
+//  5. Matrix's method rules.
+func decideMethod(bl *blacklist.List, usage *ruleUsage, rules methodmap.Options, f *instrument.MethodFacts) (bool, string) {
+	class, name, desc := f.Key.Class, f.Key.Name, f.Key.Desc
+	info := methodmap.MethodInfo{ClassAccess: f.ClassAccess, Access: f.Access, Name: name, Desc: desc, Opcodes: f.Opcodes}
+	if r, ok := bl.ForcedMethod(class, name, desc); ok {
+		usage.hit(r)
+		return forced(info)
+	}
+	if r, ok := classBlock(bl, class); ok && !r.BuiltIn() {
+		return false, string(methodmap.ReasonBlocked)
+	}
+	if r, ok := bl.BlockedMethod(class, name, desc); ok {
+		usage.hit(r)
+		return false, string(methodmap.ReasonBlocked)
+	}
+	if r, ok := bl.TracedClass(class); ok {
+		usage.hit(r)
+		return forced(info)
+	}
+	if r, ok := bl.TracedAnnotation(f.Annotations); ok {
+		usage.hit(r)
+		return forced(info)
+	}
+	r := methodmap.Classify(info, rules)
+	return r == methodmap.Traced, string(r)
+}
+
+// forced traces a method a rule forces, if it has code to inject into.
+func forced(info methodmap.MethodInfo) (bool, string) {
+	r := methodmap.Classify(info, methodmap.Options{TraceAll: true})
+	return r == methodmap.Traced, string(r)
+}
