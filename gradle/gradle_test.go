@@ -56,6 +56,64 @@ func TestGradlePlugin(t *testing.T) {
 		t.Parallel()
 		testAndroidStandin(t, e)
 	})
+	t.Run("variant-blocks", func(t *testing.T) {
+		t.Parallel()
+		testVariantBlocks(t, e)
+	})
+}
+
+// testVariantBlocks: variants { debug { ... } release { ... } } set each
+// variant's mode, rules and block list, the map form still works beside
+// them, and what a block leaves unset comes from the tracebeat block.
+func testVariantBlocks(t *testing.T, e env) {
+	app := filepath.Join(t.TempDir(), "app")
+	copyTree(t, filepath.Join(javatest.RepoRoot(t), "testdata", "gradle", "android-standin", "app"), app)
+	build := readFile(t, filepath.Join(app, "build.gradle"))
+	i := strings.Index(build, "tracebeat {")
+	require.Positive(t, i)
+	build = build[:i] + `tracebeat {
+    toolPath = findProperty('tracebeatTool')
+    blackListFile = 'all-blacklist.txt'      // debug keeps it
+    variants = [staging: true]               // the map form, beside the blocks
+    variants {
+        debug {
+            mode = 'systrace'
+        }
+        release {
+            blackListFile = 'release-blacklist.txt'
+            traceAll = true
+        }
+    }
+}
+`
+	require.NoError(t, os.WriteFile(filepath.Join(app, "build.gradle"), []byte(build), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(app, "all-blacklist.txt"), []byte("-keeppackage standin/lib/\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(app, "release-blacklist.txt"), []byte("-keepclass standin/app/Main\n"), 0o644))
+	classpath := strings.Join([]string{e.jars.plugin, e.jars.agpAPI, e.jars.fakeAGP}, string(os.PathListSeparator))
+	run := e.build(t, app, "-PtracebeatPluginClasspath="+classpath, "-PtracebeatTool="+e.tool, "assemble")
+	require.NoError(t, run.err, "stand-in build:\n%s", run.output)
+	require.Equal(t, "", run.outcomes[":tracebeatInstrumentDebug"], run.output)
+	require.Equal(t, "", run.outcomes[":tracebeatInstrumentRelease"], run.output)
+	require.Contains(t, run.output, "names unknown variant(s) [staging]")
+
+	outputs := filepath.Join(app, "build", "outputs")
+	debugMap := readFile(t, filepath.Join(outputs, "tracebeat", "debug", "methodMapping.txt"))
+	releaseMap := readFile(t, filepath.Join(outputs, "tracebeat", "release", "methodMapping.txt"))
+	// debug: the tracebeat block's list blocks standin/lib; systrace mode.
+	assert.NotContains(t, debugMap, "standin.lib.")
+	assert.Contains(t, debugMap, "standin.app.Main ")
+	debugJar := filepath.Join(outputs, "standin", "debug", "classes.jar")
+	assert.NotEmpty(t, jarClassesMentioning(t, debugJar, "android/os/Trace"), "debug is in systrace mode")
+	assert.Empty(t, jarClassesMentioning(t, debugJar, beatClass))
+	// release: its own list (standin/lib traced, Main blocked), beat mode, trace-all.
+	assert.Contains(t, releaseMap, "standin.lib.TextUtil join ")
+	assert.NotContains(t, releaseMap, "standin.app.Main ")
+	// trace-all traces the trivial constructor Matrix's getter/setter rule skips.
+	assert.Contains(t, releaseMap, "standin.lib.TextUtil <init> ()V")
+	releaseJar := filepath.Join(outputs, "standin", "release", "classes.jar")
+	assert.NotEmpty(t, jarClassesMentioning(t, releaseJar, beatClass), "release is in beat mode")
+	conf := readFile(t, filepath.Join(app, "build", "tmp", "tracebeatInstrumentRelease", "instrument.conf"))
+	assert.Contains(t, conf, "release-blacklist.txt")
 }
 
 func testJavaProject(t *testing.T, e env) {

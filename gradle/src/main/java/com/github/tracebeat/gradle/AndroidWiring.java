@@ -64,7 +64,7 @@ final class AndroidWiring {
         // A misspelt variant name would silently leave tracing as the default.
         project.getGradle().projectsEvaluated(g -> {
             List<String> unknown = new ArrayList<String>();
-            for (String name : ext.getVariants().keySet()) {
+            for (String name : ext.namedVariants()) {
                 if (!seen.contains(name)) {
                     unknown.add(name);
                 }
@@ -85,7 +85,7 @@ final class AndroidWiring {
                 "tracebeatInstrument" + capitalize(name), InstrumentClassesTask.class, t -> {
                     t.setGroup("build");
                     t.setDescription("Instruments all classes of variant " + name + " for method tracing (tracebeat).");
-                    TaskSettings.apply(t, project, ext, mapsDir);
+                    TaskSettings.apply(t, project, ext, name, mapsDir);
                     t.setReferenceClasspath(bootClasspath(project, components));
                 });
         try {

@@ -32,7 +32,7 @@ final class JavaWiring {
             if (task.getOutputJar() == null) {
                 task.setOutputJar(new File(buildDir, "libs/" + project.getName() + "-traced.jar"));
             }
-            TaskSettings.apply(task, project, ext, new File(buildDir, ext.mapsFolder()));
+            TaskSettings.apply(task, project, ext, null, new File(buildDir, ext.mapsFolder()));
             task.setEnabled(ext.isEnable());
             if (ext.isEnable()) {
                 project.getTasks().getByName("assemble").dependsOn(task);

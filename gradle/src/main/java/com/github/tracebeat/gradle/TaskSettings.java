@@ -10,25 +10,29 @@ final class TaskSettings {
     }
 
     /**
+     * @param variant the Android variant whose block overrides the
+     *     extension's settings, or null
      * @param mapsDir where the method map, ignore map and report go
      */
-    static void apply(AbstractInstrumentTask task, Project project, TracebeatExtension ext, File mapsDir) {
+    static void apply(AbstractInstrumentTask task, Project project, TracebeatExtension ext, String variant, File mapsDir) {
+        VariantSettings v = ext.block(variant);
         task.setMappingFile(file(project, ext.getMappingFile()));
-        task.setBlackListFile(file(project, ext.getBlackListFile()));
-        task.setBaseMethodMapFile(file(project, ext.getBaseMethodMapFile()));
-        task.setMode(mode(ext));
-        task.setTraceAll(ext.isTraceAll());
+        task.setBlackListFile(file(project, v != null && v.getBlackListFile() != null ? v.getBlackListFile() : ext.getBlackListFile()));
+        task.setBaseMethodMapFile(file(project,
+                v != null && v.getBaseMethodMapFile() != null ? v.getBaseMethodMapFile() : ext.getBaseMethodMapFile()));
+        task.setMode(mode(v != null && v.getMode() != null ? v.getMode() : ext.getMode()));
+        task.setTraceAll(or(v == null ? null : v.getTraceAll(), ext.isTraceAll()));
         java.util.List<String> rules = new java.util.ArrayList<String>();
-        if (ext.isTraceEmpty()) {
+        if (or(v == null ? null : v.getTraceEmpty(), ext.isTraceEmpty())) {
             rules.add("empty");
         }
-        if (ext.isTraceGetterSetter()) {
+        if (or(v == null ? null : v.getTraceGetterSetter(), ext.isTraceGetterSetter())) {
             rules.add("getter-setter");
         }
-        if (ext.isTraceSingle()) {
+        if (or(v == null ? null : v.getTraceSingle(), ext.isTraceSingle())) {
             rules.add("single");
         }
-        if (ext.isTraceAbstractClasses()) {
+        if (or(v == null ? null : v.getTraceAbstractClasses(), ext.isTraceAbstractClasses())) {
             rules.add("abstract-classes");
         }
         task.setTraceRules(rules);
@@ -47,8 +51,11 @@ final class TaskSettings {
         return path == null ? null : project.file(path);
     }
 
-    private static String mode(TracebeatExtension ext) {
-        String mode = ext.getMode();
+    private static boolean or(Boolean own, boolean inherited) {
+        return own != null ? own : inherited;
+    }
+
+    private static String mode(String mode) {
         if (!TracebeatExtension.MODE_BEAT.equals(mode) && !TracebeatExtension.MODE_SYSTRACE.equals(mode)) {
             throw new GradleException("tracebeat: mode must be '" + TracebeatExtension.MODE_BEAT + "' or '"
                     + TracebeatExtension.MODE_SYSTRACE + "', got '" + mode + "'");

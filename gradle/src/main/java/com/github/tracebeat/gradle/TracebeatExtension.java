@@ -5,6 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.gradle.api.Action;
+import org.gradle.api.NamedDomainObjectContainer;
+import org.gradle.api.Project;
+
 /**
  * The {@code tracebeat { }} block. The first three options carry Matrix's
  * {@code trace { enable, baseMethodMapFile, blackListFile }} names so that a
@@ -39,6 +43,11 @@ public class TracebeatExtension {
     private Integer workers;
     private List<String> extraArgs = new ArrayList<String>();
     private Map<String, Boolean> variants = new LinkedHashMap<String, Boolean>();
+    private final NamedDomainObjectContainer<VariantSettings> variantBlocks;
+
+    public TracebeatExtension(Project project) {
+        variantBlocks = project.container(VariantSettings.class);
+    }
 
     /** Master switch; per-variant entries in {@link #getVariants()} override it. */
     public boolean isEnable() {
@@ -254,9 +263,43 @@ public class TracebeatExtension {
         variants.put(name, enabled);
     }
 
-    /** Whether the Android variant {@code name} is instrumented: its own entry, else {@link #isEnable()}. */
+    /**
+     * Per-variant settings: {@code variants { release { blackListFile = ...; mode = 'systrace' } }}
+     * overrides, for that variant, {@code enable}, {@code blackListFile},
+     * {@code baseMethodMapFile}, {@code mode}, {@code traceAll} and the rule
+     * switches; what a block leaves unset comes from the {@code tracebeat} block.
+     */
+    public void variants(Action<? super NamedDomainObjectContainer<VariantSettings>> configure) {
+        configure.execute(variantBlocks);
+    }
+
+    /** The variant blocks (see {@link #variants(Action)}). */
+    public NamedDomainObjectContainer<VariantSettings> getVariantBlocks() {
+        return variantBlocks;
+    }
+
+    /** The names of every variant the configuration mentions, map entries and blocks. */
+    java.util.Set<String> namedVariants() {
+        java.util.Set<String> names = new java.util.TreeSet<String>(variants.keySet());
+        names.addAll(variantBlocks.getNames());
+        return names;
+    }
+
+    /** The block of the variant, or null (a plain Java project, or no block). */
+    VariantSettings block(String variant) {
+        return variant == null ? null : variantBlocks.findByName(variant);
+    }
+
+    /**
+     * Whether the Android variant {@code name} is instrumented: its map
+     * entry, else its block's {@code enable}, else {@link #isEnable()}.
+     */
     public boolean enabledFor(String name) {
         Boolean own = variants.get(name);
-        return own != null ? own : enable;
+        if (own != null) {
+            return own;
+        }
+        VariantSettings b = block(name);
+        return b != null && b.getEnable() != null ? b.getEnable() : enable;
     }
 }

@@ -17,7 +17,7 @@ public class TracebeatPlugin implements Plugin<Project> {
 
     @Override
     public void apply(Project project) {
-        TracebeatExtension ext = project.getExtensions().create(EXTENSION, TracebeatExtension.class);
+        TracebeatExtension ext = project.getExtensions().create(EXTENSION, TracebeatExtension.class, project);
         project.getPlugins().withId("java", p -> JavaWiring.apply(project, ext));
         project.getPlugins().withId("com.android.application", p -> AndroidWiring.apply(project, ext));
     }
