@@ -88,7 +88,7 @@ func (p *pipeline) tryDelta(ctx context.Context) (done bool, err error) {
 	}
 	if p.opt.MapPath != "" {
 		cache, mapPath, res := p.cache, p.opt.MapPath, p.res
-		res.keep = func() error { return cache.PutMap(mapPath, res.PlannedText) }
+		res.keep = func() error { return cache.PutMap(mapPath, res.plannedText) }
 	}
 	phase := newPhaseLog(p.opt.Log)
 	if err := p.checkInputs(ctx); err != nil {
@@ -528,10 +528,10 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 	go func() {
 		defer close(ignoreDone)
 		if methodmap.SameIgnoreLines(wasIgnored, ignored) {
-			res.IgnoreText = snap.ignoreText
+			res.ignoreText = snap.ignoreText
 			return
 		}
-		res.IgnoreText, ignoreErr = methodmap.PatchIgnoreMap(snap.ignoreText, d.classes, ignored)
+		res.ignoreText, ignoreErr = methodmap.PatchIgnoreMap(snap.ignoreText, d.classes, ignored)
 	}()
 	defer func() { <-ignoreDone }()
 	planned := d.kept
@@ -555,21 +555,21 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 		}
 	}
 	d.snap.skippedIDs = skippedIDs
-	res.PlannedText, res.MapText = planned, planned
+	res.plannedText, res.mapText = planned, planned
 	if len(skippedIDs) > 0 {
 		drop := map[int]bool{}
 		for _, s := range skippedIDs {
 			drop[s.id] = true
 		}
 		var err error
-		if res.MapText, err = methodmap.PatchMap(planned, nil, drop, nil, p.highWater); err != nil {
+		if res.mapText, err = methodmap.PatchMap(planned, nil, drop, nil, p.highWater); err != nil {
 			return fmt.Errorf("cache: %w", err)
 		}
 	}
 	if <-ignoreDone; ignoreErr != nil {
 		return fmt.Errorf("cache: %w", ignoreErr)
 	}
-	res.Traced = mapEntries(res.MapText) - 1
+	res.Traced = mapEntries(res.mapText) - 1
 	res.CachedScans = snap.classes - len(d.edits)
 	for i := range p.inputs {
 		if !d.changed[i] {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -106,7 +107,9 @@ type Result struct {
 	// With Options.MapPath: the method map, the planned map and the ignore
 	// map as the files are to be written. A run that patched its last
 	// result leaves Map, Planned and Ignored nil and sets only these.
-	MapText, PlannedText, IgnoreText []byte
+	// Callers write the maps through WriteMethodMap and WriteIgnoreMap,
+	// which take whichever the run has.
+	mapText, plannedText, ignoreText []byte
 	// Traced counts Map's entries but the dispatch entry, IgnoredCount
 	// Ignored's, and IgnoredByReason Ignored's by reason.
 	Traced, IgnoredCount int
@@ -115,16 +118,39 @@ type Result struct {
 	keep func() error // KeepMap's work, when the run had a cache and a MapPath
 }
 
-// KeepMap keeps the planned map (PlannedText: the methods left untouched
+// KeepMap keeps the planned map (the methods left untouched
 // keep their ids too) in the cache as the next run's base map. The caller
 // calls it once it has written the maps, so a run that fails before keeps
 // the last good one. Without Options.Cache and MapPath it does nothing.
 func (r *Result) KeepMap() error {
-	if r.keep == nil || r.PlannedText == nil {
+	if r.keep == nil || r.plannedText == nil {
 		return nil
 	}
 	return r.keep()
 }
+
+// WriteMethodMap writes methodMapping.txt as the run made it.
+func (r *Result) WriteMethodMap(w io.Writer) error {
+	if r.mapText != nil {
+		_, err := w.Write(r.mapText)
+		return err
+	}
+	return methodmap.EncodeMapTo(w, r.Map)
+}
+
+// WriteIgnoreMap writes ignoreMethodMapping.txt as the run made it.
+func (r *Result) WriteIgnoreMap(w io.Writer) error {
+	if r.ignoreText != nil {
+		_, err := w.Write(r.ignoreText)
+		return err
+	}
+	return methodmap.EncodeIgnoreMapTo(w, r.Ignored)
+}
+
+// MapTexts returns the method map and the ignore map as bytes when the
+// run has them at hand (runs with Options.MapPath), else nil: a caller can
+// tell an unchanged file without writing it.
+func (r *Result) MapTexts() (methodMap, ignoreMap []byte) { return r.mapText, r.ignoreText }
 
 // NumTraced returns how many methods were instrumented (the map's entries
 // but the dispatch entry).
@@ -877,14 +903,14 @@ func (p *pipeline) finish() {
 func (p *pipeline) encodeTexts() error {
 	var planErr, mapErr error
 	var wg sync.WaitGroup
-	wg.Go(func() { p.res.PlannedText, planErr = methodmap.EncodeMap(p.res.Planned) })
+	wg.Go(func() { p.res.plannedText, planErr = methodmap.EncodeMap(p.res.Planned) })
 	if p.res.Map != p.res.Planned {
-		wg.Go(func() { p.res.MapText, mapErr = methodmap.EncodeMap(p.res.Map) })
+		wg.Go(func() { p.res.mapText, mapErr = methodmap.EncodeMap(p.res.Map) })
 	}
-	p.res.IgnoreText = methodmap.EncodeIgnoreMap(p.res.Ignored)
+	p.res.ignoreText = methodmap.EncodeIgnoreMap(p.res.Ignored)
 	wg.Wait()
 	if p.res.Map == p.res.Planned {
-		p.res.MapText = p.res.PlannedText
+		p.res.mapText = p.res.plannedText
 	}
 	return cmp.Or(planErr, mapErr)
 }

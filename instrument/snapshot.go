@@ -239,7 +239,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 	s := &runSnapshot{
 		inputs:     make([]snapInput, len(p.inputs)),
 		classpath:  p.checks[len(p.inputs):],
-		plannedSum: checkSum(res.PlannedText),
+		plannedSum: checkSum(res.plannedText),
 		highWater:  p.highWater,
 		classes:    res.Classes,
 		renamed:    res.Renamed,
@@ -249,7 +249,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 		ignored:    res.IgnoredCount,
 		focus:      res.Focus,
 		duplicates: p.dups,
-		ignoreText: res.IgnoreText,
+		ignoreText: res.ignoreText,
 	}
 	for _, in := range p.classpath {
 		if in.isDir {

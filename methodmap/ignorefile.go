@@ -27,22 +27,22 @@ const ignoreHeader = "ignore methods:"
 // line once.
 func EncodeIgnoreMap(ignored []IgnoredMethod) []byte {
 	var b bytes.Buffer
-	encodeIgnoreMapTo(&b, ignored) // a bytes.Buffer does not fail
+	EncodeIgnoreMapTo(&b, ignored) // a bytes.Buffer does not fail
 	return b.Bytes()
 }
 
 // WriteIgnoreMapFile writes EncodeIgnoreMap(ignored) to path through a
 // temporary file and a rename.
 func WriteIgnoreMapFile(path string, ignored []IgnoredMethod) error {
-	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return encodeIgnoreMapTo(w, ignored) })
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return EncodeIgnoreMapTo(w, ignored) })
 }
 
-// encodeIgnoreMapTo writes what EncodeIgnoreMap returns. The lines are
+// EncodeIgnoreMapTo writes what EncodeIgnoreMap returns. The lines are
 // laid out in one buffer and sorted as offsets into it, not as a string
 // each: a large build ignores hundreds of thousands of methods. Input in
 // key order (the pipeline's) is nearly always in line order already, and
 // then nothing is sorted.
-func encodeIgnoreMapTo(w io.Writer, ignored []IgnoredMethod) error {
+func EncodeIgnoreMapTo(w io.Writer, ignored []IgnoredMethod) error {
 	size := 0
 	for _, m := range ignored {
 		size += len(m.Key.Class) + len(m.Key.Name) + len(m.Key.Desc) + 2

@@ -193,15 +193,15 @@ func parseDecimal(s, what string, limit int) (int, error) {
 // (ids out of range or twice, a method twice) is refused.
 func EncodeMap(m *Map) ([]byte, error) {
 	var b bytes.Buffer
-	if err := encodeMapTo(&b, m); err != nil {
+	if err := EncodeMapTo(&b, m); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
-// encodeMapTo writes the map's lines to w. Maps built by Assign are already
+// EncodeMapTo writes the map's lines to w (EncodeMap, streamed). Maps built by Assign are already
 // sorted with the dispatch entry present, and are written without a copy.
-func encodeMapTo(w io.Writer, m *Map) error {
+func EncodeMapTo(w io.Writer, m *Map) error {
 	entries := m.Entries
 	hasDispatch := false
 	maxEntry := 0
@@ -260,5 +260,5 @@ func writeMapLines(w io.Writer, highWater, maxEntry int, entries []Entry) error 
 // WriteMapFile writes EncodeMap(m) to path through a temporary file in the
 // same directory and a rename.
 func WriteMapFile(path string, m *Map) error {
-	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return encodeMapTo(w, m) })
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return EncodeMapTo(w, m) })
 }

@@ -592,21 +592,16 @@ func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set, rules []m
 	// The two maps are written at once: each is tens of MB of text for a
 	// large app, and the build waits for both.
 	var mapErr error
+	mapText, ignoreText := res.MapTexts()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		mapErr = stage("method map", p.methodMap, res.MapText, func(tmp string) error {
-			if res.MapText != nil {
-				return atomicfile.WriteBytes(tmp, 0o644, res.MapText)
-			}
-			return methodmap.WriteMapFile(tmp, res.Map)
+		mapErr = stage("method map", p.methodMap, mapText, func(tmp string) error {
+			return atomicfile.Write(tmp, 0o644, res.WriteMethodMap)
 		})
 	}()
-	ignErr := stage("ignore map", p.ignoreMap, res.IgnoreText, func(tmp string) error {
-		if res.IgnoreText != nil {
-			return atomicfile.WriteBytes(tmp, 0o644, res.IgnoreText)
-		}
-		return methodmap.WriteIgnoreMapFile(tmp, res.Ignored)
+	ignErr := stage("ignore map", p.ignoreMap, ignoreText, func(tmp string) error {
+		return atomicfile.Write(tmp, 0o644, res.WriteIgnoreMap)
 	})
 	<-done
 	if err := cmp.Or(mapErr, ignErr); err != nil {
