@@ -148,8 +148,12 @@ func TestRuntimeRecordsEveryThread(t *testing.T) {
 				}, counts, "worker-%d", w)
 			}
 
-			code, stdout, stderr = runDecodeArgs("--map", methodMap, trace)
+			png := filepath.Join(t.TempDir(), "trace.png")
+			code, stdout, stderr = runDecodeArgs("--map", methodMap, "--png", png, trace)
 			require.Equal(t, exitOK, code, stderr)
+			pngData, err := os.ReadFile(png)
+			require.NoError(t, err)
+			require.True(t, strings.HasPrefix(string(pngData), "\x89PNG\r\n"), "--png writes a PNG")
 			require.Contains(t, stdout, fmt.Sprintf("%d threads, %d calls", workers+1, 1+workers*(1+rounds+rounds*leaves)))
 			require.Regexp(t, `tid \d+ "worker-3": 201 calls, max depth 3\n`, stdout)
 			require.Regexp(t, `stack 1 of 5, tid \d+ "main": \d+\.\d{3} µs`, stdout)
