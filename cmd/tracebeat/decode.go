@@ -67,8 +67,8 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	output := fs.StringP("output", "o", "", "write the output to this file instead of standard output")
 	kind := fs.String("input-kind", "auto", "input kind: auto, "+strings.Join(kindNames(), ", "))
 	byteOrder := fs.String("byte-order", "auto", "byte order of binary buffers: auto, big or little")
-	top := fs.Int("top", decode.DefaultTop, "buffers, text format: number of slowest top-level calls shown")
-	maxStack := fs.Int("max-stack", decode.DefaultMaxStack, "buffers, text format: calls kept per call tree (cheapest dropped first)")
+	top := fs.Int("top", decode.DefaultTop, "buffers and recordings, text format: number of slowest top-level calls shown")
+	maxStack := fs.Int("max-stack", decode.DefaultMaxStack, "buffers and recordings, text format: calls kept per call tree (cheapest dropped first)")
 	pngPath := fs.String("png", "", "also draw a flame chart of the trace to this PNG file (recording, buffer, systrace and marker input)")
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.Usage = func() {} // errors get a one-line hint below instead
