@@ -6,8 +6,6 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/tracebeat/tracebeat/classfile"
@@ -34,22 +32,7 @@ const manifest = "Manifest-Version: 1.0\r\nCreated-By: tracebeat (scripts/build-
 // runtime jar: the manifest first, then the classes in name order, all with
 // one fixed time, so the same classes always give the same bytes.
 func BuildJar(dir string) ([]byte, error) {
-	classes := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".class") {
-			return err
-		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		classes[filepath.ToSlash(rel)] = data
-		return nil
-	})
+	classes, err := jarpack.ReadTree(dir, func(name string) bool { return strings.HasSuffix(name, ".class") })
 	if err != nil {
 		return nil, err
 	}

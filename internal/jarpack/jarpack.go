@@ -7,6 +7,9 @@ package jarpack
 import (
 	"archive/zip"
 	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"time"
 )
@@ -46,4 +49,27 @@ func Pack(manifest string, files map[string][]byte) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// ReadTree reads the regular files below root that keep accepts, by
+// slash-separated name relative to root: what Pack takes.
+func ReadTree(root string, keep func(name string) bool) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		name := filepath.ToSlash(rel)
+		if !keep(name) {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		files[name] = data
+		return err
+	})
+	return files, err
 }

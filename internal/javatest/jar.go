@@ -5,13 +5,14 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tracebeat/tracebeat/internal/jarpack"
 )
 
 // jarTime is the fixed timestamp of every jar entry, so equal inputs give
@@ -22,7 +23,7 @@ var jarTime = time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)
 // deterministic jar in a test temp dir and returns its path.
 func Jar(tb testing.TB, classDir string) string {
 	tb.Helper()
-	entries, err := readTree(classDir, func(string) bool { return true })
+	entries, err := jarpack.ReadTree(classDir, func(string) bool { return true })
 	if err != nil {
 		tb.Fatalf("javatest: jar %s: %v", classDir, err)
 	}
@@ -77,7 +78,7 @@ func ClassFiles(tb testing.TB, dirOrJar string) map[string][]byte {
 	if info, statErr := os.Stat(dirOrJar); statErr == nil && !info.IsDir() {
 		entries, err = readJar(dirOrJar, isClass)
 	} else {
-		entries, err = readTree(dirOrJar, isClass)
+		entries, err = jarpack.ReadTree(dirOrJar, isClass)
 	}
 	if err != nil {
 		tb.Fatalf("javatest: class files of %s: %v", dirOrJar, err)
@@ -92,7 +93,7 @@ func ClassFiles(tb testing.TB, dirOrJar string) map[string][]byte {
 // test temp dir so the test may change it.
 func CopyDir(tb testing.TB, dir string) string {
 	tb.Helper()
-	entries, err := readTree(dir, func(string) bool { return true })
+	entries, err := jarpack.ReadTree(dir, func(string) bool { return true })
 	if err != nil {
 		tb.Fatalf("javatest: copy %s: %v", dir, err)
 	}
@@ -107,33 +108,6 @@ func CopyDir(tb testing.TB, dir string) string {
 		}
 	}
 	return dst
-}
-
-func readTree(root string, keep func(name string) bool) (map[string][]byte, error) {
-	entries := map[string][]byte{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		name := filepath.ToSlash(rel)
-		if !keep(name) {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		entries[name] = data
-		return nil
-	})
-	return entries, err
 }
 
 func readJar(path string, keep func(name string) bool) (map[string][]byte, error) {

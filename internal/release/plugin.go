@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/tracebeat/tracebeat/internal/jarpack"
 )
 
 // GradleAPIClasspath lists the jars to compile the plugin against: lib/ and
@@ -110,33 +112,10 @@ func javac(srcDir string, classpath []string, dir string) error {
 // PluginResources are the files of gradle/src/main/resources, by jar entry
 // name.
 func PluginResources(root string) (map[string][]byte, error) {
-	return readTree(filepath.Join(root, "gradle", "src", "main", "resources"), func(string) bool { return true })
-}
-
-// readTree reads the files below dir that keep accepts, by slash-separated
-// relative name.
-func readTree(dir string, keep func(name string) bool) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		name := filepath.ToSlash(rel)
-		if !keep(name) {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		files[name] = data
-		return err
-	})
-	return files, err
+	return jarpack.ReadTree(filepath.Join(root, "gradle", "src", "main", "resources"), func(string) bool { return true })
 }
 
 // ClassFiles reads the class files below dir (javac's output).
 func ClassFiles(dir string) (map[string][]byte, error) {
-	return readTree(dir, func(name string) bool { return strings.HasSuffix(name, ".class") })
+	return jarpack.ReadTree(dir, func(name string) bool { return strings.HasSuffix(name, ".class") })
 }
