@@ -74,6 +74,8 @@ func testVariantBlocks(t *testing.T, e env) {
 	build = build[:i] + `tracebeat {
     toolPath = findProperty('tracebeatTool')
     blackListFile = 'all-blacklist.txt'      // debug keeps it
+    report = false                           // no JSON report
+    strict = true                            // warnings fail the build
     variants = [staging: true]               // the map form, beside the blocks
     variants {
         debug {
@@ -114,6 +116,9 @@ func testVariantBlocks(t *testing.T, e env) {
 	assert.NotEmpty(t, jarClassesMentioning(t, releaseJar, beatClass), "release is in beat mode")
 	conf := readFile(t, filepath.Join(app, "build", "tmp", "tracebeatInstrumentRelease", "instrument.conf"))
 	assert.Contains(t, conf, "release-blacklist.txt")
+	assert.Contains(t, conf, "strict = true")
+	assert.NotContains(t, conf, "report = ")
+	assert.NoFileExists(t, filepath.Join(outputs, "tracebeat", "release", "tracebeat-report.json"))
 }
 
 func testJavaProject(t *testing.T, e env) {

@@ -45,6 +45,7 @@ public abstract class AbstractInstrumentTask extends DefaultTask {
     private File methodMapFile;
     private File ignoreMapFile;
     private File reportFile;
+    private boolean strict;
 
     /** The class directories and jars to instrument, in precedence order (first wins). */
     protected abstract List<File> instrumentInputs();
@@ -183,6 +184,16 @@ public abstract class AbstractInstrumentTask extends DefaultTask {
         this.workers = workers;
     }
 
+    /** --strict: what is a warning otherwise (a class that does not parse, a missing base map or block list, a block-list line Matrix would skip) fails the build. */
+    @Input
+    public boolean isStrict() {
+        return strict;
+    }
+
+    public void setStrict(boolean strict) {
+        this.strict = strict;
+    }
+
     @Input
     public List<String> getExtraArgs() {
         return extraArgs;
@@ -276,6 +287,8 @@ public abstract class AbstractInstrumentTask extends DefaultTask {
         this.ignoreMapFile = ignoreMapFile;
     }
 
+    /** The JSON report; null when {@code tracebeat { report = false }}. */
+    @Optional
     @OutputFile
     public File getReportFile() {
         return reportFile;

@@ -44,7 +44,8 @@ final class TaskSettings {
         task.setToolVersion(ext.getToolVersion());
         task.setMethodMapFile(new File(mapsDir, fileName("methodMapFileName", ext.getMethodMapFileName())));
         task.setIgnoreMapFile(new File(mapsDir, fileName("ignoreMapFileName", ext.getIgnoreMapFileName())));
-        task.setReportFile(new File(mapsDir, fileName("reportFileName", ext.getReportFileName())));
+        task.setReportFile(ext.isReport() ? new File(mapsDir, fileName("reportFileName", ext.getReportFileName())) : null);
+        task.setStrict(ext.isStrict());
     }
 
     private static File file(Project project, Object path) {

@@ -51,6 +51,7 @@ final class ToolRun {
         args.option("method-map", task.getMethodMapFile());
         args.option("ignore-map", task.getIgnoreMapFile());
         args.option("report", task.getReportFile());
+        args.option("strict", task.isStrict() ? "true" : null);
         args.option("mapping", task.getMappingFile());
         args.option("blacklist", task.getBlackListFile());
         args.option("base-map", task.getBaseMethodMapFile());
@@ -103,7 +104,10 @@ final class ToolRun {
      * does not trust the outputs of a failed task).
      */
     private void prepareOutputs(File output) {
-        File[] outputs = {output, task.getMethodMapFile(), task.getIgnoreMapFile(), task.getReportFile()};
+        File[] outputs = {output, task.getMethodMapFile(), task.getIgnoreMapFile()};
+        if (task.getReportFile() != null) {
+            outputs = new File[] {output, task.getMethodMapFile(), task.getIgnoreMapFile(), task.getReportFile()};
+        }
         for (File f : outputs) {
             if (f == null) {
                 throw new GradleException("tracebeat: " + task.getPath() + " has no output location set");

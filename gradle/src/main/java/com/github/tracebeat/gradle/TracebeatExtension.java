@@ -34,6 +34,8 @@ public class TracebeatExtension {
     private boolean traceAbstractClasses;
     private boolean cache = true;
     private boolean matrixOutputPaths;
+    private boolean report = true;
+    private boolean strict;
     private String methodMapFileName = "methodMapping.txt";
     private String ignoreMapFileName = "ignoreMethodMapping.txt";
     private String reportFileName = "tracebeat-report.json";
@@ -220,6 +222,28 @@ public class TracebeatExtension {
 
     public void setToolVersion(String toolVersion) {
         this.toolVersion = toolVersion;
+    }
+
+    /** Write the JSON report beside the maps (--report); on by default. */
+    public boolean isReport() {
+        return report;
+    }
+
+    public void setReport(boolean report) {
+        this.report = report;
+    }
+
+    /**
+     * --strict: a class that does not parse, a missing base map or block
+     * list, a block-list line Matrix would skip, code instrumented before
+     * fail the build instead of warning.
+     */
+    public boolean isStrict() {
+        return strict;
+    }
+
+    public void setStrict(boolean strict) {
+        this.strict = strict;
     }
 
     /** Runtime class, internal name; unset means the tool's default (Matrix's AppMethodBeat). */
