@@ -68,9 +68,9 @@ func TestInstrumentCacheKeepsIds(t *testing.T) {
 // the same jars, maps and counts, byte for byte. When the change touches
 // the class hierarchy or a class found in two jars, the run plans every
 // method again, with the same result. The changed jar carries a resource
-// of about 5 MB, so that a delta run fills its output's pages ahead
-// (pagefill: only for files of 4 MB and more), and its change makes the
-// jar smaller than the last output.
+// of about 5 MB, and its change makes the jar smaller than the last
+// output (an output written over a larger old file must end where the
+// new jar ends).
 func TestDeltaRunIsAFullRun(t *testing.T) {
 	const base = "package app; public class Base { public int v; public int get() { return v; } public void work(int n) { for (int i = 0; i < n; i++) v += i * 3; } public int calc(int x) { return x * 3 + get(); } }"
 	const main = "package app; public class Main extends Base { public int run(int x) { return x * 2 + helper(x); } int helper(int x) { return x - 1 > 3 ? x : -x; } static native void nat(); public static int s(int a) { return a * a - 3; } }"
