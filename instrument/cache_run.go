@@ -406,8 +406,11 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 	}
 	// On success the file was renamed and this does nothing.
 	defer ic.discardDat()
+	// A snapshot needs every input's pack: with its output jar for mirrored
+	// outputs (a delta run copies it), its records alone for a merged one
+	// (the merged jar is written whole).
 	if ic.unchanged {
-		if ix := ic.from; ix != nil && ix.hasJar {
+		if ix := ic.from; ix != nil && (ix.hasJar || p.opt.Merge) {
 			ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 		}
 		return p.cache.SetLastPack(ic.abs, ic.key)
@@ -446,7 +449,7 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 	if err := p.cache.Write(ic.key, store.Index, func(w io.Writer) error { return writeIndex(w, ix, names) }); err != nil {
 		return err
 	}
-	if ix.hasJar {
+	if ix.hasJar || (p.opt.Merge && ic.isJar) {
 		ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 	}
 	prev := p.cache.LastPack(ic.abs)

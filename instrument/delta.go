@@ -117,8 +117,6 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		return nil, "a base map is given"
 	case o.Lists:
 		return nil, "the method lists are needed"
-	case o.Merge:
-		return nil, "merged output"
 	}
 	for _, in := range append(append([]*input(nil), p.inputs...), p.classpath...) {
 		if in.isDir {
@@ -175,20 +173,31 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		keptOK = err == nil && checkSum(d.kept) == snap.plannedSum
 	})
 	jarOK := make([]bool, len(p.inputs))
-	checks.Go(func() {
-		for i := range p.inputs {
-			if !d.changed[i] {
-				si := &snap.inputs[i]
-				jarOK[i] = p.cache.packJarIntact(p.caches[i].key, si.jarSize, si.jarSum)
+	if !o.Merge {
+		checks.Go(func() {
+			for i := range p.inputs {
+				if !d.changed[i] {
+					si := &snap.inputs[i]
+					jarOK[i] = p.cache.packJarIntact(p.caches[i].key, si.jarSize, si.jarSum)
+				}
 			}
-		}
-	})
+		})
+	}
 	for i, in := range p.inputs {
-		if d.changed[i] && why == "" {
+		if why != "" {
+			break
+		}
+		switch {
+		case d.changed[i]:
 			why = p.diffInput(ctx, d, i)
-			if why != "" {
-				why = in.path + ": " + why
-			}
+		case o.Merge:
+			// A merged jar is written whole: an unchanged input's classes
+			// come from its pack's records, as a changed input's unchanged
+			// ones do.
+			why = p.keepInput(d, i)
+		}
+		if why != "" {
+			why = in.path + ": " + why
 		}
 	}
 	checks.Wait()
@@ -199,11 +208,46 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		return nil, "kept map is not the last run's"
 	}
 	for i := range p.inputs {
-		if !d.changed[i] && !jarOK[i] {
+		if !d.changed[i] && !jarOK[i] && !o.Merge {
 			return nil, p.inputs[i].path + ": its pack's jar is gone or altered"
 		}
 	}
 	return d, ""
+}
+
+// keepInput takes every class of unchanged input i from the records of
+// its pack (a merged output, which is written whole).
+func (p *pipeline) keepInput(d *delta, i int) string {
+	in, ic := p.inputs[i], p.caches[i]
+	if err := in.list(); err != nil {
+		return err.Error()
+	}
+	ix, err := readIndex(p.cache.Path(ic.key, store.Index), false, p.descs)
+	if err != nil || ix.optSum != p.cache.optSum || ix.inputSum != ic.sum {
+		return "no pack of it"
+	}
+	ic.from, ic.fromKey = ix, ic.key
+	ic.recs = make([]*cachedClass, len(in.entries))
+	d.keep[i] = make([]*cachedClass, len(in.entries))
+	n := 0
+	for j := range in.entries {
+		if !in.entries[j].isClass() {
+			continue
+		}
+		rec := ix.classes[in.entries[j].name]
+		if rec == nil {
+			return "its pack lacks " + in.entries[j].name
+		}
+		if !rec.parsed() && p.opt.Strict {
+			return in.entries[j].name + ": does not parse" // the full run reports it
+		}
+		d.keep[i][j], ic.recs[j] = rec, rec
+		n++
+	}
+	if n != len(ix.classes) {
+		return "its pack does not match its classes"
+	}
+	return ""
 }
 
 // diffInput finds the changed classes of changed input i against the pack
@@ -342,8 +386,11 @@ func (p *pipeline) runDelta(ctx context.Context) error {
 	}
 	p.infos = make([][]*classInfo, len(p.inputs))
 	for i, in := range p.inputs {
-		if d.changed[i] {
+		if d.changed[i] || p.opt.Merge {
 			p.infos[i] = make([]*classInfo, len(in.entries))
+		}
+		if !d.changed[i] && p.opt.Merge {
+			p.caches[i].unchanged = true // its pack stays as it is
 		}
 	}
 	for _, ed := range d.edits {

@@ -106,83 +106,97 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 		}
 		return javatest.Jar(t, javatest.Javac(t, javatest.Options{}, dir))
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			appJar, libJar := filepath.Join(dir, "in", "app.jar"), filepath.Join(dir, "in", "lib.jar")
-			require.NoError(t, os.MkdirAll(filepath.Dir(appJar), 0o755))
-			build := func(changed bool) {
-				app := map[string]string{"app/Base.java": base, "app/Main.java": main}
-				libSrc := map[string]string{"lib/Util.java": lib, "app/Base.java": base}
-				if changed { // only app.jar's copy of a class changes
-					app[tc.file] = tc.source
-				}
-				blob := 5 << 20 // the change also makes it smaller, so a filled output is cut
-				if changed {
-					blob -= 300 << 10
-				}
-				require.NoError(t, os.Rename(withBlob(t, compile(t, t.TempDir(), app), blob), appJar))
-				require.NoError(t, os.Rename(compile(t, t.TempDir(), libSrc), libJar))
+	for _, merge := range []bool{false, true} {
+		for _, tc := range cases {
+			name := tc.name
+			if merge {
+				name += ", merged"
 			}
-			build(false)
-			cache, out := filepath.Join(dir, "cache"), filepath.Join(dir, "out")
-			run := func(args ...string) (stdout, stderr string) {
-				code, stdout, stderr := runCLI(append([]string{"instrument", "--log-level", "debug"}, args...)...)
-				require.Equal(t, exitOK, code, stderr)
-				return stdout, stderr
-			}
-			run("--cache", cache, "-o", out, libJar, appJar)
-			first := readTree(t, out)
-			_, stderr := run("--cache", cache, "-o", out, libJar, appJar)
-			assert.Contains(t, stderr, `"phase": "delta"`, "nothing changed: a delta run")
-			assert.Equal(t, first, readTree(t, out))
-
-			// keepBase copies the kept map, the base map of the next run.
-			baseMap := filepath.Join(dir, "base.txt")
-			keepBase := func() {
-				kept, err := filepath.Glob(filepath.Join(cache, "v2", "maps", "*.txt"))
-				require.NoError(t, err)
-				require.Len(t, kept, 1)
-				data, err := os.ReadFile(kept[0])
-				require.NoError(t, err)
-				require.NoError(t, os.WriteFile(baseMap, data, 0o644))
-			}
-			// sameAsFresh compares a run's outputs with a run without the
-			// cache and with the kept map as its base map.
-			sameAsFresh := func(stdout string) {
-				fresh := filepath.Join(dir, "fresh")
-				require.NoError(t, os.RemoveAll(fresh))
-				want, _ := run("--base-map", baseMap, "-o", fresh, libJar, appJar)
-				assert.Equal(t, readTree(t, fresh), readTree(t, out))
-				assert.Equal(t, summaryCounts(t, want), summaryCounts(t, stdout))
-			}
-			keepBase()
-			if tc.damage { // unchanged classes are rewritten again, not taken from the damaged bodies
-				dats, err := filepath.Glob(filepath.Join(cache, "v2", "packs", "*.dat"))
-				require.NoError(t, err)
-				require.NotEmpty(t, dats)
-				for _, dat := range dats {
-					data, err := os.ReadFile(dat)
-					require.NoError(t, err)
-					for i := range data {
-						data[i] ^= 0x5a
+			t.Run(name, func(t *testing.T) {
+				// outTo names the outputs in dir: mirrored jars, or one merged jar.
+				outTo := func(dir string) []string {
+					if merge {
+						return []string{"--merge", "-o", filepath.Join(dir, "all.jar")}
 					}
-					require.NoError(t, os.WriteFile(dat, data, 0o600))
+					return []string{"-o", dir}
 				}
-			}
-			build(true)
-			stdout, stderr := run("--cache", cache, "-o", out, libJar, appJar)
-			assert.Equal(t, tc.delta, strings.Contains(stderr, `"phase": "delta"`), stderr)
-			assert.Equal(t, tc.damage, strings.Contains(stderr, "cache: body not reused"), stderr)
-			assert.Equal(t, tc.sameMaps, strings.Contains(stderr, "cache: maps unchanged"), stderr)
-			sameAsFresh(stdout)
+				dir := t.TempDir()
+				appJar, libJar := filepath.Join(dir, "in", "app.jar"), filepath.Join(dir, "in", "lib.jar")
+				require.NoError(t, os.MkdirAll(filepath.Dir(appJar), 0o755))
+				build := func(changed bool) {
+					app := map[string]string{"app/Base.java": base, "app/Main.java": main}
+					libSrc := map[string]string{"lib/Util.java": lib, "app/Base.java": base}
+					if changed { // only app.jar's copy of a class changes
+						app[tc.file] = tc.source
+					}
+					blob := 5 << 20 // the change also makes it smaller, so a filled output is cut
+					if changed {
+						blob -= 300 << 10
+					}
+					require.NoError(t, os.Rename(withBlob(t, compile(t, t.TempDir(), app), blob), appJar))
+					require.NoError(t, os.Rename(compile(t, t.TempDir(), libSrc), libJar))
+				}
+				build(false)
+				cache, out := filepath.Join(dir, "cache"), filepath.Join(dir, "out")
+				run := func(args ...string) (stdout, stderr string) {
+					code, stdout, stderr := runCLI(append([]string{"instrument", "--log-level", "debug"}, args...)...)
+					require.Equal(t, exitOK, code, stderr)
+					return stdout, stderr
+				}
+				cached := append(append([]string{"--cache", cache}, outTo(out)...), libJar, appJar)
+				run(cached...)
+				first := readTree(t, out)
+				_, stderr := run(cached...)
+				assert.Contains(t, stderr, `"phase": "delta"`, "nothing changed: a delta run")
+				assert.Equal(t, first, readTree(t, out))
 
-			// Changed back: the same as a fresh run again.
-			keepBase()
-			build(false)
-			stdout, _ = run("--cache", cache, "-o", out, libJar, appJar)
-			sameAsFresh(stdout)
-		})
+				// keepBase copies the kept map, the base map of the next run.
+				baseMap := filepath.Join(dir, "base.txt")
+				keepBase := func() {
+					kept, err := filepath.Glob(filepath.Join(cache, "v2", "maps", "*.txt"))
+					require.NoError(t, err)
+					require.Len(t, kept, 1)
+					data, err := os.ReadFile(kept[0])
+					require.NoError(t, err)
+					require.NoError(t, os.WriteFile(baseMap, data, 0o644))
+				}
+				// sameAsFresh compares a run's outputs with a run without the
+				// cache and with the kept map as its base map.
+				sameAsFresh := func(stdout string) {
+					fresh := filepath.Join(dir, "fresh")
+					require.NoError(t, os.RemoveAll(fresh))
+					want, _ := run(append(append([]string{"--base-map", baseMap}, outTo(fresh)...), libJar, appJar)...)
+					assert.Equal(t, readTree(t, fresh), readTree(t, out))
+					assert.Equal(t, summaryCounts(t, want), summaryCounts(t, stdout))
+				}
+				keepBase()
+				if tc.damage { // unchanged classes are rewritten again, not taken from the damaged bodies
+					dats, err := filepath.Glob(filepath.Join(cache, "v2", "packs", "*.dat"))
+					require.NoError(t, err)
+					require.NotEmpty(t, dats)
+					for _, dat := range dats {
+						data, err := os.ReadFile(dat)
+						require.NoError(t, err)
+						for i := range data {
+							data[i] ^= 0x5a
+						}
+						require.NoError(t, os.WriteFile(dat, data, 0o600))
+					}
+				}
+				build(true)
+				stdout, stderr := run(cached...)
+				assert.Equal(t, tc.delta, strings.Contains(stderr, `"phase": "delta"`), stderr)
+				assert.Equal(t, tc.damage, strings.Contains(stderr, "cache: body not reused"), stderr)
+				assert.Equal(t, tc.sameMaps, strings.Contains(stderr, "cache: maps unchanged"), stderr)
+				sameAsFresh(stdout)
+
+				// Changed back: the same as a fresh run again.
+				keepBase()
+				build(false)
+				stdout, _ = run(cached...)
+				sameAsFresh(stdout)
+			})
+		}
 	}
 }
 
