@@ -318,8 +318,7 @@ func (c *copiedJar) stage(set *outset.Set) error {
 	if err := c.close(); err != nil {
 		return err
 	}
-	set.Add(c.tmpName, c.path)
-	c.staged = true
+	c.handTo(set)
 	return nil
 }
 
@@ -399,6 +398,13 @@ func (p *pipeline) storeCache() {
 	}
 }
 
+// snapshotUsable reports whether a delta run can take input ic from pack
+// ix: with the pack's output jar for mirrored outputs (the delta copies
+// it), with its records alone for a merged jar (written whole).
+func (p *pipeline) snapshotUsable(ic *inputCache, ix *packIndex) bool {
+	return ix.hasJar || (p.opt.Merge && ic.isJar)
+}
+
 func (p *pipeline) storePack(i int, ic *inputCache) error {
 	if ic.dat != nil {
 		ic.dat.Close()
@@ -406,11 +412,8 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 	}
 	// On success the file was renamed and this does nothing.
 	defer ic.discardDat()
-	// A snapshot needs every input's pack: with its output jar for mirrored
-	// outputs (a delta run copies it), its records alone for a merged one
-	// (the merged jar is written whole).
 	if ic.unchanged {
-		if ix := ic.from; ix != nil && (ix.hasJar || p.opt.Merge) {
+		if ix := ic.from; ix != nil && p.snapshotUsable(ic, ix) {
 			ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 		}
 		return p.cache.SetLastPack(ic.abs, ic.key)
@@ -449,7 +452,7 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 	if err := p.cache.Write(ic.key, store.Index, func(w io.Writer) error { return writeIndex(w, ix, names) }); err != nil {
 		return err
 	}
-	if ix.hasJar || (p.opt.Merge && ic.isJar) {
+	if p.snapshotUsable(ic, ix) {
 		ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 	}
 	prev := p.cache.LastPack(ic.abs)

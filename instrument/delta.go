@@ -172,17 +172,16 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		d.kept, err = p.cache.Map(o.MapPath)
 		keptOK = err == nil && checkSum(d.kept) == snap.plannedSum
 	})
+	// A merged output is written whole, from records: no pack jar is used.
 	jarOK := make([]bool, len(p.inputs))
-	if !o.Merge {
-		checks.Go(func() {
-			for i := range p.inputs {
-				if !d.changed[i] {
-					si := &snap.inputs[i]
-					jarOK[i] = p.cache.packJarIntact(p.caches[i].key, si.jarSize, si.jarSum)
-				}
+	checks.Go(func() {
+		for i := range p.inputs {
+			if !d.changed[i] {
+				si := &snap.inputs[i]
+				jarOK[i] = o.Merge || p.cache.packJarIntact(p.caches[i].key, si.jarSize, si.jarSum)
 			}
-		})
-	}
+		}
+	})
 	for i, in := range p.inputs {
 		if why != "" {
 			break
@@ -208,7 +207,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		return nil, "kept map is not the last run's"
 	}
 	for i := range p.inputs {
-		if !d.changed[i] && !jarOK[i] && !o.Merge {
+		if !d.changed[i] && !jarOK[i] {
 			return nil, p.inputs[i].path + ": its pack's jar is gone or altered"
 		}
 	}
@@ -219,35 +218,51 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 // its pack (a merged output, which is written whole).
 func (p *pipeline) keepInput(d *delta, i int) string {
 	in, ic := p.inputs[i], p.caches[i]
-	if err := in.list(); err != nil {
-		return err.Error()
+	ix, classes, why := p.openPack(d, i, ic.key, ic.sum)
+	if why != "" {
+		return why
 	}
-	ix, err := readIndex(p.cache.Path(ic.key, store.Index), false, p.descs)
-	if err != nil || ix.optSum != p.cache.optSum || ix.inputSum != ic.sum {
-		return "no pack of it"
-	}
-	ic.from, ic.fromKey = ix, ic.key
-	ic.recs = make([]*cachedClass, len(in.entries))
-	d.keep[i] = make([]*cachedClass, len(in.entries))
-	n := 0
-	for j := range in.entries {
-		if !in.entries[j].isClass() {
-			continue
-		}
+	for _, j := range classes {
 		rec := ix.classes[in.entries[j].name]
 		if rec == nil {
-			return "its pack lacks " + in.entries[j].name
+			return "classes added or removed"
 		}
 		if !rec.parsed() && p.opt.Strict {
 			return in.entries[j].name + ": does not parse" // the full run reports it
 		}
 		d.keep[i][j], ic.recs[j] = rec, rec
-		n++
-	}
-	if n != len(ix.classes) {
-		return "its pack does not match its classes"
 	}
 	return ""
+}
+
+// openPack lists input i and reads the index of pack key, made from jar
+// bytes with checksum sum, as the pack its records come from; it returns
+// the indexes of the input's class entries, or why the pack does not
+// serve.
+func (p *pipeline) openPack(d *delta, i int, key string, sum [32]byte) (ix *packIndex, classes []int, why string) {
+	in, ic := p.inputs[i], p.caches[i]
+	listed := make(chan error, 1) // the jar's directory is read meanwhile
+	go func() { listed <- in.list() }()
+	ix, err := readIndex(p.cache.Path(key, store.Index), false, p.descs)
+	if lerr := <-listed; lerr != nil {
+		return nil, nil, lerr.Error()
+	}
+	if err != nil || ix.optSum != p.cache.optSum || ix.inputSum != sum {
+		return nil, nil, "no pack of its last version"
+	}
+	ic.from, ic.fromKey = ix, key
+	ic.sums = make([][32]byte, len(in.entries))
+	ic.recs = make([]*cachedClass, len(in.entries))
+	d.keep[i] = make([]*cachedClass, len(in.entries))
+	for j := range in.entries {
+		if in.entries[j].isClass() {
+			classes = append(classes, j)
+		}
+	}
+	if len(classes) != len(ix.classes) {
+		return nil, nil, "classes added or removed"
+	}
+	return ix, classes, ""
 }
 
 // diffInput finds the changed classes of changed input i against the pack
@@ -255,32 +270,13 @@ func (p *pipeline) keepInput(d *delta, i int) string {
 func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 	in, ic := p.inputs[i], p.caches[i]
 	si := &d.snap.inputs[i]
-	last := p.cache.packKeyOf(si.sum)
-	listed := make(chan error, 1) // the jar's directory is read meanwhile
-	go func() { listed <- in.list() }()
-	ix, err := readIndex(p.cache.Path(last, store.Index), false, p.descs)
-	if lerr := <-listed; lerr != nil {
-		return lerr.Error()
-	}
+	ix, classes, why := p.openPack(d, i, p.cache.packKeyOf(si.sum), si.sum)
 	// Only the changed jars are listed: a changed class that the
 	// generated-class rule judges by another jar's R comes out differently
 	// from its last scan, and sameHierarchy sends the run to a full one.
 	p.noteEvidence(in)
-	if err != nil || ix.optSum != p.cache.optSum || ix.inputSum != si.sum {
-		return "no pack of its last version"
-	}
-	ic.from, ic.fromKey = ix, last
-	ic.sums = make([][32]byte, len(in.entries))
-	ic.recs = make([]*cachedClass, len(in.entries))
-	d.keep[i] = make([]*cachedClass, len(in.entries))
-	var classes []int
-	for j := range in.entries {
-		if in.entries[j].isClass() {
-			classes = append(classes, j)
-		}
-	}
-	if len(classes) != len(ix.classes) {
-		return "classes added or removed"
+	if why != "" {
+		return why
 	}
 	var mu sync.Mutex
 	var edits []classEdit
@@ -289,7 +285,6 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 		scanners[w] = newScanner(&p.opt.Policy, p.opt.Runtime, p.descs, p.hasClass)
 	}
 	errStop := errors.New("stop")
-	why := ""
 	stop := func(reason string) error {
 		mu.Lock()
 		if why == "" {
@@ -298,7 +293,7 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 		mu.Unlock()
 		return errStop
 	}
-	err = p.parallel(ctx, len(classes), func(k, w int) error {
+	err := p.parallel(ctx, len(classes), func(k, w int) error {
 		j := classes[k]
 		e := &in.entries[j]
 		rec := ix.classes[e.name]

@@ -766,9 +766,14 @@ func (j *jarSink) stage(set *outset.Set) error {
 	if err := j.finish(); err != nil {
 		return err
 	}
+	j.handTo(set)
+	return nil
+}
+
+// handTo gives the finished temporary file to set, which renames it.
+func (j *jarSink) handTo(set *outset.Set) {
 	set.Add(j.tmpName, j.path)
 	j.staged = true
-	return nil
 }
 
 // publish renames the finished temporary file into place.
