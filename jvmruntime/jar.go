@@ -50,23 +50,7 @@ func Classes(jar []byte) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	classes := map[string][]byte{}
-	for _, f := range zr.File {
-		if !strings.HasSuffix(f.Name, ".class") {
-			continue
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
-		}
-		classes[f.Name] = data
-	}
-	return classes, nil
+	return jarpack.ReadZip(zr, func(name string) bool { return strings.HasSuffix(name, ".class") })
 }
 
 // WriteJar writes the runtime jar with its beat class named beatClass

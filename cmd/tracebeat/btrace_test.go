@@ -43,6 +43,7 @@ func TestBtraceDirectives(t *testing.T) {
 	assert.Equal(t, []string{
 		"app.core.Engine marked ()V",        // @Traced, though empty
 		"app.core.Engine run ()V",           // Matrix's rules
+		"app.core.Engine shown ()V",         // @Visible (runtime retention), though empty
 		"app.core.Engine skipped (J)V",      // the other overload is blocked
 		"app.core.Getters <init> ()V",       // -traceclass
 		"app.core.Getters getX ()I",         // -traceclass beats getter-setter
@@ -66,14 +67,15 @@ func TestBtraceDirectives(t *testing.T) {
 		counts[r.Rule] = [2]int{r.Classes, r.Methods}
 	}
 	assert.Equal(t, map[string][2]int{
-		"-allowpackage app":    {5, 0},
+		"-allowpackage app":    {6, 0},
 		"-blockpackage app.ui": {1, 2},
 		"-blockclassmethods app.core.Engine { skipped(int, java.lang.String[]); }": {0, 1},
 		"-traceclass app.core.Getters":                                             {0, 5},
 		"-traceclassmethods app.ui.View { draw(); }":                               {0, 1},
 		"-tracemethodannotation app.core.Traced":                                   {0, 1},
+		"-tracemethodannotation app.core.Visible":                                  {0, 1},
 		"-traceclassmethods app.core.Engine { missing(); }":                        {0, 0},
 	}, counts)
-	assert.Contains(t, stderr, "filters.txt:13: -traceclassmethods app.core.Engine { missing(); } matches no method of the inputs")
+	assert.Contains(t, stderr, "filters.txt:14: -traceclassmethods app.core.Engine { missing(); } matches no method of the inputs")
 	assert.Equal(t, 1, strings.Count(stderr, "matches no"), stderr)
 }

@@ -7,10 +7,13 @@ package jarpack
 import (
 	"archive/zip"
 	"bytes"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -72,4 +75,26 @@ func ReadTree(root string, keep func(name string) bool) (map[string][]byte, erro
 		return err
 	})
 	return files, err
+}
+
+// ReadZip reads the file entries of zr that keep accepts, by name: what
+// Pack takes, from a jar.
+func ReadZip(zr *zip.Reader, keep func(name string) bool) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	for _, f := range zr.File {
+		if strings.HasSuffix(f.Name, "/") || !keep(f.Name) {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil, fmt.Errorf("entry %s: %w", f.Name, err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			return nil, fmt.Errorf("entry %s: %w", f.Name, err)
+		}
+		files[f.Name] = data
+	}
+	return files, nil
 }

@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -116,21 +115,5 @@ func readJar(path string, keep func(name string) bool) (map[string][]byte, error
 		return nil, err
 	}
 	defer zr.Close()
-	entries := map[string][]byte{}
-	for _, f := range zr.File {
-		if strings.HasSuffix(f.Name, "/") || !keep(f.Name) {
-			continue
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, fmt.Errorf("entry %s: %w", f.Name, err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			return nil, fmt.Errorf("entry %s: %w", f.Name, err)
-		}
-		entries[f.Name] = data
-	}
-	return entries, nil
+	return jarpack.ReadZip(&zr.Reader, keep)
 }

@@ -29,6 +29,11 @@ public class Engine {
     public void marked() {
     }
 
+    /** traced: @Visible (runtime retention), although empty */
+    @Visible
+    public void shown() {
+    }
+
     /** ignored "empty": no rule forces it */
     public void unmarked() {
     }
