@@ -37,10 +37,10 @@ func BenchmarkPipeline(b *testing.B) {
 		size += st.Size()
 	}
 	b.SetBytes(size)
-	pol := instrument.Policy{Decide: func(f *instrument.MethodFacts) (bool, string) {
+	pol := instrument.Policy{Decide: func(f *instrument.MethodFacts) (bool, string, string) {
 		r := methodmap.Classify(methodmap.MethodInfo{ClassAccess: f.ClassAccess, Access: f.Access,
 			Name: f.Key.Name, Desc: f.Key.Desc, Opcodes: f.Opcodes}, methodmap.Options{})
-		return r == methodmap.Traced, string(r)
+		return r == methodmap.Traced, string(r), ""
 	}}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -77,7 +77,7 @@ type cachedSkip struct {
 	reason string
 }
 
-const packMagic = "tracebeat-pack-9\n"
+const packMagic = "tracebeat-pack-10\n"
 
 var errBadPack = errors.New("cache pack index is damaged")
 
@@ -223,10 +223,16 @@ func (e *indexEncoder) info(ci *classInfo) {
 	e.bool(ci.focusCode)
 	e.bool(ci.focusSuper)
 	e.str(ci.blocked)
+	e.str(ci.rule)
 	e.str(ci.text)
 	codes := distinct(ci.methods, func(m *methodInfo) reasonCode { return m.reason })
 	e.uvarint(uint64(len(codes)))
 	for _, c := range codes {
+		e.str(reasons.text(c))
+	}
+	rules := distinct(ci.methods, func(m *methodInfo) reasonCode { return m.rule })
+	e.uvarint(uint64(len(rules)))
+	for _, c := range rules {
 		e.str(reasons.text(c))
 	}
 	// The class's descriptors once each, then each method's by number.
@@ -242,6 +248,7 @@ func (e *indexEncoder) info(ci *classInfo) {
 		e.uvarint(uint64(m.nameLen))
 		e.uvarint(uint64(slices.Index(descs, m.desc)))
 		e.uvarint(uint64(slices.Index(codes, m.reason)))
+		e.uvarint(uint64(slices.Index(rules, m.rule)))
 		e.uvarint(uint64(m.access))
 		e.bool(m.trace)
 	}
@@ -362,10 +369,15 @@ func (d *indexDecoder) info(descs *descTable) *classInfo {
 	ci.focusCode = d.bool()
 	ci.focusSuper = d.bool()
 	ci.blocked = d.str()
+	ci.rule = d.str()
 	ci.text = d.str()
 	codes := make([]reasonCode, d.count())
 	for i := range codes {
 		codes[i] = reasons.code(d.str())
+	}
+	rules := make([]reasonCode, d.count())
+	for i := range rules {
+		rules[i] = reasons.code(d.str())
 	}
 	local := make([]uint32, d.count())
 	for i := range local {
@@ -386,6 +398,11 @@ func (d *indexDecoder) info(descs *descTable) *classInfo {
 		m.nameAt, m.nameLen, m.desc = uint32(nameAt), uint16(nameLen), local[desc]
 		if r := d.uvarint(); r < uint64(len(codes)) {
 			m.reason = codes[r]
+		} else {
+			d.fail()
+		}
+		if r := d.uvarint(); r < uint64(len(rules)) {
+			m.rule = rules[r]
 		} else {
 			d.fail()
 		}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -535,8 +536,13 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 		ignoredBy[r] = n
 	}
 	var ignored, wasIgnored []methodmap.IgnoredMethod
+	rules := newRuleTally()
+	maps.Copy(rules.classes, snap.ruleClasses)
+	maps.Copy(rules.methods, snap.ruleMethods)
 	for k := range d.edits { // (not by value: writeInput takes their results meanwhile)
 		ed := &d.edits[k]
+		rules.add(ed.old, -1)
+		rules.add(ed.cur, +1)
 		old := &ed.oldRec.result
 		if old.rewritten {
 			res.Rewritten--
@@ -561,6 +567,8 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 		skipped[r] += n
 	}
 	res.Skipped, res.IgnoredByReason = dropZero(skipped), dropZero(ignoredBy)
+	res.RuleClasses, res.RuleMethods = dropZero(rules.classes), dropZero(rules.methods)
+	res.ClassNames = snap.classNames // a delta run has the classes of the last
 
 	// The ignore map is patched while the method maps are. A change to
 	// method bodies only (the usual edit) leaves both maps as they were:

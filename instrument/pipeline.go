@@ -114,6 +114,15 @@ type Result struct {
 	// Ignored's, and IgnoredByReason Ignored's by reason.
 	Traced, IgnoredCount int
 	IgnoredByReason      map[string]int
+	// RuleClasses counts the classes per rule Policy.ClassRule named, and
+	// RuleMethods the methods per rule that decided them (Policy.Decide,
+	// and a blocked class's rule for its methods); each class name counts
+	// once. ClassNames are the original names of the input classes,
+	// sorted, when the policy has a ClassRule: what a caller needs to
+	// explain a rule that matched nothing. Every run fills them, whatever
+	// it took from a cache.
+	RuleClasses, RuleMethods map[string]int
+	ClassNames               []string
 
 	keep func() error // KeepMap's work, when the run had a cache and a MapPath
 }
@@ -895,6 +904,7 @@ func (p *pipeline) finish() {
 	for _, m := range p.res.Ignored {
 		p.res.IgnoredByReason[string(m.Reason)]++
 	}
+	p.tallyRules()
 }
 
 // encodeTexts lays out the maps as files (Options.MapPath): the method

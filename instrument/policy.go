@@ -20,9 +20,16 @@ type Policy struct {
 	// and only those. Nil: no class is generated.
 	Generated         func(origClass string, hasClass func(origClass string) bool) (rule string, generated bool)
 	GeneratedEvidence func(origClass string) bool
-	// Decide says whether to trace a method, or why not. The default
-	// traces every method with code.
-	Decide func(f *MethodFacts) (trace bool, reason string)
+	// Decide says whether to trace a method, or why not, and which of the
+	// policy's rules decided it ("" when none did: Result.RuleMethods
+	// counts the methods per rule). The default traces every method with
+	// code.
+	Decide func(f *MethodFacts) (trace bool, reason, rule string)
+	// ClassRule names the rule that decides about a class as a whole: one
+	// that blocks it, or one that lets it through (an allow list); ""
+	// when none does. Result.RuleClasses counts the classes per rule, and
+	// the methods of a blocked class count for its rule. Nil: no rule.
+	ClassRule func(origClass string) string
 	// Annotations makes the scan give Decide each method's annotation
 	// types (MethodFacts.Annotations).
 	Annotations bool
@@ -65,12 +72,19 @@ func (p *Policy) blockedFor(orig string, hasClass func(string) bool) string {
 	return ""
 }
 
-func (p *Policy) decide(f *MethodFacts) (bool, string) {
+func (p *Policy) decide(f *MethodFacts) (trace bool, reason, rule string) {
 	if p.Decide != nil {
 		return p.Decide(f)
 	}
 	if f.Opcodes == nil {
-		return false, string(methodmap.ReasonNoCode)
+		return false, string(methodmap.ReasonNoCode), ""
 	}
-	return true, ""
+	return true, "", ""
+}
+
+func (p *Policy) classRule(orig string) string {
+	if p.ClassRule == nil {
+		return ""
+	}
+	return p.ClassRule(orig)
 }

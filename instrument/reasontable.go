@@ -5,14 +5,15 @@ import (
 	"sync/atomic"
 )
 
-// reasonCode numbers the texts of reasons, so that a method record holds
-// a number instead of a string (see methodInfo). Code 0 is the empty
-// reason of a traced method.
+// reasonCode numbers the texts of reasons and of the policy's rules, so
+// that a method record holds a number instead of a string (see
+// methodInfo). Code 0 is the empty text: the reason of a traced method, or
+// no rule.
 type reasonCode uint32
 
 // reasonTable interns reason texts for the whole process: the set is
-// small (this package's and methodmap's reasons, and whatever a Policy's
-// Decide returns) and a code means the same text in every run, so
+// small (this package's and methodmap's reasons, and the reasons and
+// rules a Policy's Decide returns) and a code means the same text in every run, so
 // records decoded from a cache index can share it.
 type reasonTable struct {
 	mu    sync.Mutex

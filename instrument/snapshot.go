@@ -25,6 +25,9 @@ type runSnapshot struct {
 	skipped    map[string]int // Result.Skipped
 	ignoredBy  map[string]int // Result.IgnoredByReason
 	ignored    int            // Result.IgnoredCount
+	// Result.RuleClasses, RuleMethods and ClassNames.
+	ruleClasses, ruleMethods map[string]int
+	classNames               []string
 	// skippedIDs are the planned methods that could not be rewritten:
 	// their lines are in the planned map and not in the method map.
 	skippedIDs []snapSkip
@@ -54,7 +57,7 @@ type snapSkip struct {
 	class string
 }
 
-const snapMagic = "tracebeat-run-7\n"
+const snapMagic = "tracebeat-run-8\n"
 
 // encode serialises s as its magic, fields, the ignore map and the
 // checksum of all before.
@@ -81,6 +84,9 @@ func (s *runSnapshot) encode() []byte {
 	e.counts(s.skipped)
 	e.counts(s.ignoredBy)
 	e.uvarint(uint64(s.ignored))
+	e.counts(s.ruleClasses)
+	e.counts(s.ruleMethods)
+	e.strs(s.classNames)
 	e.uvarint(uint64(len(s.skippedIDs)))
 	for _, k := range s.skippedIDs {
 		e.uvarint(uint64(k.id))
@@ -129,6 +135,9 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 	s.skipped = d.counts()
 	s.ignoredBy = d.counts()
 	s.ignored = int(d.uvarint())
+	s.ruleClasses = d.counts()
+	s.ruleMethods = d.counts()
+	s.classNames = d.strs()
 	s.skippedIDs = make([]snapSkip, d.count())
 	for i := range s.skippedIDs {
 		s.skippedIDs[i] = snapSkip{id: int(d.uvarint()), class: d.str()}
@@ -237,19 +246,22 @@ func (p *pipeline) storeSnapshot() {
 func (p *pipeline) snapshot() *runSnapshot {
 	res := p.res
 	s := &runSnapshot{
-		inputs:     make([]snapInput, len(p.inputs)),
-		classpath:  p.checks[len(p.inputs):],
-		plannedSum: checkSum(res.plannedText),
-		highWater:  p.highWater,
-		classes:    res.Classes,
-		renamed:    res.Renamed,
-		rewritten:  res.Rewritten,
-		skipped:    res.Skipped,
-		ignoredBy:  res.IgnoredByReason,
-		ignored:    res.IgnoredCount,
-		focus:      res.Focus,
-		duplicates: p.dups,
-		ignoreText: res.ignoreText,
+		inputs:      make([]snapInput, len(p.inputs)),
+		classpath:   p.checks[len(p.inputs):],
+		plannedSum:  checkSum(res.plannedText),
+		highWater:   p.highWater,
+		classes:     res.Classes,
+		renamed:     res.Renamed,
+		rewritten:   res.Rewritten,
+		skipped:     res.Skipped,
+		ignoredBy:   res.IgnoredByReason,
+		ignored:     res.IgnoredCount,
+		ruleClasses: res.RuleClasses,
+		ruleMethods: res.RuleMethods,
+		classNames:  res.ClassNames,
+		focus:       res.Focus,
+		duplicates:  p.dups,
+		ignoreText:  res.ignoreText,
 	}
 	for _, in := range p.classpath {
 		if in.isDir {

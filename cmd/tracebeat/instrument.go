@@ -404,14 +404,14 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode rewrite.Mode, log *
 	}
 	opt.Policy.Blocked = func(orig string) (string, bool) {
 		r, ok := classBlock(bl, orig)
-		usage.note(orig, r, ok)
 		if !ok || (!r.BuiltIn() && bl.ForcesMethodsOf(orig)) {
 			// A -traceclassmethods line names methods of this class:
 			// Decide blocks the others, one by one.
 			return "", false
 		}
-		return r.String(), true
+		return ruleKey(r), true
 	}
+	opt.Policy.ClassRule = func(orig string) string { return classRule(bl, orig) }
 	if !fl.traceAll {
 		// --trace-all traces Android's generated classes too.
 		opt.Policy.Generated = func(orig string, hasClass func(string) bool) (string, bool) {
@@ -428,8 +428,8 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode rewrite.Mode, log *
 		TraceSingle:          fl.traceSingle,
 	}
 	opt.Policy.Annotations = bl.WantsAnnotations()
-	opt.Policy.Decide = func(f *instrument.MethodFacts) (bool, string) {
-		return decideMethod(bl, usage, rules, f)
+	opt.Policy.Decide = func(f *instrument.MethodFacts) (bool, string, string) {
+		return decideMethod(bl, rules, f)
 	}
 	if fl.baseMap != "" {
 		base, err := methodmap.ReadMapFile(fl.baseMap)

@@ -28,8 +28,9 @@ func useCache(opt *instrument.Options, fl *instrumentFlags, methodMap string) er
 }
 
 // policyKey is the text of every option that decides what is traced and
-// how: the tracing rules and the contents of the mapping and block list
-// (the runtime and mode are keyed by the pipeline itself).
+// how: the tracing rules, the contents of the mapping and block list, and
+// the block list's path, which names its rules (the runtime and mode are
+// keyed by the pipeline itself).
 func policyKey(fl *instrumentFlags) (string, error) {
 	key := fmt.Sprintf("trace-all=%v abstract=%v empty=%v getset=%v single=%v",
 		fl.traceAll, fl.traceAbstract, fl.traceEmpty, fl.traceGetSet, fl.traceSingle)
@@ -42,6 +43,11 @@ func policyKey(fl *instrumentFlags) (string, error) {
 			return "", fileError(f.what, f.path, err)
 		}
 		key += fmt.Sprintf(" %s=%x", f.what, sha256.Sum256(data))
+	}
+	if fl.blacklist != "" {
+		// The rules' origins ("file:line") name the file as given: the
+		// cached scans count by them (ruleKey), and the report prints them.
+		key += fmt.Sprintf(" blacklist-path=%q", fl.blacklist)
 	}
 	return key, nil
 }

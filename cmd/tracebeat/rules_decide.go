@@ -30,34 +30,51 @@ func classBlock(bl *blacklist.List, orig string) (blacklist.Rule, bool) {
 //  4. -traceclass, -tracemethodannotation: traced, whatever Matrix's
 //     method rules say (a method without code still is not);
 //  5. Matrix's method rules.
-func decideMethod(bl *blacklist.List, usage *ruleUsage, rules methodmap.Options, f *instrument.MethodFacts) (bool, string) {
+//
+// The third result names the rule that decided (ruleKey), for the counts
+// of the report.
+func decideMethod(bl *blacklist.List, rules methodmap.Options, f *instrument.MethodFacts) (bool, string, string) {
 	class, name, desc := f.Key.Class, f.Key.Name, f.Key.Desc
 	info := methodmap.MethodInfo{ClassAccess: f.ClassAccess, Access: f.Access, Name: name, Desc: desc, Opcodes: f.Opcodes}
 	if r, ok := bl.ForcedMethod(class, name, desc); ok {
-		usage.hit(r)
-		return forced(info)
+		return forced(info, r)
 	}
 	if r, ok := classBlock(bl, class); ok && !r.BuiltIn() {
-		return false, string(methodmap.ReasonBlocked)
+		return false, string(methodmap.ReasonBlocked), ruleKey(r)
 	}
 	if r, ok := bl.BlockedMethod(class, name, desc); ok {
-		usage.hit(r)
-		return false, string(methodmap.ReasonBlocked)
+		return false, string(methodmap.ReasonBlocked), ruleKey(r)
 	}
 	if r, ok := bl.TracedClass(class); ok {
-		usage.hit(r)
-		return forced(info)
+		return forced(info, r)
 	}
 	if r, ok := bl.TracedAnnotation(f.Annotations); ok {
-		usage.hit(r)
-		return forced(info)
+		return forced(info, r)
 	}
 	r := methodmap.Classify(info, rules)
-	return r == methodmap.Traced, string(r)
+	return r == methodmap.Traced, string(r), ""
 }
 
-// forced traces a method a rule forces, if it has code to inject into.
-func forced(info methodmap.MethodInfo) (bool, string) {
-	r := methodmap.Classify(info, methodmap.Options{TraceAll: true})
-	return r == methodmap.Traced, string(r)
+// forced traces a method rule r forces, if it has code to inject into.
+func forced(info methodmap.MethodInfo, r blacklist.Rule) (bool, string, string) {
+	c := methodmap.Classify(info, methodmap.Options{TraceAll: true})
+	return c == methodmap.Traced, string(c), ruleKey(r)
 }
+
+// classRule is the rule that decides about a class as a whole: the one
+// that blocks it, or the -allowpackage it lies in; "" for none.
+func classRule(bl *blacklist.List, orig string) string {
+	if r, ok := classBlock(bl, orig); ok {
+		return ruleKey(r)
+	}
+	if r, ok := bl.Allowed(orig); ok && r.Name != "" {
+		return ruleKey(r)
+	}
+	return ""
+}
+
+// ruleKey names a rule in the pipeline's counts (instrument.Result's
+// RuleClasses and RuleMethods): its text with its origin, one per line of
+// the file. The block list's path is part of the cache key (policyKey),
+// so a cached count never names a rule by another file's path.
+func ruleKey(r blacklist.Rule) string { return r.String() }
