@@ -116,8 +116,6 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		return nil, "no map path"
 	case o.Policy.BaseMap != nil:
 		return nil, "a base map is given"
-	case o.Lists:
-		return nil, "the method lists are needed"
 	}
 	for _, in := range append(append([]*input(nil), p.inputs...), p.classpath...) {
 		if in.isDir {
@@ -134,6 +132,8 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		return nil, "no snapshot of this command"
 	case len(snap.inputs) != len(p.inputs) || !slices.Equal(snap.classpath, p.checks[len(p.inputs):]):
 		return nil, "classpath changed"
+	case o.Lists && !snap.listed:
+		return nil, "the method lists are needed and the last run did not keep them"
 	}
 	d := &delta{identity: identity, snap: snap, changed: make([]bool, len(p.inputs)),
 		keep: make([][]*cachedClass, len(p.inputs)), classes: map[string]bool{}}
@@ -619,6 +619,9 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 	if <-ignoreDone; ignoreErr != nil {
 		return fmt.Errorf("cache: %w", ignoreErr)
 	}
+	if p.opt.Lists {
+		res.Ignored = patchIgnored(snap.ignoredList, d.classes, ignored)
+	}
 	res.Traced = mapEntries(res.mapText) - 1
 	res.CachedScans = snap.classes - len(d.edits)
 	for i := range p.inputs {
@@ -627,6 +630,20 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 		}
 	}
 	return nil
+}
+
+// patchIgnored is the last run's ignored list with the methods of the
+// changed classes replaced by theirs now, sorted by key as a full run's.
+func patchIgnored(last []methodmap.IgnoredMethod, classes map[string]bool, now []methodmap.IgnoredMethod) []methodmap.IgnoredMethod {
+	out := make([]methodmap.IgnoredMethod, 0, len(last)+len(now))
+	for _, m := range last {
+		if !classes[m.Key.Class] {
+			out = append(out, m)
+		}
+	}
+	out = append(out, now...)
+	slices.SortStableFunc(out, func(a, b methodmap.IgnoredMethod) int { return compareFields(a.Key, b.Key) })
+	return slices.CompactFunc(out, func(a, b methodmap.IgnoredMethod) bool { return a.Key == b.Key })
 }
 
 // ignoredContribution counts the methods of one class the ignore map

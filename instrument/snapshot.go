@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"sort"
+
+	"github.com/tracebeat/tracebeat/methodmap"
 )
 
 // A run snapshot is what a run with a cache leaves for the next run of
@@ -28,6 +30,10 @@ type runSnapshot struct {
 	// Result.RuleClasses, RuleMethods and ClassNames.
 	ruleClasses, ruleMethods map[string]int
 	classNames               []string
+	// listed says that ignoredList holds Result.Ignored (a run with
+	// Options.Lists keeps it, for the report of the next).
+	listed      bool
+	ignoredList []methodmap.IgnoredMethod
 	// skippedIDs are the planned methods that could not be rewritten:
 	// their lines are in the planned map and not in the method map.
 	skippedIDs []snapSkip
@@ -57,7 +63,7 @@ type snapSkip struct {
 	class string
 }
 
-const snapMagic = "tracebeat-run-8\n"
+const snapMagic = "tracebeat-run-9\n"
 
 // encode serialises s as its magic, fields, the ignore map and the
 // checksum of all before.
@@ -87,6 +93,8 @@ func (s *runSnapshot) encode() []byte {
 	e.counts(s.ruleClasses)
 	e.counts(s.ruleMethods)
 	e.strs(s.classNames)
+	e.bool(s.listed)
+	e.ignoredList(s.ignoredList)
 	e.uvarint(uint64(len(s.skippedIDs)))
 	for _, k := range s.skippedIDs {
 		e.uvarint(uint64(k.id))
@@ -138,6 +146,8 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 	s.ruleClasses = d.counts()
 	s.ruleMethods = d.counts()
 	s.classNames = d.strs()
+	s.listed = d.bool()
+	s.ignoredList = d.ignoredList()
 	s.skippedIDs = make([]snapSkip, d.count())
 	for i := range s.skippedIDs {
 		s.skippedIDs[i] = snapSkip{id: int(d.uvarint()), class: d.str()}
@@ -181,6 +191,42 @@ func (c *cacheStore) storeSnapshot(identity string, s *runSnapshot) error {
 // removeSnapshot removes the snapshot of identity, which no longer
 // describes the outputs.
 func (c *cacheStore) removeSnapshot(identity string) { c.RemoveRun(identity) }
+
+// ignoredList writes a list of ignored methods sorted by key: each class
+// once, then its methods.
+func (e *indexEncoder) ignoredList(list []methodmap.IgnoredMethod) {
+	e.uvarint(uint64(len(list)))
+	for k, m := range list {
+		newClass := k == 0 || list[k-1].Key.Class != m.Key.Class
+		e.bool(newClass)
+		if newClass {
+			e.str(m.Key.Class)
+		}
+		e.str(m.Key.Name)
+		e.str(m.Key.Desc)
+		e.uvarint(uint64(m.Access))
+		e.str(string(m.Reason))
+	}
+}
+
+func (d *indexDecoder) ignoredList() []methodmap.IgnoredMethod {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	list := make([]methodmap.IgnoredMethod, n)
+	class := ""
+	for k := range list {
+		if d.bool() {
+			class = d.str()
+		}
+		m := &list[k]
+		m.Key = methodmap.MethodKey{Class: class, Name: d.str(), Desc: d.str()}
+		m.Access = uint16(d.uvarint())
+		m.Reason = methodmap.Reason(d.str())
+	}
+	return list
+}
 
 func (e *indexEncoder) strs(list []string) {
 	e.uvarint(uint64(len(list)))
@@ -259,9 +305,13 @@ func (p *pipeline) snapshot() *runSnapshot {
 		ruleClasses: res.RuleClasses,
 		ruleMethods: res.RuleMethods,
 		classNames:  res.ClassNames,
+		listed:      p.opt.Lists,
 		focus:       res.Focus,
 		duplicates:  p.dups,
 		ignoreText:  res.ignoreText,
+	}
+	if p.opt.Lists {
+		s.ignoredList = res.Ignored
 	}
 	for _, in := range p.classpath {
 		if in.isDir {

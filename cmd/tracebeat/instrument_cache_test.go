@@ -114,13 +114,17 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				// outTo names the outputs in dir: mirrored jars, or one merged jar.
-				outTo := func(dir string) []string {
-					if merge {
-						return []string{"--merge", "-o", filepath.Join(dir, "all.jar")}
-					}
-					return []string{"-o", dir}
-				}
+				// The report and the rule counts are patched too: the
+				// method rule matches helper(int), which two changes remove.
 				dir := t.TempDir()
+				rules := writeTestFile(t, dir, "rules.txt", "-keepclass lib/Util\n-blockclassmethods app.Main {\n  helper(int);\n}\n")
+				outTo := func(dir string) []string {
+					args := []string{"--blacklist", rules, "--report", filepath.Join(dir, "report.json")}
+					if merge {
+						return append(args, "--merge", "-o", filepath.Join(dir, "all.jar"))
+					}
+					return append(args, "-o", dir)
+				}
 				appJar, libJar := filepath.Join(dir, "in", "app.jar"), filepath.Join(dir, "in", "lib.jar")
 				require.NoError(t, os.MkdirAll(filepath.Dir(appJar), 0o755))
 				build := func(changed bool) {
