@@ -61,7 +61,7 @@ type methodInfo struct {
 	id      int32  // set by plan for traced methods
 	reason  reasonCode
 	rule    reasonCode // the policy rule that decided the method, if one did
-	nameLen uint16 // a name has at most 65535 bytes (a CONSTANT_Utf8)
+	nameLen uint16     // a name has at most 65535 bytes (a CONSTANT_Utf8)
 	access  uint16
 	trace   bool
 }
