@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"maps"
@@ -60,9 +61,9 @@ type classEdit struct {
 }
 
 // runIdentity names the command a snapshot belongs to: options, inputs,
-// classpath, outputs and the kept map.
+// classpath, outputs and the base map.
 func (p *pipeline) runIdentity() (string, error) {
-	parts := [][]byte{[]byte("run"), boolBytes(p.opt.Merge)}
+	parts := [][]byte{[]byte("run"), boolBytes(p.opt.Merge), baseMapDigest(p.opt.Policy.BaseMap)}
 	for _, group := range [][]string{{p.opt.Output, p.opt.MapPath}, p.opt.Inputs, {""}, p.opt.Classpath} {
 		for _, path := range group {
 			abs := ""
@@ -79,6 +80,20 @@ func (p *pipeline) runIdentity() (string, error) {
 }
 
 func boolBytes(b bool) []byte { return []byte{boolByte(b)} }
+
+// baseMapDigest stands for a given base map in a run's identity: a run
+// with another one plans every method again.
+func baseMapDigest(m *methodmap.Map) []byte {
+	if m == nil {
+		return nil
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "high=%d\n", m.HighWater)
+	for _, e := range m.Entries {
+		fmt.Fprintf(h, "%d,%d,%s %s %s\n", e.ID, e.Access, e.Key.Class, e.Key.Name, e.Key.Desc)
+	}
+	return h.Sum(nil)
+}
 
 // tryDelta runs the delta when it applies; done reports that it did and
 // the run is complete. It opens the cache and hashes the inputs, for the
@@ -114,8 +129,6 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	switch {
 	case o.MapPath == "":
 		return nil, "no map path"
-	case o.Policy.BaseMap != nil:
-		return nil, "a base map is given"
 	}
 	for _, in := range append(append([]*input(nil), p.inputs...), p.classpath...) {
 		if in.isDir {
@@ -477,16 +490,21 @@ func (p *pipeline) rewriteEdits(ctx context.Context) error {
 }
 
 // planEdits gives the traced methods of the changed classes their ids, as
-// planIDs would with the kept map as the base map: only the kept map's
-// lines of those classes can match them, and new ones get ids above its
-// high-water mark. It returns their planned map entries.
+// planIDs would with the kept map (merged under Policy.BaseMap) as the
+// base map: only the base map's lines of those classes can match them,
+// and new ones get ids above its high-water mark. It returns their planned
+// map entries.
 func (p *pipeline) planEdits() ([]methodmap.Entry, error) {
 	d := p.delta
-	base, err := methodmap.SelectClasses(d.kept, d.classes)
+	kept, err := methodmap.SelectClasses(d.kept, d.classes)
 	if err != nil {
 		return nil, fmt.Errorf("cache: kept map: %w", err)
 	}
-	d.base = base
+	d.base = kept
+	base := kept
+	if given := p.opt.Policy.BaseMap; given != nil {
+		base = methodmap.Merge(given.Select(d.classes), kept)
+	}
 	var traced []methodmap.Method
 	var at []*methodInfo
 	var owner []*classInfo

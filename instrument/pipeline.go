@@ -52,11 +52,13 @@ type Options struct {
 	CacheKey string
 	// MapPath, with Cache, is the method map file the caller writes. The
 	// cache keeps each run's planned map under it (Result.KeepMap) for the
-	// next run of the same command. Unless Policy.BaseMap is set that map
-	// is the base map, read only when the run plans every method: a run
-	// that finds the last run's result still valid but for a few changed
-	// classes patches that result instead (delta.go). Runs with MapPath
-	// return the maps as texts.
+	// next run of the same command. That map is the base map, merged under
+	// Policy.BaseMap when one is set (methodmap.Merge: the given map's ids
+	// win, and methods it lacks keep the ids of the last build); it is read
+	// only when the run plans every method: a run that finds the last
+	// run's result still valid but for a few changed classes patches that
+	// result instead (delta.go). Runs with MapPath return the maps as
+	// texts.
 	MapPath string
 	// Lists makes a run with MapPath fill Result.Map, Planned and Ignored
 	// (for a report), which only a run that plans every method does.
@@ -360,12 +362,13 @@ func (p *pipeline) listInputs(ctx context.Context) error {
 	})
 }
 
-// readKeptMap reads the kept map, the base map of a run with a cache,
-// Options.MapPath and no Policy.BaseMap, while the scan runs. A missing
-// one is no base map; a damaged one only costs the ids their history.
+// readKeptMap reads the kept map of a run with a cache and
+// Options.MapPath while the scan runs, and returns the run's base map:
+// the kept map merged under Policy.BaseMap. A missing kept map is none; a
+// damaged one only costs the ids their history.
 func (p *pipeline) readKeptMap() <-chan *methodmap.Map {
 	out := make(chan *methodmap.Map, 1)
-	if p.cache == nil || p.opt.MapPath == "" || p.opt.Policy.BaseMap != nil {
+	if p.cache == nil || p.opt.MapPath == "" {
 		out <- p.opt.Policy.BaseMap
 		return out
 	}
@@ -378,7 +381,7 @@ func (p *pipeline) readKeptMap() <-chan *methodmap.Map {
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			p.warn("cache: previous method map not used: %v", err)
 		}
-		out <- m
+		out <- methodmap.Merge(p.opt.Policy.BaseMap, m)
 	}()
 	return out
 }

@@ -247,3 +247,49 @@ func sameLines[T any](a, b []T, line func([]byte, T) []byte) bool {
 	}
 	return true
 }
+
+// Select returns the entries of the given classes (internal names) with
+// the map's high-water mark over all of its entries: what SelectClasses
+// gives for a map already parsed.
+func (m *Map) Select(classes map[string]bool) *Map {
+	out := &Map{HighWater: m.HighWater}
+	for _, e := range m.Entries {
+		if e.ID != DispatchID {
+			out.HighWater = max(out.HighWater, e.ID)
+		}
+		if classes[e.Key.Class] {
+			out.Entries = append(out.Entries, e)
+		}
+	}
+	return out
+}
+
+// Merge returns a base map of primary's entries and those of secondary
+// whose method and id primary does not hold, with the higher high-water
+// mark: a release's map (primary) whose ids win, extended by the map of
+// the last build (secondary), so methods added since the release keep
+// their ids from build to build too. Either may be nil.
+func Merge(primary, secondary *Map) *Map {
+	switch {
+	case secondary == nil:
+		return primary
+	case primary == nil:
+		return secondary
+	}
+	keys := make(map[MethodKey]bool, len(primary.Entries))
+	ids := make(map[int]bool, len(primary.Entries))
+	for _, e := range primary.Entries {
+		keys[e.Key], ids[e.ID] = true, true
+	}
+	// An entry of secondary that is left out still retires its id.
+	out := &Map{Entries: slices.Clip(slices.Clone(primary.Entries)), HighWater: max(primary.HighWater, secondary.HighWater)}
+	for _, e := range secondary.Entries {
+		if e.ID != DispatchID {
+			out.HighWater = max(out.HighWater, e.ID)
+		}
+		if !keys[e.Key] && !ids[e.ID] {
+			out.Entries = append(out.Entries, e)
+		}
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package methodmap
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -150,4 +151,36 @@ func TestSameLinesMeanUnchangedText(t *testing.T) {
 	again[0].Key.Name = "z"
 	assert.False(t, SameIgnoreLines(ignored, again))
 	assert.False(t, SameIgnoreLines(ignored, ignored[:1]))
+}
+
+// Merge keeps the primary map's ids, adds the secondary's methods whose
+// ids are free, and retires the ids of those it leaves out.
+func TestMergeBaseMaps(t *testing.T) {
+	key := func(c, n string) MethodKey { return MethodKey{Class: c, Name: n, Desc: "()V"} }
+	release := &Map{Entries: []Entry{{ID: 1, Key: key("a/A", "x")}, {ID: 2, Key: key("a/A", "y")}, DispatchEntry()}}
+	last := &Map{Entries: []Entry{
+		{ID: 1, Key: key("a/A", "x")}, // the same line
+		{ID: 2, Key: key("a/B", "z")}, // id taken by the release: left out, and z gets a new id
+		{ID: 7, Key: key("a/A", "y")}, // the release's id wins
+		{ID: 9, Key: key("a/C", "w")}, // added since the release: kept
+		DispatchEntry(),
+	}, HighWater: 11}
+	got := Merge(release, last)
+	var lines []string
+	for _, e := range got.Entries {
+		lines = append(lines, fmt.Sprintf("%d %s.%s", e.ID, e.Key.Class, e.Key.Name))
+	}
+	assert.Equal(t, []string{"1 a/A.x", "2 a/A.y", fmt.Sprintf("%d android/os/Handler.dispatchMessage", DispatchID), "9 a/C.w"}, lines)
+	assert.Equal(t, 11, got.HighWater)
+	assert.Same(t, release, Merge(release, nil))
+	assert.Same(t, last, Merge(nil, last))
+
+	ids, high, err := AssignIDs([]Method{{Key: key("a/A", "y")}, {Key: key("a/B", "z")}, {Key: key("a/C", "w")}}, got)
+	require.NoError(t, err)
+	assert.Equal(t, []int{2, 12, 9}, ids)
+	assert.Equal(t, 12, high)
+
+	sel := last.Select(map[string]bool{"a/C": true})
+	assert.Equal(t, []Entry{{ID: 9, Key: key("a/C", "w")}}, sel.Entries)
+	assert.Equal(t, 11, sel.HighWater)
 }

@@ -255,3 +255,79 @@ func summaryCounts(t *testing.T, stdout string) []string {
 	require.NotNil(t, m, stdout)
 	return m[1:8]
 }
+
+// TestDeltaRunWithBaseMap: with --base-map and --cache, the base map is
+// the given one with the last build's map under it (the given ids win;
+// methods it lacks keep their ids from build to build), and a delta run
+// writes what a run planning every method with the same two maps writes:
+// the same jars, maps and report.
+func TestDeltaRunWithBaseMap(t *testing.T) {
+	const v1 = "package app; public class Main { public int run(int x) { return x * 2 + helper(x); } int helper(int x) { return x - 1 > 3 ? x : -x; } public int other(int y) { int s = 0; for (int i = 0; i < y; i++) s += (int) Util.mix(i, y); return s; } }"
+	const v2 = "package app; public class Main { public int run(int x) { return x * 5 + added(x); } int added(int y) { int s = 1; for (int i = 0; i < y; i++) s *= helper(i) + 2; return s; } int helper(int x) { return x - 1 > 3 ? x : -x; } public int other(int y) { int s = 0; for (int i = 0; i < y; i++) s += (int) Util.mix(i, y); return s; } }"
+	const util = "package app; public class Util { public static long mix(long a, long b) { return Long.rotateLeft(a * 31 + b, 7); } }"
+	dir := t.TempDir()
+	jar := filepath.Join(dir, "in", "app.jar")
+	require.NoError(t, os.MkdirAll(filepath.Dir(jar), 0o755))
+	build := func(main string) {
+		src := t.TempDir()
+		writeTestFile(t, src, "app/Main.java", main)
+		writeTestFile(t, src, "app/Util.java", util)
+		require.NoError(t, os.Rename(javatest.Jar(t, javatest.Javac(t, javatest.Options{}, src)), jar))
+	}
+	// The release knew run and a method since gone; helper and other are
+	// newer than the release.
+	base := writeTestFile(t, dir, "release-map.txt", "100,1,app.Main run (I)I\n150,1,app.Main gone ()V\n")
+	rules := writeTestFile(t, dir, "rules.txt", "-blockclassmethods app.Main {\n  helper(int);\n}\n")
+	cache, out := filepath.Join(dir, "cache"), filepath.Join(dir, "out")
+	args := []string{"instrument", "--log-level", "debug", "--cache", cache, "--base-map", base, "--blacklist", rules,
+		"--report", filepath.Join(out, "report.json"), "--merge", "-o", filepath.Join(out, "app.jar"), jar}
+	run := func() string {
+		code, _, stderr := runCLI(args...)
+		require.Equal(t, exitOK, code, stderr)
+		return stderr
+	}
+	ids := func() map[string]string {
+		data, err := os.ReadFile(filepath.Join(out, "methodMapping.txt"))
+		require.NoError(t, err)
+		m := map[string]string{}
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			if !strings.HasPrefix(line, "#") {
+				parts := strings.SplitN(line, ",", 3)
+				m[parts[2]] = parts[0]
+			}
+		}
+		return m
+	}
+	build(v1)
+	run()
+	first := ids()
+	assert.Equal(t, "100", first["app.Main run (I)I"], "the release's id")
+	assert.Equal(t, "151", first["app.Main other (I)I"], "above the release's ids")
+
+	build(v2)
+	before := filepath.Join(dir, "cache-before")
+	require.NoError(t, os.CopyFS(before, os.DirFS(cache)))
+	stderr := run()
+	assert.Contains(t, stderr, `"phase": "delta"`, "one class changed: a delta run")
+	second := ids()
+	assert.Equal(t, "100", second["app.Main run (I)I"])
+	assert.Equal(t, first["app.Main other (I)I"], second["app.Main other (I)I"], "an id from the last build, not renumbered")
+	assert.Equal(t, first["app.Util mix (JJ)J"], second["app.Util mix (JJ)J"])
+	assert.NotContains(t, first, "app.Main added (I)I")
+	delta := readTree(t, out)
+
+	// The same run planning every method: the cache as it was, without
+	// the last run's snapshot.
+	require.NoError(t, os.RemoveAll(cache))
+	require.NoError(t, os.CopyFS(cache, os.DirFS(before)))
+	require.NoError(t, os.RemoveAll(filepath.Join(cache, "v2", "runs")))
+	stderr = run()
+	assert.NotContains(t, stderr, `"phase": "delta"`)
+	assert.Equal(t, delta, readTree(t, out))
+
+	// Another base map: every method is planned again, with its ids.
+	require.NoError(t, os.WriteFile(base, []byte("100,1,app.Main run (I)I\n200,1,app.Main added (I)I\n"), 0o644))
+	stderr = run()
+	assert.NotContains(t, stderr, `"phase": "delta"`)
+	assert.Equal(t, "200", ids()["app.Main added (I)I"])
+}
