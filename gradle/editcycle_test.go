@@ -69,7 +69,6 @@ func TestEditBuildCycle(t *testing.T) {
 		require.NotNil(t, s, stdout)
 		tool, _ = strconv.ParseFloat(s[1], 64)
 		summary := strings.SplitN(stdout, "\n", 2)[0]
-		fmt.Printf("gradle-edit: %s: %s", label, readFile(t, filepath.Join(dir, "build", "tmp", "tracebeatJar", "timing.txt")))
 		fmt.Printf("gradle-edit: %s: task_s=%.3f tool_s=%.3f %s\n", label, task, tool, summary)
 		for _, l := range strings.Split(stdout, "\n") {
 			if strings.Contains(l, "cache:") {

@@ -30,10 +30,6 @@ final class ToolRun {
     }
 
     void run() {
-        long t0 = System.nanoTime();
-        try { run0(); } finally { try { java.nio.file.Files.write(new File(task.getTemporaryDir(), "timing.txt").toPath(), ("action_s=" + (System.nanoTime()-t0)/1e9 + "\n").getBytes()); } catch (IOException e) {} }
-    }
-    void run0() {
         File tool = task.getToolPath();
         if (tool == null && task.getReleaseTool() != null) {
             tool = task.getReleaseTool().resolve(task.getProject());
@@ -134,7 +130,7 @@ final class ToolRun {
                     .redirectOutput(stdout)
                     .redirectError(stderr)
                     .start();
-            long p0=System.nanoTime(); exit = process.waitFor(); logger.lifecycle("tracebeat-proc " + (System.nanoTime()-p0)/1e9);
+            exit = process.waitFor();
         } catch (IOException e) {
             throw new GradleException("tracebeat: cannot start " + command.get(0) + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
