@@ -254,7 +254,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		in.close()
 	}
 	phase("scan")
-	p.opt.Policy.BaseMap = <-keptBase
+	p.base = <-keptBase
 	if err := p.plan(); err != nil {
 		return nil, err
 	}
@@ -403,6 +403,9 @@ type pipeline struct {
 	infos [][]*classInfo
 	// super of classpath classes
 	cpSuper map[string]string
+	// base is the base map the run plans with: Policy.BaseMap, with the
+	// kept map under it in a run with a cache (readKeptMap).
+	base *methodmap.Map
 	// highWater of the assigned ids; the map itself is rebuilt from the
 	// scan by finish rather than held through the write.
 	highWater int
@@ -731,7 +734,7 @@ func (p *pipeline) planIDs() error {
 		traced = append(traced, methodmap.Method{Key: ci.key(m), Access: m.access})
 		tracedAt = append(tracedAt, m)
 	})
-	ids, highWater, err := methodmap.AssignIDs(traced, p.opt.Policy.BaseMap)
+	ids, highWater, err := methodmap.AssignIDs(traced, p.base)
 	if err != nil {
 		return err
 	}
@@ -759,7 +762,7 @@ func (p *pipeline) planIDsInOrder() bool {
 		}
 	}
 	slices.SortFunc(classes, func(a, b *classInfo) int { return strings.Compare(a.origName, b.origName) })
-	a, err := methodmap.NewOrderedAssigner(p.opt.Policy.BaseMap)
+	a, err := methodmap.NewOrderedAssigner(p.base)
 	if err != nil {
 		return false
 	}

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
-
-	"github.com/tracebeat/tracebeat/internal/atomicfile"
 )
 
 // Report is the JSON report of a run: why each ignored method was ignored
@@ -43,9 +43,12 @@ type ReportMethod struct {
 // the report does not depend on the order the caller found them in.
 func BuildReport(traced int, ignored []IgnoredMethod) Report {
 	ms := slices.Clone(ignored)
-	slices.SortFunc(ms, func(a, b IgnoredMethod) int {
+	order := func(a, b IgnoredMethod) int {
 		return cmp.Or(compareKeys(a.Key, b.Key), strings.Compare(string(a.Reason), string(b.Reason)), int(a.Access)-int(b.Access))
-	})
+	}
+	if !slices.IsSortedFunc(ms, order) { // a run's list mostly is
+		slices.SortFunc(ms, order)
+	}
 	r := Report{Traced: traced, Ignored: len(ms), Counts: map[Reason]int{}, Methods: make([]ReportMethod, 0, len(ms))}
 	for _, m := range ms {
 		r.Counts[m.Reason]++
@@ -57,26 +60,97 @@ func BuildReport(traced int, ignored []IgnoredMethod) Report {
 	return r
 }
 
-// EncodeReport returns the report as indented JSON ending in a newline.
+// EncodeReport returns the report as indented JSON ending in a newline:
+// what encoding/json's Encoder writes with two-space indents and HTML
+// escaping off (reportjson_test.go holds it to that), laid out by hand
+// because a large app's report lists hundreds of thousands of methods
+// and reflection took most of an edit build's time to write them.
 func EncodeReport(r Report) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // keep '<init>' readable
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return nil, err
+	b := make([]byte, 0, 64+len(r.Methods)*160)
+	b = append(b, "{\n  \"traced\": "...)
+	b = strconv.AppendInt(b, int64(r.Traced), 10)
+	b = append(b, ",\n  \"ignored\": "...)
+	b = strconv.AppendInt(b, int64(r.Ignored), 10)
+	b = append(b, ",\n  \"counts\": {"...)
+	if r.Counts != nil {
+		for i, k := range slices.Sorted(maps.Keys(r.Counts)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n    "...)
+			b = appendJSONString(b, string(k))
+			b = append(b, ": "...)
+			b = strconv.AppendInt(b, int64(r.Counts[k]), 10)
+		}
+		if len(r.Counts) > 0 {
+			b = append(b, "\n  "...)
+		}
+		b = append(b, '}')
+	} else {
+		b = b[:len(b)-1]
+		b = append(b, "null"...)
 	}
-	return b.Bytes(), nil
+	if len(r.Rules) > 0 {
+		b = append(b, ",\n  \"rules\": ["...)
+		for i, rc := range r.Rules {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n    {\n      \"rule\": "...)
+			b = appendJSONString(b, rc.Rule)
+			b = append(b, ",\n      \"origin\": "...)
+			b = appendJSONString(b, rc.Origin)
+			b = append(b, ",\n      \"classes\": "...)
+			b = strconv.AppendInt(b, int64(rc.Classes), 10)
+			b = append(b, ",\n      \"methods\": "...)
+			b = strconv.AppendInt(b, int64(rc.Methods), 10)
+			b = append(b, "\n    }"...)
+		}
+		b = append(b, "\n  ]"...)
+	}
+	b = append(b, ",\n  \"methods\": "...)
+	switch {
+	case r.Methods == nil:
+		b = append(b, "null"...)
+	case len(r.Methods) == 0:
+		b = append(b, "[]"...)
+	default:
+		b = append(b, '[')
+		for i, m := range r.Methods {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n    {\n      \"class\": "...)
+			b = appendJSONString(b, m.Class)
+			b = append(b, ",\n      \"method\": "...)
+			b = appendJSONString(b, m.Method)
+			b = append(b, ",\n      \"desc\": "...)
+			b = appendJSONString(b, m.Desc)
+			b = append(b, ",\n      \"access\": "...)
+			b = strconv.AppendUint(b, uint64(m.Access), 10)
+			b = append(b, ",\n      \"reason\": "...)
+			b = appendJSONString(b, string(m.Reason))
+			b = append(b, "\n    }"...)
+		}
+		b = append(b, "\n  ]"...)
+	}
+	return append(b, "\n}\n"...), nil
 }
 
-// WriteReportFile writes the report of traced/ignored methods to path
-// through a temporary file and a rename.
-func WriteReportFile(path string, traced int, ignored []IgnoredMethod, rules []RuleCount) error {
-	r := BuildReport(traced, ignored)
-	r.Rules = rules
-	data, err := EncodeReport(r)
-	if err != nil {
-		return err
+// appendJSONString appends s as a JSON string, escaped as encoding/json
+// escapes it with HTML escaping off. Names in class files are nearly
+// always plain ASCII; anything else goes through encoding/json.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			enc.Encode(s) // a string always encodes
+			return append(b, bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})...)
+		}
 	}
-	return atomicfile.WriteBytes(path, 0o644, data)
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }

@@ -589,30 +589,35 @@ func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set, rules []m
 		mu.Unlock()
 		return nil
 	}
-	// The two maps are written at once: each is tens of MB of text for a
-	// large app, and the build waits for both.
-	var mapErr error
+	// The two maps and the report are written at once: each is tens of
+	// MB of text for a large app, and the build waits for all.
+	var mapErr, repErr error
 	mapText, ignoreText := res.MapTexts()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	var wg sync.WaitGroup
+	wg.Go(func() {
 		mapErr = stage("method map", p.methodMap, mapText, func(tmp string) error {
 			return atomicfile.Write(tmp, 0o644, res.WriteMethodMap)
 		})
-	}()
+	})
+	if p.report != "" {
+		wg.Go(func() {
+			report := methodmap.BuildReport(res.NumTraced(), res.Ignored)
+			report.Rules = rules
+			data, err := methodmap.EncodeReport(report)
+			if err != nil {
+				repErr = fileError("report", p.report, err)
+				return
+			}
+			repErr = stage("report", p.report, data, func(tmp string) error {
+				return atomicfile.WriteBytes(tmp, 0o644, data)
+			})
+		})
+	}
 	ignErr := stage("ignore map", p.ignoreMap, ignoreText, func(tmp string) error {
 		return atomicfile.Write(tmp, 0o644, res.WriteIgnoreMap)
 	})
-	<-done
-	if err := cmp.Or(mapErr, ignErr); err != nil {
-		return err
-	}
-	if p.report != "" {
-		return stage("report", p.report, nil, func(tmp string) error {
-			return methodmap.WriteReportFile(tmp, res.NumTraced(), res.Ignored, rules)
-		})
-	}
-	return nil
+	wg.Wait()
+	return cmp.Or(mapErr, ignErr, repErr)
 }
 
 // unwrapPathError drops the temporary name from an error about one: the

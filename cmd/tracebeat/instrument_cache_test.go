@@ -314,6 +314,15 @@ func TestDeltaRunWithBaseMap(t *testing.T) {
 	assert.Equal(t, first["app.Main other (I)I"], second["app.Main other (I)I"], "an id from the last build, not renumbered")
 	assert.Equal(t, first["app.Util mix (JJ)J"], second["app.Util mix (JJ)J"])
 	assert.NotContains(t, first, "app.Main added (I)I")
+
+	// And the next edit again: the identity of the run is the given base
+	// map's, not the merged one's.
+	build(strings.Replace(v2, "x * 5", "x * 6", 1))
+	require.NoError(t, os.RemoveAll(before))
+	require.NoError(t, os.CopyFS(before, os.DirFS(cache)))
+	stderr = run()
+	assert.Contains(t, stderr, `"phase": "delta"`, "one class changed again: a delta run")
+	assert.Equal(t, second, ids())
 	delta := readTree(t, out)
 
 	// The same run planning every method: the cache as it was, without
