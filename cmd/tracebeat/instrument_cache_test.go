@@ -333,6 +333,12 @@ func TestDeltaRunWithBaseMap(t *testing.T) {
 	stderr = run()
 	assert.NotContains(t, stderr, `"phase": "delta"`)
 	assert.Equal(t, delta, readTree(t, out))
+	// A run planning every method leaves a snapshot for the next edit,
+	// under the given base map's identity (not the merged map's).
+	build(v2)
+	stderr = run()
+	assert.Contains(t, stderr, `"phase": "delta"`, "after a full run: a delta run")
+	assert.Equal(t, second, ids())
 
 	// Another base map: every method is planned again, with its ids.
 	require.NoError(t, os.WriteFile(base, []byte("100,1,app.Main run (I)I\n200,1,app.Main added (I)I\n"), 0o644))
