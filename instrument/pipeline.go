@@ -60,8 +60,10 @@ type Options struct {
 	// result instead (delta.go). Runs with MapPath return the maps as
 	// texts.
 	MapPath string
-	// Lists makes a run with MapPath fill Result.Map, Planned and Ignored
-	// (for a report), which only a run that plans every method does.
+	// Lists makes a run with MapPath fill Result.Ignored (for a report),
+	// also when it patches its last result: the snapshot then keeps the
+	// list. A run that plans every method fills Map, Planned and Ignored
+	// anyway.
 	Lists bool
 	// Publish, when set, receives the finished outputs (staged under
 	// temporary names) instead of their being renamed into place: the
@@ -108,7 +110,8 @@ type Result struct {
 	CachedInputs, CachedScans, CachedRewrites int
 	// With Options.MapPath: the method map, the planned map and the ignore
 	// map as the files are to be written. A run that patched its last
-	// result leaves Map, Planned and Ignored nil and sets only these.
+	// result leaves Map and Planned nil (and Ignored, without
+	// Options.Lists) and sets only these.
 	// Callers write the maps through WriteMethodMap and WriteIgnoreMap,
 	// which take whichever the run has.
 	mapText, plannedText, ignoreText []byte

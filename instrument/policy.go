@@ -28,7 +28,8 @@ type Policy struct {
 	// ClassRule names the rule that decides about a class as a whole: one
 	// that blocks it, or one that lets it through (an allow list); ""
 	// when none does. Result.RuleClasses counts the classes per rule, and
-	// the methods of a blocked class count for its rule. Nil: no rule.
+	// the methods of a class Blocked blocks count for its rule when
+	// Blocked names the same rule text. Nil: no rule.
 	ClassRule func(origClass string) string
 	// Annotations makes the scan give Decide each method's annotation
 	// types (MethodFacts.Annotations).

@@ -217,9 +217,13 @@ func (s *scanner) scan(data []byte) (*classInfo, error) {
 		case ci.blocked == rewrite.ReasonJVMRoot:
 			reason = rewrite.ReasonJVMRoot
 		case ci.blocked != "":
-			// The methods of a blocked class count for the rule that
-			// blocked it.
-			reason, rule = string(methodmap.ReasonBlocked), ci.rule
+			// The methods of a blocked class count for its class rule
+			// when that rule is the one that blocked it (not, say, an
+			// allow rule over a generated class).
+			reason = string(methodmap.ReasonBlocked)
+			if ci.blocked == ci.rule {
+				rule = ci.rule
+			}
 		case already[i]:
 			reason = rewrite.ReasonAlreadyInstrumented
 		default:
