@@ -10,6 +10,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/tracebeat/tracebeat/instrument/store"
@@ -61,8 +62,20 @@ type classEdit struct {
 }
 
 // runIdentity names the command a snapshot belongs to: options, inputs,
-// classpath, outputs and the base map.
+// classpath, outputs and the base map. It is computed once a run (the
+// base map can hold hundreds of thousands of lines).
 func (p *pipeline) runIdentity() (string, error) {
+	if p.identity == "" {
+		id, err := p.computeIdentity()
+		if err != nil {
+			return "", err
+		}
+		p.identity = id
+	}
+	return p.identity, nil
+}
+
+func (p *pipeline) computeIdentity() (string, error) {
 	parts := [][]byte{[]byte("run"), boolBytes(p.opt.Merge), baseMapDigest(p.opt.Policy.BaseMap)}
 	for _, group := range [][]string{{p.opt.Output, p.opt.MapPath}, p.opt.Inputs, {""}, p.opt.Classpath} {
 		for _, path := range group {
@@ -88,9 +101,16 @@ func baseMapDigest(m *methodmap.Map) []byte {
 		return nil
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "high=%d\n", m.HighWater)
+	line := strconv.AppendInt(nil, int64(m.HighWater), 10)
+	h.Write(append(line, '\n'))
 	for _, e := range m.Entries {
-		fmt.Fprintf(h, "%d,%d,%s %s %s\n", e.ID, e.Access, e.Key.Class, e.Key.Name, e.Key.Desc)
+		line = strconv.AppendInt(line[:0], int64(e.ID), 10)
+		line = append(line, ',')
+		line = strconv.AppendUint(line, uint64(e.Access), 10)
+		for _, part := range []string{e.Key.Class, e.Key.Name, e.Key.Desc} {
+			line = append(append(line, ' '), part...)
+		}
+		h.Write(append(line, '\n'))
 	}
 	return h.Sum(nil)
 }
@@ -651,17 +671,26 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 }
 
 // patchIgnored is the last run's ignored list with the methods of the
-// changed classes replaced by theirs now, sorted by key as a full run's.
+// changed classes replaced by theirs now, in key order as a full run's:
+// the last list is in that order already, so only the few new entries
+// are sorted and merged in (a large app ignores hundreds of thousands).
 func patchIgnored(last []methodmap.IgnoredMethod, classes map[string]bool, now []methodmap.IgnoredMethod) []methodmap.IgnoredMethod {
+	byKey := func(a, b methodmap.IgnoredMethod) int { return compareFields(a.Key, b.Key) }
+	now = slices.Clone(now)
+	slices.SortStableFunc(now, byKey)
+	now = slices.CompactFunc(now, func(a, b methodmap.IgnoredMethod) bool { return a.Key == b.Key })
 	out := make([]methodmap.IgnoredMethod, 0, len(last)+len(now))
 	for _, m := range last {
-		if !classes[m.Key.Class] {
-			out = append(out, m)
+		if classes[m.Key.Class] {
+			continue
 		}
+		// (no key is in both: the changed classes' are out of last)
+		for len(now) > 0 && byKey(now[0], m) < 0 {
+			out, now = append(out, now[0]), now[1:]
+		}
+		out = append(out, m)
 	}
-	out = append(out, now...)
-	slices.SortStableFunc(out, func(a, b methodmap.IgnoredMethod) int { return compareFields(a.Key, b.Key) })
-	return slices.CompactFunc(out, func(a, b methodmap.IgnoredMethod) bool { return a.Key == b.Key })
+	return append(out, now...)
 }
 
 // ignoredContribution counts the methods of one class the ignore map

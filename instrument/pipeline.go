@@ -427,6 +427,7 @@ type pipeline struct {
 	checks    []checksum
 	inputSums [][32]byte
 	delta     *delta // set when the run patches the last one
+	identity  string // runIdentity's answer, once asked
 }
 
 func (p *pipeline) close() {

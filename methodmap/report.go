@@ -46,7 +46,7 @@ func BuildReport(traced int, ignored []IgnoredMethod) Report {
 	order := func(a, b IgnoredMethod) int {
 		return cmp.Or(compareKeys(a.Key, b.Key), strings.Compare(string(a.Reason), string(b.Reason)), int(a.Access)-int(b.Access))
 	}
-	if !slices.IsSortedFunc(ms, order) { // a run's list mostly is
+	if !slices.IsSortedFunc(ms, order) {
 		slices.SortFunc(ms, order)
 	}
 	r := Report{Traced: traced, Ignored: len(ms), Counts: map[Reason]int{}, Methods: make([]ReportMethod, 0, len(ms))}
@@ -65,7 +65,7 @@ func BuildReport(traced int, ignored []IgnoredMethod) Report {
 // escaping off (reportjson_test.go holds it to that), laid out by hand
 // because a large app's report lists hundreds of thousands of methods
 // and reflection took most of an edit build's time to write them.
-func EncodeReport(r Report) ([]byte, error) {
+func EncodeReport(r Report) []byte {
 	b := make([]byte, 0, 64+len(r.Methods)*160)
 	b = append(b, "{\n  \"traced\": "...)
 	b = strconv.AppendInt(b, int64(r.Traced), 10)
@@ -134,7 +134,7 @@ func EncodeReport(r Report) ([]byte, error) {
 		}
 		b = append(b, "\n  ]"...)
 	}
-	return append(b, "\n}\n"...), nil
+	return append(b, "\n}\n"...)
 }
 
 // appendJSONString appends s as a JSON string, escaped as encoding/json

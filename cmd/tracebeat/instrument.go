@@ -603,11 +603,7 @@ func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set, rules []m
 		wg.Go(func() {
 			report := methodmap.BuildReport(res.NumTraced(), res.Ignored)
 			report.Rules = rules
-			data, err := methodmap.EncodeReport(report)
-			if err != nil {
-				repErr = fileError("report", p.report, err)
-				return
-			}
+			data := methodmap.EncodeReport(report)
 			repErr = stage("report", p.report, data, func(tmp string) error {
 				return atomicfile.WriteBytes(tmp, 0o644, data)
 			})
