@@ -43,22 +43,16 @@ type delta struct {
 	keep    [][]*cachedClass
 	classes map[string]bool // the changed classes (internal names)
 	edits   []classEdit
-	edited  map[[2]int]*classEdit // by input and entry index
-	base    *methodmap.Map        // the kept map's lines of the changed classes
+	base    *methodmap.Map    // the kept map's lines of the changed classes
+	entries []methodmap.Entry // the planned map's entries of the changed classes
 }
 
 // classEdit is one changed class: its entry and its scans then and now.
 type classEdit struct {
-	in, j    int
-	old      *classInfo
-	oldRec   *cachedClass
-	cur      *classInfo
-	contents []byte // the new class file, for the rewrite
-	// done is set when the class is rewritten (rewriteEdits) and holds
-	// the entry's output and record until writeInput takes them.
-	done   bool
-	result entryResult
-	rec    *cachedClass
+	in, j  int
+	old    *classInfo
+	oldRec *cachedClass
+	cur    *classInfo
 }
 
 // runIdentity names the command a snapshot belongs to: options, inputs,
@@ -115,30 +109,17 @@ func baseMapDigest(m *methodmap.Map) []byte {
 	return h.Sum(nil)
 }
 
-// tryDelta runs the delta when it applies; done reports that it did and
-// the run is complete. It opens the cache and hashes the inputs, for the
-// full run too.
-func (p *pipeline) tryDelta(ctx context.Context) (done bool, err error) {
+// openStore opens the cache and computes the checks of the inputs, which
+// tell the jars that changed since the last run.
+func (p *pipeline) openStore(ctx context.Context) (err error) {
 	if p.cache, err = openCache(&p.opt); err != nil {
-		return false, err
+		return err
 	}
 	if p.opt.MapPath != "" {
 		cache, mapPath, res := p.cache, p.opt.MapPath, p.res
 		res.keep = func() error { return cache.PutMap(mapPath, res.plannedText) }
 	}
-	phase := newPhaseLog(p.opt.Log)
-	if err := p.checkInputs(ctx); err != nil {
-		return false, err
-	}
-	phase("check inputs")
-	d, why := p.prepareDelta(ctx)
-	phase("delta: compare")
-	if d == nil {
-		p.opt.Log.Debug("cache: full run: " + why)
-		return false, nil
-	}
-	p.delta = d
-	return true, p.runDelta(ctx)
+	return p.checkInputs(ctx)
 }
 
 // prepareDelta checks every condition of a delta run and scans the
@@ -356,25 +337,21 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 			return stop(e.name + ": no scan of its last version")
 		}
 		cur, err := scanners[w].scan(data)
+		putBuffer(data) // the scan copies what it keeps
 		if err != nil {
-			putBuffer(data)
 			return stop(e.name + ": does not parse")
 		}
 		_, cur.versioned = versionedClass(e.name)
 		if !sameHierarchy(old, cur) || d.snap.shared[cur.name] || d.snap.shared[cur.origName] {
-			putBuffer(data)
 			return stop(e.name + ": changes the class hierarchy")
 		}
 		ic.recs[j] = &cachedClass{sum: ic.sums[j], info: cur}
 		mu.Lock()
-		edits = append(edits, classEdit{in: i, j: j, old: old, oldRec: rec, cur: cur, contents: data})
+		edits = append(edits, classEdit{in: i, j: j, old: old, oldRec: rec, cur: cur})
 		mu.Unlock()
 		return nil
 	})
 	if err != nil {
-		for _, ed := range edits {
-			putBuffer(ed.contents)
-		}
 		if why == "" {
 			why = err.Error()
 		}
@@ -396,17 +373,12 @@ func sameHierarchy(a, b *classInfo) bool {
 		a.versioned == b.versioned && a.blocked == b.blocked && a.focusCode == b.focusCode && a.focusSuper == b.focusSuper
 }
 
-// runDelta plans and rewrites the changed classes, writes the outputs and
-// patches the result.
-func (p *pipeline) runDelta(ctx context.Context) error {
+// takeChanges is a delta run's scan: the changed classes' scans (made
+// when prepareDelta compared them) and, for the rest, what the last run
+// found and reported, again.
+func (p *pipeline) takeChanges() {
 	d := p.delta
 	snap := d.snap
-	defer func() {
-		<-d.summed // (on an early return too: the inputs are closed after)
-		for _, ed := range d.edits {
-			putBuffer(ed.contents)
-		}
-	}()
 	p.res.Classes = snap.classes // the total of the progress
 	p.res.Renamed = snap.renamed
 	p.focus = map[string]bool{}
@@ -425,12 +397,6 @@ func (p *pipeline) runDelta(ctx context.Context) error {
 	for _, ed := range d.edits {
 		p.infos[ed.in][ed.j] = ed.cur
 	}
-	entries, err := p.planEdits()
-	if err != nil {
-		return err
-	}
-	p.skipped = map[MethodKey]string{}
-	// What the reused records and inputs reported, again.
 	p.dups = snap.duplicates
 	p.warnDuplicates()
 	for i, in := range p.inputs {
@@ -455,20 +421,36 @@ func (p *pipeline) runDelta(ctx context.Context) error {
 	for _, in := range p.classpath {
 		in.close()
 	}
-	phase := newPhaseLog(p.opt.Log)
-	if err := p.rewriteEdits(ctx); err != nil {
+}
+
+// planChanges gives the traced methods of the changed classes their ids
+// as a full run would with the kept map (merged under Policy.BaseMap) as
+// its base map: only the base map's lines of those classes can match
+// them, and new ones get ids above its high-water mark. p.infos holds
+// only the changed classes, so planIDs and plannedMap plan just them.
+func (p *pipeline) planChanges() error {
+	d := p.delta
+	kept, err := methodmap.SelectClasses(d.kept, d.classes)
+	if err != nil {
+		return fmt.Errorf("cache: kept map: %w", err)
+	}
+	d.base, p.base = kept, kept
+	if given := p.opt.Policy.BaseMap; given != nil {
+		p.base = methodmap.Merge(given.Select(d.classes), kept)
+	}
+	if err := p.planIDs(); err != nil {
 		return err
 	}
-	phase("delta: rewrite")
-	// The maps are patched while the jars are written: both only read
-	// what the rewrites left.
-	patched := make(chan error, 1)
-	go func() { patched <- p.patchResult(entries) }()
-	writeErr := p.write(ctx)
-	if err := cmp.Or(writeErr, <-patched); err != nil {
-		return err
-	}
-	phase("delta: write and patch maps")
+	planned := p.plannedMap()
+	d.entries = planned.Entries[:len(planned.Entries)-1] // less the dispatch entry
+	p.skipped = map[MethodKey]string{}
+	return nil
+}
+
+// adoptChangedSums names the new packs of a delta run's changed jars by
+// their content sums, computed while the run went on.
+func (p *pipeline) adoptChangedSums() {
+	d := p.delta
 	if <-d.summed; d.sumErr != nil {
 		p.warn("cache: %v", d.sumErr) // the outputs stand; the packs are not kept
 	}
@@ -481,86 +463,16 @@ func (p *pipeline) runDelta(ctx context.Context) error {
 			ic.sum, ic.key = p.inputSums[i], p.cache.packKeyOf(p.inputSums[i])
 		}
 	}
-	p.storeCache()
-	phase("delta: cache store")
-	p.storeSnapshot()
-	phase("delta: snapshot")
-	if p.opt.Progress != nil {
-		p.opt.Progress(snap.classes, snap.classes)
-	}
-	return nil
-}
-
-// rewriteEdits rewrites the changed classes on the workers, before the
-// write, so what they report (methods left untouched) is known to the
-// patch of the maps.
-func (p *pipeline) rewriteEdits(ctx context.Context) error {
-	d := p.delta
-	d.edited = map[[2]int]*classEdit{}
-	for k := range d.edits {
-		ed := &d.edits[k]
-		d.edited[[2]int{ed.in, ed.j}] = ed
-	}
-	return p.parallel(ctx, len(d.edits), func(k, _ int) error {
-		ed := &d.edits[k]
-		ed.result, ed.rec = p.processEntry(ed.in, ed.j, ed.cur, true)
-		ed.done = true
-		return ed.result.err
-	})
-}
-
-// planEdits gives the traced methods of the changed classes their ids, as
-// planIDs would with the kept map (merged under Policy.BaseMap) as the
-// base map: only the base map's lines of those classes can match them,
-// and new ones get ids above its high-water mark. It returns their planned
-// map entries.
-func (p *pipeline) planEdits() ([]methodmap.Entry, error) {
-	d := p.delta
-	kept, err := methodmap.SelectClasses(d.kept, d.classes)
-	if err != nil {
-		return nil, fmt.Errorf("cache: kept map: %w", err)
-	}
-	d.base = kept
-	base := kept
-	if given := p.opt.Policy.BaseMap; given != nil {
-		base = methodmap.Merge(given.Select(d.classes), kept)
-	}
-	var traced []methodmap.Method
-	var at []*methodInfo
-	var owner []*classInfo
-	for _, ed := range d.edits {
-		for k := range ed.cur.methods {
-			if m := &ed.cur.methods[k]; m.trace {
-				traced = append(traced, methodmap.Method{Key: ed.cur.key(m), Access: m.access})
-				at, owner = append(at, m), append(owner, ed.cur)
-			}
-		}
-	}
-	ids, high, err := methodmap.AssignIDs(traced, base)
-	if err != nil {
-		return nil, err
-	}
-	p.highWater = high
-	// One entry per id, the smallest access, the key of the first method
-	// (plannedMap's rules).
-	byID := map[int]int{}
-	var entries []methodmap.Entry
-	for k, m := range at {
-		m.id = int32(ids[k])
-		if e, ok := byID[ids[k]]; ok {
-			entries[e].Access = min(entries[e].Access, m.access)
-			continue
-		}
-		byID[ids[k]] = len(entries)
-		entries = append(entries, methodmap.Entry{ID: ids[k], Access: m.access, Key: owner[k].key(m)})
-	}
-	return entries, nil
 }
 
 // patchResult makes the result of the run from the snapshot's with the
 // changed classes' contributions replaced.
-func (p *pipeline) patchResult(entries []methodmap.Entry) error {
-	d, snap, res := p.delta, p.delta.snap, p.res // (res.Classes is set: write reads it)
+func (p *pipeline) patchResult() error {
+	d, snap, res := p.delta, p.delta.snap, p.res
+	entries := d.entries
+	if p.opt.Progress != nil { // the copied jars did not tick
+		defer p.opt.Progress(snap.classes, snap.classes)
+	}
 	res.Focus = slices.Clone(snap.focus)
 	res.Duplicates = duplicateNames(snap.duplicates)
 	res.Rewritten += snap.rewritten
@@ -577,7 +489,7 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 	rules := newRuleTally()
 	maps.Copy(rules.classes, snap.ruleClasses)
 	maps.Copy(rules.methods, snap.ruleMethods)
-	for k := range d.edits { // (not by value: writeInput takes their results meanwhile)
+	for k := range d.edits {
 		ed := &d.edits[k]
 		rules.add(ed.old, -1)
 		rules.add(ed.cur, +1)
@@ -592,11 +504,10 @@ func (p *pipeline) patchResult(entries []methodmap.Entry) error {
 			ignoredBy[r] -= n
 			res.IgnoredCount -= n
 		}
-		var nowSkipped []cachedSkip // a class without plans has no rewrite record
-		if ed.rec != nil {
-			nowSkipped = ed.rec.result.skipped
-		}
-		for r, n := range ignoredContribution(ed.cur, nowSkipped, &ignored) {
+		// The write left the class's record: its scan, and what its
+		// rewrite (if it had plans) left untouched.
+		now := p.caches[ed.in].recs[ed.j]
+		for r, n := range ignoredContribution(ed.cur, now.result.skipped, &ignored) {
 			ignoredBy[r] += n
 			res.IgnoredCount += n
 		}
@@ -809,12 +720,4 @@ func (p *pipeline) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *
 	redone := &cachedClass{sum: rec.sum, info: ci, plan: ps, result: cachedResult{rewritten: true,
 		deflated: res.deflated, crc: res.crc, size: res.size, skipped: out.skipped, warnings: out.warnings}}
 	return res, redone
-}
-
-// edit returns the changed class at entry j of input idx, if any.
-func (d *delta) edit(idx, j int) *classEdit {
-	if d == nil {
-		return nil
-	}
-	return d.edited[[2]int{idx, j}]
 }

@@ -285,10 +285,6 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 				f.rec = keep[j]
 			}
 			ready := f.ci == nil && (f.rec == nil || !f.rec.result.rewritten) && !(toJar && in.isDir) && !needsCheck(f.e)
-			if ed := p.delta.edit(idx, j); ed != nil && ed.done { // rewritten already
-				f.res, f.rec, ed.result = ed.result, ed.rec, entryResult{}
-				ready = true
-			}
 			select {
 			case window <- f:
 			default: // the writer is behind: what is batched must not wait for it

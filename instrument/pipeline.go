@@ -183,7 +183,41 @@ func (r *Result) TracedMethods() []TracedMethod {
 
 // Run instruments the inputs and writes the outputs. Nothing is left at
 // the output paths unless the whole run succeeds.
+//
+// Every run takes one path: look up, scan, plan, write, finish, store.
+// With a cache the store answers what it can: lookUp finds the last run
+// of the same command still valid but for some changed classes (a delta
+// run: p.delta) or else the pack of each input, and each stage takes its
+// answers from there instead of doing the work: the scans and ids of
+// unchanged classes, their rewritten bodies, whole output jars, the maps.
 func Run(ctx context.Context, opt Options) (*Result, error) {
+	p, err := openPipeline(opt)
+	if err != nil {
+		return nil, err
+	}
+	defer p.close()
+	phase := newPhaseLog(p.opt.Log)
+	for _, stage := range []struct {
+		name string
+		run  func(context.Context) error
+	}{
+		{"look up", p.lookUp},
+		{"scan", p.scanStage},
+		{"plan", p.planStage},
+		{"write", p.write},
+		{"finish", p.finishStage},
+		{"store", p.storeStage},
+	} {
+		if err := stage.run(ctx); err != nil {
+			return nil, err
+		}
+		phase(stage.name)
+	}
+	return p.res, nil
+}
+
+// openPipeline checks the options and opens (without reading) the inputs.
+func openPipeline(opt Options) (*pipeline, error) {
 	if opt.Log == nil {
 		opt.Log = zap.NewNop()
 	}
@@ -200,13 +234,13 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		return nil, errors.New("no output path (-o)")
 	}
 	p := &pipeline{opt: opt, res: &Result{Skipped: map[string]int{}}, descs: newDescTable()}
-	defer p.close()
 	if err := p.checkPaths(); err != nil {
 		return nil, err
 	}
 	for _, path := range opt.Inputs {
 		in, err := openUnlisted(path)
 		if err != nil {
+			p.close()
 			return nil, err
 		}
 		p.inputs = append(p.inputs, in)
@@ -214,40 +248,61 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	for _, path := range opt.Classpath {
 		in, err := openUnlisted(path)
 		if err != nil {
+			p.close()
 			return nil, fmt.Errorf("classpath: %w", err)
 		}
 		p.classpath = append(p.classpath, in)
 	}
 	p.res.Inputs = len(p.inputs)
-	phase := newPhaseLog(opt.Log)
-	if opt.Cache != "" {
-		done, err := p.tryDelta(ctx)
-		if err != nil {
-			return nil, err
+	return p, nil
+}
+
+// lookUp lists the inputs and, with a cache, asks the store what it keeps
+// for them: the last run of this command, when only some classes changed
+// and the class hierarchy with them did not (prepareDelta; the changed
+// classes are scanned to tell), else the pack of each input, whose
+// records serve the unchanged classes class by class.
+func (p *pipeline) lookUp(ctx context.Context) error {
+	if p.opt.Cache != "" {
+		if err := p.openStore(ctx); err != nil {
+			return err
 		}
-		if done {
-			phase("delta")
-			return p.res, nil
+		d, why := p.prepareDelta(ctx)
+		if d != nil {
+			p.delta = d
+			p.opt.Log.Debug("cache: delta run", zap.Int("changed classes", len(d.edits)))
+			return nil
 		}
+		p.opt.Log.Debug("cache: full run: " + why)
 	}
 	if err := p.listInputs(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	for _, in := range append(append([]*input(nil), p.inputs...), p.classpath...) {
 		p.noteEvidence(in)
 	}
-	if opt.Cache != "" {
+	if p.cache != nil {
 		if err := p.prepareCache(ctx); err != nil {
-			return nil, err
+			return err
 		}
-		phase("cache lookup")
 	}
-	keptBase := p.readKeptMap()
+	p.keptBase = p.readKeptMap()
+	return nil
+}
+
+// scanStage scans every class, or in a delta run takes the changed
+// classes' scans (made when they were compared) and the last run's
+// answers for the rest.
+func (p *pipeline) scanStage(ctx context.Context) error {
+	if p.delta != nil {
+		p.takeChanges()
+		return nil
+	}
 	if err := p.scan(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	if err := p.checkInstrumentedBefore(); err != nil {
-		return nil, err
+		return err
 	}
 	// The zip directories are not needed until each jar is written.
 	for _, in := range p.inputs {
@@ -256,31 +311,46 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	for _, in := range p.classpath {
 		in.close()
 	}
-	phase("scan")
-	p.base = <-keptBase
-	if err := p.plan(); err != nil {
-		return nil, err
+	return nil
+}
+
+// planStage plans every class with the base map, or in a delta run the
+// changed classes with the kept map's lines of those classes.
+func (p *pipeline) planStage(context.Context) error {
+	if p.delta != nil {
+		return p.planChanges()
 	}
-	phase("plan")
-	if err := p.write(ctx); err != nil {
-		return nil, err
-	}
-	phase("write")
-	if p.cache != nil {
-		p.storeCache()
-		phase("cache store")
+	p.base = <-p.keptBase
+	return p.plan()
+}
+
+// finishStage makes the result's lists and maps from the scans, or in a
+// delta run patches the last run's.
+func (p *pipeline) finishStage(context.Context) error {
+	if p.delta != nil {
+		return p.patchResult()
 	}
 	p.finish()
 	if p.opt.MapPath != "" {
-		if err := p.encodeTexts(); err != nil {
-			return nil, err
-		}
-		if p.cache != nil {
-			p.storeSnapshot()
-		}
+		return p.encodeTexts()
 	}
-	phase("finish")
-	return p.res, nil
+	return nil
+}
+
+// storeStage keeps what the run made for the next: the packs of the
+// inputs and, with a map path, the run's snapshot.
+func (p *pipeline) storeStage(context.Context) error {
+	if p.cache == nil {
+		return nil
+	}
+	if p.delta != nil {
+		p.adoptChangedSums()
+	}
+	p.storeCache()
+	if p.opt.MapPath != "" {
+		p.storeSnapshot()
+	}
+	return nil
 }
 
 // instrumentedBefore reports whether a class holds code instrumented
@@ -427,10 +497,15 @@ type pipeline struct {
 	checks    []checksum
 	inputSums [][32]byte
 	delta     *delta // set when the run patches the last one
+	// keptBase delivers the base map of a full run (readKeptMap).
+	keptBase <-chan *methodmap.Map
 	identity  string // runIdentity's answer, once asked
 }
 
 func (p *pipeline) close() {
+	if p.delta != nil {
+		<-p.delta.summed // the inputs are read until then
+	}
 	for _, ic := range p.caches {
 		if ic == nil {
 			continue

@@ -151,7 +151,7 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 				run(cached...)
 				first := readTree(t, out)
 				_, stderr := run(cached...)
-				assert.Contains(t, stderr, `"phase": "delta"`, "nothing changed: a delta run")
+				assert.Contains(t, stderr, `cache: delta run`, "nothing changed: a delta run")
 				assert.Equal(t, first, readTree(t, out))
 
 				// keepBase copies the kept map, the base map of the next run.
@@ -189,7 +189,7 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 				}
 				build(true)
 				stdout, stderr := run(cached...)
-				assert.Equal(t, tc.delta, strings.Contains(stderr, `"phase": "delta"`), stderr)
+				assert.Equal(t, tc.delta, strings.Contains(stderr, `cache: delta run`), stderr)
 				assert.Equal(t, tc.damage, strings.Contains(stderr, "cache: body not reused"), stderr)
 				assert.Equal(t, tc.sameMaps, strings.Contains(stderr, "cache: maps unchanged"), stderr)
 				sameAsFresh(stdout)
@@ -308,7 +308,7 @@ func TestDeltaRunWithBaseMap(t *testing.T) {
 	before := filepath.Join(dir, "cache-before")
 	require.NoError(t, os.CopyFS(before, os.DirFS(cache)))
 	stderr := run()
-	assert.Contains(t, stderr, `"phase": "delta"`, "one class changed: a delta run")
+	assert.Contains(t, stderr, `cache: delta run`, "one class changed: a delta run")
 	second := ids()
 	assert.Equal(t, "100", second["app.Main run (I)I"])
 	assert.Equal(t, first["app.Main other (I)I"], second["app.Main other (I)I"], "an id from the last build, not renumbered")
@@ -321,7 +321,7 @@ func TestDeltaRunWithBaseMap(t *testing.T) {
 	require.NoError(t, os.RemoveAll(before))
 	require.NoError(t, os.CopyFS(before, os.DirFS(cache)))
 	stderr = run()
-	assert.Contains(t, stderr, `"phase": "delta"`, "one class changed again: a delta run")
+	assert.Contains(t, stderr, `cache: delta run`, "one class changed again: a delta run")
 	assert.Equal(t, second, ids())
 	delta := readTree(t, out)
 
@@ -331,18 +331,18 @@ func TestDeltaRunWithBaseMap(t *testing.T) {
 	require.NoError(t, os.CopyFS(cache, os.DirFS(before)))
 	require.NoError(t, os.RemoveAll(filepath.Join(cache, "v2", "runs")))
 	stderr = run()
-	assert.NotContains(t, stderr, `"phase": "delta"`)
+	assert.NotContains(t, stderr, `cache: delta run`)
 	assert.Equal(t, delta, readTree(t, out))
 	// A run planning every method leaves a snapshot for the next edit,
 	// under the given base map's identity (not the merged map's).
 	build(v2)
 	stderr = run()
-	assert.Contains(t, stderr, `"phase": "delta"`, "after a full run: a delta run")
+	assert.Contains(t, stderr, `cache: delta run`, "after a full run: a delta run")
 	assert.Equal(t, second, ids())
 
 	// Another base map: every method is planned again, with its ids.
 	require.NoError(t, os.WriteFile(base, []byte("100,1,app.Main run (I)I\n200,1,app.Main added (I)I\n"), 0o644))
 	stderr = run()
-	assert.NotContains(t, stderr, `"phase": "delta"`)
+	assert.NotContains(t, stderr, `cache: delta run`)
 	assert.Equal(t, "200", ids()["app.Main added (I)I"])
 }
