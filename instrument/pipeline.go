@@ -499,7 +499,7 @@ type pipeline struct {
 	delta     *delta // set when the run patches the last one
 	// keptBase delivers the base map of a full run (readKeptMap).
 	keptBase <-chan *methodmap.Map
-	identity  string // runIdentity's answer, once asked
+	identity string // runIdentity's answer, once asked
 }
 
 func (p *pipeline) close() {
