@@ -1,17 +1,20 @@
 package instrument
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/instrument/store"
-	"github.com/tracebeat/tracebeat/internal/outset"
+	"github.com/tracebeat/tracebeat/methodmap"
 )
 
 // inputCache is the cache's view of one input during a run.
@@ -281,54 +284,6 @@ func (p *pipeline) reuseWholeJar(i int, tick func()) {
 	}
 }
 
-// copiedJar is the sink of an output that is the jar of a pack (checked
-// by prepareCache): a hard link where the file system allows, else a copy.
-// The link is safe: every run replaces its outputs by rename, never in
-// place, and a pack's jar is hashed before it is used again.
-type copiedJar struct{ *jarSink }
-
-func newCopiedJar(target, src string) (*copiedJar, error) {
-	s, err := newJarSink(target)
-	if err != nil {
-		return nil, err
-	}
-	// The sink's temporary name becomes the link (or copy) of the jar.
-	name := s.tmp.Name()
-	s.tmp.Close()
-	os.Remove(name)
-	if err := store.LinkOrCopy(src, name); err != nil {
-		return nil, err
-	}
-	if s.tmp, err = os.OpenFile(name, os.O_RDWR, 0); err != nil {
-		os.Remove(name)
-		return nil, err
-	}
-	return &copiedJar{s}, nil
-}
-
-// commit renames the copy into place (the zip writer has nothing to add).
-func (c *copiedJar) commit() error {
-	if err := c.close(); err != nil {
-		return err
-	}
-	return c.publish()
-}
-
-func (c *copiedJar) stage(set *outset.Set) error {
-	if err := c.close(); err != nil {
-		return err
-	}
-	c.handTo(set)
-	return nil
-}
-
-func (c *copiedJar) close() error {
-	if c.tmp == nil {
-		return nil
-	}
-	return c.closeFile()
-}
-
 // startPack opens this run's .dat for input i.
 func (p *pipeline) startPack(ic *inputCache) error {
 	f, err := p.cache.CreateTemp()
@@ -464,4 +419,101 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 		p.cache.RemovePack(prev)
 	}
 	return nil
+}
+
+// readKeptMap reads the kept map of a run with a cache and
+// Options.MapPath while the scan runs, and returns the run's base map:
+// the kept map merged under Policy.BaseMap. A missing kept map is none; a
+// damaged one only costs the ids their history.
+func (p *pipeline) readKeptMap() <-chan *methodmap.Map {
+	out := make(chan *methodmap.Map, 1)
+	if p.cache == nil || p.opt.MapPath == "" {
+		out <- p.opt.Policy.BaseMap
+		return out
+	}
+	go func() {
+		var m *methodmap.Map
+		data, err := p.cache.Map(p.opt.MapPath)
+		if err == nil {
+			m, err = methodmap.ParseMap(bytes.NewReader(data), p.cache.MapName(p.opt.MapPath))
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			p.warn("cache: previous method map not used: %v", err)
+		}
+		out <- methodmap.Merge(p.opt.Policy.BaseMap, m)
+	}()
+	return out
+}
+
+// keptOutcome is the output of an unchanged class of a changed jar in a
+// delta run: its record's body, or the class as it is. A body that cannot
+// be read back intact is made again (redoKept).
+func (p *pipeline) keptOutcome(idx int, e *entry, rec *cachedClass) (entryResult, *cachedClass) {
+	r := &rec.result
+	if !r.rewritten {
+		return entryResult{}, rec
+	}
+	body, err := p.caches[idx].readBody(p.cache, r)
+	if err == nil {
+		return entryResult{body: body, deflated: r.deflated, crc: r.crc, size: r.size}, rec
+	}
+	p.opt.Log.Debug("cache: body not reused: " + err.Error())
+	return p.redoKept(idx, e, rec)
+}
+
+// redoKept rewrites an unchanged class whose recorded body is lost with
+// the plans it had: the ids of its methods are the kept map's. What the
+// rewrite reports was reported for it already (the snapshot's counts, the
+// record's warnings), so nothing is counted again.
+func (p *pipeline) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *cachedClass) {
+	in := p.inputs[idx]
+	fail := func(err error) (entryResult, *cachedClass) {
+		return entryResult{err: fmt.Errorf("%s: %s: cache: %w", in.path, e.name, err)}, nil
+	}
+	ci, err := rec.decodeInfo(p.descs)
+	if err != nil || ci == nil {
+		return fail(errBadPack)
+	}
+	base, err := methodmap.SelectClasses(p.delta.kept, map[string]bool{ci.origName: true})
+	if err != nil {
+		return fail(err)
+	}
+	var traced []methodmap.Method
+	for k := range ci.methods {
+		if m := &ci.methods[k]; m.trace {
+			traced = append(traced, methodmap.Method{Key: ci.key(m), Access: m.access})
+		}
+	}
+	ids, _, err := methodmap.AssignIDs(traced, base)
+	if err != nil {
+		return fail(err)
+	}
+	n := 0
+	for k := range ci.methods {
+		if m := &ci.methods[k]; m.trace {
+			m.id = int32(ids[n])
+			n++
+		}
+	}
+	plans, addFocus := p.plansFor(ci)
+	ps := planSum(plans, addFocus, true)
+	if ps != rec.plan {
+		return fail(errors.New("internal error: an unchanged class plans differently"))
+	}
+	raw, err := e.read()
+	if err != nil {
+		return fail(err)
+	}
+	out, err := p.rewrite(raw, ci, plans, addFocus)
+	putBuffer(raw)
+	if err != nil || out.body == nil {
+		return fail(cmp.Or(err, errors.New("internal error: an unchanged class rewrites differently")))
+	}
+	res, err := compressed(out.body, !storedEntry(e))
+	if err != nil {
+		return fail(err)
+	}
+	redone := &cachedClass{sum: rec.sum, info: ci, plan: ps, result: cachedResult{rewritten: true,
+		deflated: res.deflated, crc: res.crc, size: res.size, skipped: out.skipped, warnings: out.warnings}}
+	return res, redone
 }

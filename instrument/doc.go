@@ -1,18 +1,29 @@
 // Package instrument is the jar pipeline: inputs (jars and class
 // directories) are read, scanned, planned and written, each class passing
-// through package rewrite.
+// through package rewrite, and with a cache, what can be is taken from
+// package store instead of being done again.
 //
-//   - inputs.go reads jars and directories; scan.go and scanjar.go read
-//     every class once for the method rules, the Activity hierarchy and
-//     code already instrumented;
-//   - pipeline.go plans: methodmap's rules decide what is traced, ids come
-//     from the base map and the method map (planIDsInOrder); output.go
-//     writes each entry (a class through rewrite.RewriteClass, everything
-//     else copied as its compressed bytes) and publishes all outputs at
-//     once (internal/outset);
-//   - with Options.Cache, cache*.go, snapshot.go and delta.go keep scans,
-//     rewritten bodies, whole output jars and the last map by content
-//     hash, so an edit re-instruments only what changed.
+// Every run takes one path (run.go: Run and its stages):
 //
-// It writes no bytecode itself, and knows no command line.
+//   - look up: inputs.go lists jars and directories; with Options.Cache,
+//     lastrun.go asks whether the last run of the same command still
+//     holds but for some changed classes (a delta run), else cache_run.go
+//     finds the pack of each input;
+//   - scan: scaninputs.go reads every class once (scan.go, scanjar.go:
+//     the method rules, the Activity hierarchy, code instrumented before),
+//     or takes a record's scan for an unchanged class;
+//   - plan: plan.go gives ids (methodmap's rules decide what is traced,
+//     the base map and the kept map keep ids from build to build) and
+//     finds the Activities that get the focus call;
+//   - write: write.go writes each entry (a class through
+//     rewrite.RewriteClass, or its recorded body; everything else copied
+//     as its compressed bytes) into sink.go's jars and directories, and
+//     publishes all outputs at once (internal/outset);
+//   - finish: finish.go makes the method lists and maps, or patch.go
+//     patches the last run's in a delta run;
+//   - store: cache_run.go, cache_index.go and snapshot.go keep the packs
+//     (scans, rewritten bodies, output jars) and the run's snapshot.
+//
+// It writes no bytecode itself, knows no command line, and builds no path
+// into the cache directory (package store owns it).
 package instrument

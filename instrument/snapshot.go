@@ -15,7 +15,7 @@ import (
 // its result in counts, and its ignore map. The next run that finds only
 // some jars changed, and their class hierarchy as it was, patches that
 // result class by class instead of planning every method again
-// (delta.go).
+// (lastrun.go, patch.go).
 type runSnapshot struct {
 	inputs     []snapInput
 	classpath  []checksum // the checks of the classpath jars

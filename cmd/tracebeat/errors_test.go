@@ -235,7 +235,7 @@ func TestFailedCommitLeavesNoTempFiles(t *testing.T) {
 		"no temporary file and no map is left beside what was there")
 }
 
-// commitRemovesTempOnFailure is false until instrument/output.go removes
+// commitRemovesTempOnFailure is false until instrument/sink.go removes
 // the temporary jar (and directory) when the final rename fails; flip it
 // with that change.
 const commitRemovesTempOnFailure = true

@@ -1,0 +1,194 @@
+package instrument
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/tracebeat/tracebeat/methodmap"
+)
+
+// patchResult makes the result of the run from the snapshot's with the
+// changed classes' contributions replaced.
+func (p *pipeline) patchResult() error {
+	d, snap, res := p.delta, p.delta.snap, p.res
+	entries := d.entries
+	if p.opt.Progress != nil { // the copied jars did not tick
+		defer p.opt.Progress(snap.classes, snap.classes)
+	}
+	res.Focus = slices.Clone(snap.focus)
+	res.Duplicates = duplicateNames(snap.duplicates)
+	res.Rewritten += snap.rewritten
+	res.IgnoredCount = snap.ignored
+	skipped := map[string]int{}
+	for r, n := range snap.skipped {
+		skipped[r] = n
+	}
+	ignoredBy := map[string]int{}
+	for r, n := range snap.ignoredBy {
+		ignoredBy[r] = n
+	}
+	var ignored, wasIgnored []methodmap.IgnoredMethod
+	rules := newRuleTally()
+	maps.Copy(rules.classes, snap.ruleClasses)
+	maps.Copy(rules.methods, snap.ruleMethods)
+	for k := range d.edits {
+		ed := &d.edits[k]
+		rules.add(ed.old, -1)
+		rules.add(ed.cur, +1)
+		old := &ed.oldRec.result
+		if old.rewritten {
+			res.Rewritten--
+		}
+		for _, s := range old.skipped {
+			skipped[s.reason]--
+		}
+		for r, n := range ignoredContribution(ed.old, old.skipped, &wasIgnored) {
+			ignoredBy[r] -= n
+			res.IgnoredCount -= n
+		}
+		// The write left the class's record: its scan, and what its
+		// rewrite (if it had plans) left untouched.
+		now := p.caches[ed.in].recs[ed.j]
+		for r, n := range ignoredContribution(ed.cur, now.result.skipped, &ignored) {
+			ignoredBy[r] += n
+			res.IgnoredCount += n
+		}
+	}
+	for r, n := range res.Skipped {
+		skipped[r] += n
+	}
+	res.Skipped, res.IgnoredByReason = dropZero(skipped), dropZero(ignoredBy)
+	res.RuleClasses, res.RuleMethods = dropZero(rules.classes), dropZero(rules.methods)
+	res.ClassNames = snap.classNames // a delta run has the classes of the last
+
+	// The ignore map is patched while the method maps are. A change to
+	// method bodies only (the usual edit) leaves both maps as they were:
+	// the last texts are the result, without a pass over them.
+	var ignoreErr error
+	ignoreDone := make(chan struct{})
+	go func() {
+		defer close(ignoreDone)
+		if methodmap.SameIgnoreLines(wasIgnored, ignored) {
+			res.ignoreText = snap.ignoreText
+			return
+		}
+		res.ignoreText, ignoreErr = methodmap.PatchIgnoreMap(snap.ignoreText, d.classes, ignored)
+	}()
+	defer func() { <-ignoreDone }()
+	planned := d.kept
+	if p.highWater != d.base.HighWater || !methodmap.SameMapLines(d.base.Entries, entries) {
+		var err error
+		if planned, err = methodmap.PatchMap(d.kept, d.classes, nil, entries, p.highWater); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+	} else if methodmap.SameIgnoreLines(wasIgnored, ignored) {
+		p.opt.Log.Debug("cache: maps unchanged")
+	}
+	var skippedIDs []snapSkip
+	for _, s := range snap.skippedIDs {
+		if !d.classes[s.class] {
+			skippedIDs = append(skippedIDs, s)
+		}
+	}
+	for _, e := range entries {
+		if _, bad := p.skipped[e.Key]; bad {
+			skippedIDs = append(skippedIDs, snapSkip{id: e.ID, class: e.Key.Class})
+		}
+	}
+	d.snap.skippedIDs = skippedIDs
+	res.plannedText, res.mapText = planned, planned
+	if len(skippedIDs) > 0 {
+		drop := map[int]bool{}
+		for _, s := range skippedIDs {
+			drop[s.id] = true
+		}
+		var err error
+		if res.mapText, err = methodmap.PatchMap(planned, nil, drop, nil, p.highWater); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+	}
+	if <-ignoreDone; ignoreErr != nil {
+		return fmt.Errorf("cache: %w", ignoreErr)
+	}
+	if p.opt.Lists {
+		res.Ignored = patchIgnored(snap.ignoredList, d.classes, ignored)
+	}
+	res.Traced = mapEntries(res.mapText) - 1
+	res.CachedScans = snap.classes - len(d.edits)
+	for i := range p.inputs {
+		if !d.changed[i] {
+			res.CachedInputs++
+		}
+	}
+	return nil
+}
+
+// patchIgnored is the last run's ignored list with the methods of the
+// changed classes replaced by theirs now, in key order as a full run's:
+// the last list is in that order already, so only the few new entries
+// are sorted and merged in (a large app ignores hundreds of thousands).
+func patchIgnored(last []methodmap.IgnoredMethod, classes map[string]bool, now []methodmap.IgnoredMethod) []methodmap.IgnoredMethod {
+	byKey := func(a, b methodmap.IgnoredMethod) int { return compareFields(a.Key, b.Key) }
+	now = slices.Clone(now)
+	slices.SortStableFunc(now, byKey)
+	now = slices.CompactFunc(now, func(a, b methodmap.IgnoredMethod) bool { return a.Key == b.Key })
+	out := make([]methodmap.IgnoredMethod, 0, len(last)+len(now))
+	for _, m := range last {
+		if classes[m.Key.Class] {
+			continue
+		}
+		// (no key is in both: the changed classes' are out of last)
+		for len(now) > 0 && byKey(now[0], m) < 0 {
+			out, now = append(out, now[0]), now[1:]
+		}
+		out = append(out, m)
+	}
+	return append(out, now...)
+}
+
+// ignoredContribution counts the methods of one class the ignore map
+// lists, by reason: the untraced ones and the traced ones left untouched.
+// With list set it also appends them.
+func ignoredContribution(ci *classInfo, skipped []cachedSkip, list *[]methodmap.IgnoredMethod) map[string]int {
+	counts := map[string]int{}
+	add := func(m *methodInfo, reason string) {
+		counts[reason]++
+		if list != nil {
+			*list = append(*list, methodmap.IgnoredMethod{Key: ci.key(m), Access: m.access, Reason: methodmap.Reason(reason)})
+		}
+	}
+	for k := range ci.methods {
+		m := &ci.methods[k]
+		if !m.trace {
+			add(m, reasons.text(m.reason))
+			continue
+		}
+		for _, s := range skipped {
+			if int(s.index) == k {
+				add(m, s.reason)
+				break
+			}
+		}
+	}
+	return counts
+}
+
+func dropZero(m map[string]int) map[string]int {
+	for k, v := range m {
+		if v == 0 {
+			delete(m, k)
+		}
+	}
+	return m
+}
+
+// mapEntries counts the entry lines of a map text.
+func mapEntries(text []byte) int {
+	n := bytes.Count(text, []byte{'\n'})
+	if bytes.HasPrefix(text, []byte("#")) {
+		n--
+	}
+	return n
+}

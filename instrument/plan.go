@@ -1,0 +1,253 @@
+package instrument
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
+	"github.com/tracebeat/tracebeat/methodmap"
+	"go.uber.org/zap"
+)
+
+// plan assigns ids and finds the Activity classes that get the focus call.
+func (p *pipeline) plan() error {
+	// Classes (duplicates, the Activity hierarchy) and methods (ids) are
+	// planned at once: they read different fields of the scan records.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.planClasses()
+	}()
+	err := p.planIDs()
+	<-done
+	p.warnDuplicates()
+	for _, infos := range p.infos {
+		for _, ci := range infos {
+			if ci != nil && ci.origName != ci.name {
+				p.res.Renamed++
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	p.skipped = map[MethodKey]string{}
+	return nil
+}
+
+// duplicate is a class found in a second input: Java loads the first.
+type duplicate struct{ first, second, class string }
+
+// warnDuplicates reports the classes in more than one input: one line per
+// pair of inputs with the count and three examples (two copies of one
+// library give thousands), every class at debug level.
+func (p *pipeline) warnDuplicates() {
+	type pair struct{ first, second string }
+	byPair := map[pair][]string{}
+	var order []pair
+	for _, d := range p.dups {
+		k := pair{d.first, d.second}
+		if _, ok := byPair[k]; !ok {
+			order = append(order, k)
+		}
+		byPair[k] = append(byPair[k], d.class)
+		p.opt.Log.Debug("class in more than one input", zap.String("class", d.class), zap.String("used", d.first), zap.String("also", d.second))
+	}
+	for _, k := range order {
+		classes := byPair[k]
+		sort.Strings(classes)
+		eg := strings.Join(classes[:min(3, len(classes))], ", ")
+		if len(classes) > 3 {
+			eg += ", ..."
+		}
+		noun := "classes are"
+		if len(classes) == 1 {
+			noun = "class is"
+		}
+		p.warn("%d %s in both %s and %s (the first is used; all at --log-level debug): %s",
+			len(classes), noun, k.first, k.second, eg)
+	}
+}
+
+// planClasses finds the classes in more than one input and the Activity
+// classes that get the focus call.
+func (p *pipeline) planClasses() {
+	h := &hierarchy{super: map[string]string{}, inInput: map[string]*classInfo{}, orig: p.opt.Policy.originalClass}
+	for k, v := range p.cpSuper {
+		h.super[k] = v
+	}
+	where := map[string]string{}
+	dups := map[string]bool{}
+	for i, infos := range p.infos {
+		for _, ci := range infos {
+			if ci == nil || ci.versioned {
+				continue
+			}
+			if prev, seen := where[ci.name]; seen && prev != p.inputs[i].path {
+				if !dups[ci.name] {
+					p.dups = append(p.dups, duplicate{first: prev, second: p.inputs[i].path, class: ci.name})
+				}
+				dups[ci.name] = true
+			} else if !seen {
+				where[ci.name] = p.inputs[i].path
+				h.inInput[ci.name] = ci
+			}
+			h.super[ci.name] = ci.super
+		}
+	}
+	for d := range dups {
+		p.res.Duplicates = append(p.res.Duplicates, d)
+	}
+	sort.Strings(p.res.Duplicates)
+	if p.opt.Runtime.Mode == rewrite.ModeBeat {
+		p.focus = h.focusTargets()
+	}
+}
+
+// planIDs gives every traced method its id.
+func (p *pipeline) planIDs() error {
+	if p.planIDsInOrder() {
+		return nil
+	}
+	// Names whose order the class-by-class walk cannot follow (a class
+	// name with a space, say), or an error to report: the whole list.
+	n := 0
+	p.eachTraced(func(*classInfo, *methodInfo) { n++ })
+	traced := make([]methodmap.Method, 0, n)
+	tracedAt := make([]*methodInfo, 0, n)
+	p.eachTraced(func(ci *classInfo, m *methodInfo) {
+		traced = append(traced, methodmap.Method{Key: ci.key(m), Access: m.access})
+		tracedAt = append(tracedAt, m)
+	})
+	ids, highWater, err := methodmap.AssignIDs(traced, p.base)
+	if err != nil {
+		return err
+	}
+	p.highWater = highWater
+	for i, mi := range tracedAt {
+		mi.id = int32(ids[i])
+	}
+	return nil
+}
+
+// planIDsInOrder gives the ids class by class: the classes sorted by
+// name, the methods of each (and of its copies in other inputs) by name
+// and descriptor, handed to an OrderedAssigner in that order. Nothing is
+// held per method but its id, where a list of every traced method with
+// its key text, for one global sort, took some 240 bytes per method (160
+// MB for a build of 700,000). It reports false, having decided nothing
+// for good, when the assigner refuses the order or a method.
+func (p *pipeline) planIDsInOrder() bool {
+	var classes []*classInfo
+	for _, infos := range p.infos {
+		for _, ci := range infos {
+			if ci != nil && slices.ContainsFunc(ci.methods, func(m methodInfo) bool { return m.trace }) {
+				classes = append(classes, ci)
+			}
+		}
+	}
+	slices.SortFunc(classes, func(a, b *classInfo) int { return strings.Compare(a.origName, b.origName) })
+	a, err := methodmap.NewOrderedAssigner(p.base)
+	if err != nil {
+		return false
+	}
+	type traced struct {
+		ci *classInfo
+		m  *methodInfo
+	}
+	var group []traced
+	for i := 0; i < len(classes); {
+		group = group[:0]
+		j := i
+		for ; j < len(classes) && classes[j].origName == classes[i].origName; j++ {
+			ci := classes[j]
+			for k := range ci.methods {
+				if m := &ci.methods[k]; m.trace {
+					group = append(group, traced{ci, m})
+				}
+			}
+		}
+		slices.SortFunc(group, func(x, y traced) int {
+			kx, ky := x.ci.key(x.m), y.ci.key(y.m)
+			return cmp.Or(strings.Compare(kx.Name, ky.Name), strings.Compare(kx.Desc, ky.Desc), int(x.m.access)-int(y.m.access))
+		})
+		for _, t := range group {
+			id, err := a.Add(t.ci.key(t.m), t.m.access)
+			if err != nil {
+				return false
+			}
+			t.m.id = int32(id)
+		}
+		i = j
+	}
+	p.highWater = a.HighWater()
+	return true
+}
+
+// plannedMap is the map Assign would have returned, built from the ids
+// the scan records carry: one entry per id (methods with one key share
+// it), the smallest access of its methods, sorted by id, the dispatch
+// entry last. The entries are laid out in id order at once: rank[id] is
+// first a mark of the ids in use, then 1 + the entry index of the id.
+func (p *pipeline) plannedMap() *methodmap.Map {
+	rank := make([]int32, p.highWater+1)
+	p.eachTraced(func(_ *classInfo, m *methodInfo) { rank[m.id] = 1 })
+	n := int32(0)
+	for id, r := range rank {
+		if r != 0 {
+			n++
+			rank[id] = n
+		}
+	}
+	entries := make([]methodmap.Entry, n, n+1)
+	p.eachTraced(func(ci *classInfo, m *methodInfo) {
+		e := &entries[rank[m.id]-1]
+		if e.ID == 0 { // ids start at 1
+			*e = methodmap.Entry{ID: int(m.id), Access: m.access, Key: ci.key(m)}
+		} else {
+			e.Access = min(e.Access, m.access)
+		}
+	})
+	return &methodmap.Map{HighWater: p.highWater, Entries: append(entries, methodmap.DispatchEntry())}
+}
+
+// eachTraced calls fn for every traced method of the inputs, in input order.
+func (p *pipeline) eachTraced(fn func(ci *classInfo, m *methodInfo)) {
+	for _, infos := range p.infos {
+		for _, ci := range infos {
+			if ci == nil {
+				continue
+			}
+			for j := range ci.methods {
+				if m := &ci.methods[j]; m.trace {
+					fn(ci, m)
+				}
+			}
+		}
+	}
+}
+
+// compareFields orders keys by class, name, then descriptor.
+func compareFields(a, b MethodKey) int {
+	return cmp.Or(strings.Compare(a.Class, b.Class), strings.Compare(a.Name, b.Name), strings.Compare(a.Desc, b.Desc))
+}
+
+// plansFor returns what to do with one class.
+func (p *pipeline) plansFor(ci *classInfo) (plans []rewrite.MethodPlan, addFocus bool) {
+	focus := p.focus[ci.name] && !ci.versioned && !instrumentedBefore(ci)
+	for i, m := range ci.methods {
+		mp := rewrite.MethodPlan{Index: i}
+		if m.trace {
+			mp.Trace, mp.ID = true, int(m.id)
+		}
+		if focus && i == ci.focusIndex && ci.focusCode {
+			mp.Focus = true
+		}
+		if mp.Trace || mp.Focus {
+			plans = append(plans, mp)
+		}
+	}
+	return plans, focus && ci.focusIndex < 0
+}

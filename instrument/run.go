@@ -1,0 +1,498 @@
+package instrument
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
+	"github.com/tracebeat/tracebeat/internal/outset"
+	"github.com/tracebeat/tracebeat/internal/pathguard"
+	"github.com/tracebeat/tracebeat/methodmap"
+)
+
+// Options configure a run of the pipeline.
+type Options struct {
+	Inputs    []string // jars and class directories, rewritten
+	Classpath []string // jars read for the class hierarchy only
+	Output    string   // directory (mirror) or, with Merge, a jar
+	Merge     bool
+	Workers   int
+	Runtime   rewrite.Runtime
+	Policy    Policy
+	// Strict makes a class that fails to parse fatal; by default it is
+	// copied untouched with a warning.
+	Strict bool
+	Log    *zap.Logger
+	// Progress, when set, is called as classes are written.
+	Progress func(done, total int)
+	// Cache, when set, is a directory where runs keep what they made, so
+	// that a later run reuses it for unchanged inputs and classes.
+	Cache string
+	// CacheKey names, in any stable text, what besides the inputs, the
+	// runtime and the plans decides the outputs: the caller's policy
+	// (mapping, block list, tracing rules). Runs with different keys share
+	// nothing.
+	CacheKey string
+	// MapPath, with Cache, is the method map file the caller writes. The
+	// cache keeps each run's planned map under it (Result.KeepMap) for the
+	// next run of the same command. That map is the base map, merged under
+	// Policy.BaseMap when one is set (methodmap.Merge: the given map's ids
+	// win, and methods it lacks keep the ids of the last build); it is read
+	// only when the run plans every method: a run that finds the last
+	// run's result still valid but for a few changed classes patches that
+	// result instead (lastrun.go, patch.go). Runs with MapPath return the maps as
+	// texts.
+	MapPath string
+	// Lists makes a run with MapPath fill Result.Ignored (for a report),
+	// also when it patches its last result: the snapshot then keeps the
+	// list. A run that plans every method fills Map, Planned and Ignored
+	// anyway.
+	Lists bool
+	// Publish, when set, receives the finished outputs (staged under
+	// temporary names) instead of their being renamed into place: the
+	// caller publishes them with the maps as one set (outset).
+	Publish *outset.Set
+}
+
+// TracedMethod is a method that got an id.
+type TracedMethod struct {
+	Key    MethodKey
+	Access uint16
+	ID     int
+}
+
+// IgnoredMethod is a method left untraced, with the reason: the map's
+// own type, so the list goes to the ignore map and the report as it is.
+type IgnoredMethod = methodmap.IgnoredMethod
+
+// Result summarises a run.
+type Result struct {
+	// Map is the method map of what was instrumented: every traced method
+	// with its id, and the dispatch entry.
+	Map *methodmap.Map
+	// Planned is Map with the planned methods that could not be rewritten
+	// (Skipped) still in, with the ids they were planned with. As the next
+	// run's base map it keeps those ids too, so the same inputs plan the
+	// same again (and a cache can serve them).
+	Planned *methodmap.Map
+	Inputs  int
+	Classes int // class entries read
+	// Renamed counts the classes whose original name (Policy.OriginalClass)
+	// is not their name: what a mapping applied to.
+	Renamed    int
+	Rewritten  int // classes written with changes
+	Ignored    []IgnoredMethod
+	Skipped    map[string]int // planned methods left untouched, by reason
+	Focus      []string       // classes that got the focus call
+	Duplicates []string       // class names found in more than one input
+	Warnings   []string
+	Outputs    []string
+	// With Options.Cache: inputs whose output was the cached jar whole,
+	// classes whose scan came from the cache, and classes whose rewrite
+	// outcome did.
+	CachedInputs, CachedScans, CachedRewrites int
+	// With Options.MapPath: the method map, the planned map and the ignore
+	// map as the files are to be written. A run that patched its last
+	// result leaves Map and Planned nil (and Ignored, without
+	// Options.Lists) and sets only these.
+	// Callers write the maps through WriteMethodMap and WriteIgnoreMap,
+	// which take whichever the run has.
+	mapText, plannedText, ignoreText []byte
+	// Traced counts Map's entries but the dispatch entry, IgnoredCount
+	// Ignored's, and IgnoredByReason Ignored's by reason.
+	Traced, IgnoredCount int
+	IgnoredByReason      map[string]int
+	// RuleClasses counts the classes per rule Policy.ClassRule named, and
+	// RuleMethods the methods per rule that decided them (Policy.Decide,
+	// and a blocked class's rule for its methods); each class name counts
+	// once. ClassNames are the original names of the input classes,
+	// sorted, when the policy has a ClassRule: what a caller needs to
+	// explain a rule that matched nothing. Every run fills them, whatever
+	// it took from a cache.
+	RuleClasses, RuleMethods map[string]int
+	ClassNames               []string
+
+	keep func() error // KeepMap's work, when the run had a cache and a MapPath
+}
+
+// KeepMap keeps the planned map (the methods left untouched
+// keep their ids too) in the cache as the next run's base map. The caller
+// calls it once it has written the maps, so a run that fails before keeps
+// the last good one. Without Options.Cache and MapPath it does nothing.
+func (r *Result) KeepMap() error {
+	if r.keep == nil || r.plannedText == nil {
+		return nil
+	}
+	return r.keep()
+}
+
+// WriteMethodMap writes methodMapping.txt as the run made it.
+func (r *Result) WriteMethodMap(w io.Writer) error {
+	if r.mapText != nil {
+		_, err := w.Write(r.mapText)
+		return err
+	}
+	return methodmap.EncodeMapTo(w, r.Map)
+}
+
+// WriteIgnoreMap writes ignoreMethodMapping.txt as the run made it.
+func (r *Result) WriteIgnoreMap(w io.Writer) error {
+	if r.ignoreText != nil {
+		_, err := w.Write(r.ignoreText)
+		return err
+	}
+	return methodmap.EncodeIgnoreMapTo(w, r.Ignored)
+}
+
+// MapTexts returns the method map and the ignore map as bytes when the
+// run has them at hand (runs with Options.MapPath), else nil: a caller can
+// tell an unchanged file without writing it.
+func (r *Result) MapTexts() (methodMap, ignoreMap []byte) { return r.mapText, r.ignoreText }
+
+// NumTraced returns how many methods were instrumented (the map's entries
+// but the dispatch entry).
+func (r *Result) NumTraced() int { return r.Traced }
+
+// TracedMethods lists the instrumented methods, sorted by id.
+func (r *Result) TracedMethods() []TracedMethod {
+	out := make([]TracedMethod, 0, len(r.Map.Entries))
+	for _, e := range r.Map.Entries {
+		if e.ID != methodmap.DispatchID {
+			out = append(out, TracedMethod{Key: e.Key, Access: e.Access, ID: e.ID})
+		}
+	}
+	return out
+}
+
+// Run instruments the inputs and writes the outputs. Nothing is left at
+// the output paths unless the whole run succeeds.
+//
+// Every run takes one path: look up, scan, plan, write, finish, store.
+// With a cache the store answers what it can: lookUp finds the last run
+// of the same command still valid but for some changed classes (a delta
+// run: p.delta) or else the pack of each input, and each stage takes its
+// answers from there instead of doing the work: the scans and ids of
+// unchanged classes, their rewritten bodies, whole output jars, the maps.
+func Run(ctx context.Context, opt Options) (*Result, error) {
+	p, err := openPipeline(opt)
+	if err != nil {
+		return nil, err
+	}
+	defer p.close()
+	phase := newPhaseLog(p.opt.Log)
+	for _, stage := range []struct {
+		name string
+		run  func(context.Context) error
+	}{
+		{"look up", p.lookUp},
+		{"scan", p.scanStage},
+		{"plan", p.planStage},
+		{"write", p.write},
+		{"finish", p.finishStage},
+		{"store", p.storeStage},
+	} {
+		if err := stage.run(ctx); err != nil {
+			return nil, err
+		}
+		phase(stage.name)
+	}
+	return p.res, nil
+}
+
+// openPipeline checks the options and opens (without reading) the inputs.
+func openPipeline(opt Options) (*pipeline, error) {
+	if opt.Log == nil {
+		opt.Log = zap.NewNop()
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.NumCPU()
+	}
+	if opt.Runtime.BeatClass == "" {
+		opt.Runtime = rewrite.DefaultRuntime()
+	}
+	if len(opt.Inputs) == 0 {
+		return nil, errors.New("no inputs")
+	}
+	if opt.Output == "" {
+		return nil, errors.New("no output path (-o)")
+	}
+	p := &pipeline{opt: opt, res: &Result{Skipped: map[string]int{}}, descs: newDescTable()}
+	if err := p.checkPaths(); err != nil {
+		return nil, err
+	}
+	for _, path := range opt.Inputs {
+		in, err := openUnlisted(path)
+		if err != nil {
+			p.close()
+			return nil, err
+		}
+		p.inputs = append(p.inputs, in)
+	}
+	for _, path := range opt.Classpath {
+		in, err := openUnlisted(path)
+		if err != nil {
+			p.close()
+			return nil, fmt.Errorf("classpath: %w", err)
+		}
+		p.classpath = append(p.classpath, in)
+	}
+	p.res.Inputs = len(p.inputs)
+	return p, nil
+}
+
+// lookUp lists the inputs and, with a cache, asks the store what it keeps
+// for them: the last run of this command, when only some classes changed
+// and the class hierarchy with them did not (prepareDelta; the changed
+// classes are scanned to tell), else the pack of each input, whose
+// records serve the unchanged classes class by class.
+func (p *pipeline) lookUp(ctx context.Context) error {
+	if p.opt.Cache != "" {
+		if err := p.openStore(ctx); err != nil {
+			return err
+		}
+		d, why := p.prepareDelta(ctx)
+		if d != nil {
+			p.delta = d
+			p.opt.Log.Debug("cache: delta run", zap.Int("changed classes", len(d.edits)))
+			return nil
+		}
+		p.opt.Log.Debug("cache: full run: " + why)
+	}
+	if err := p.listInputs(ctx); err != nil {
+		return err
+	}
+	for _, in := range append(append([]*input(nil), p.inputs...), p.classpath...) {
+		p.noteEvidence(in)
+	}
+	if p.cache != nil {
+		if err := p.prepareCache(ctx); err != nil {
+			return err
+		}
+	}
+	p.keptBase = p.readKeptMap()
+	return nil
+}
+
+// scanStage scans every class, or in a delta run takes the changed
+// classes' scans (made when they were compared) and the last run's
+// answers for the rest.
+func (p *pipeline) scanStage(ctx context.Context) error {
+	if p.delta != nil {
+		p.takeChanges()
+		return nil
+	}
+	if err := p.scan(ctx); err != nil {
+		return err
+	}
+	if err := p.checkInstrumentedBefore(); err != nil {
+		return err
+	}
+	// The zip directories are not needed until each jar is written.
+	for _, in := range p.inputs {
+		in.drop()
+	}
+	for _, in := range p.classpath {
+		in.close()
+	}
+	return nil
+}
+
+// planStage plans every class with the base map, or in a delta run the
+// changed classes with the kept map's lines of those classes.
+func (p *pipeline) planStage(context.Context) error {
+	if p.delta != nil {
+		return p.planChanges()
+	}
+	p.base = <-p.keptBase
+	return p.plan()
+}
+
+// finishStage makes the result's lists and maps from the scans, or in a
+// delta run patches the last run's.
+func (p *pipeline) finishStage(context.Context) error {
+	if p.delta != nil {
+		return p.patchResult()
+	}
+	p.finish()
+	if p.opt.MapPath != "" {
+		return p.encodeTexts()
+	}
+	return nil
+}
+
+// storeStage keeps what the run made for the next: the packs of the
+// inputs and, with a map path, the run's snapshot.
+func (p *pipeline) storeStage(context.Context) error {
+	if p.cache == nil {
+		return nil
+	}
+	if p.delta != nil {
+		p.adoptChangedSums()
+	}
+	p.storeCache()
+	if p.opt.MapPath != "" {
+		p.storeSnapshot()
+	}
+	return nil
+}
+
+type pipeline struct {
+	opt Options
+	// evidence holds the original names of the classes of the inputs and
+	// the class path that Policy.GeneratedEvidence accepts (noteEvidence).
+	evidence map[string]bool
+	descs    *descTable // the method descriptors of the run's scans
+	dups     []duplicate
+	// written[i] holds input i's finished output (mirrors only): its
+	// final path, or its temporary one when staged for Options.Publish.
+	written   []string
+	res       *Result
+	inputs    []*input
+	classpath []*input
+	// infos[i][j] is the scan of entry j of input i (nil: not a class, or unparsable).
+	infos [][]*classInfo
+	// super of classpath classes
+	cpSuper map[string]string
+	// base is the base map the run plans with: Policy.BaseMap, with the
+	// kept map under it in a run with a cache (readKeptMap).
+	base *methodmap.Map
+	// highWater of the assigned ids; the map itself is rebuilt from the
+	// scan by finish rather than held through the write.
+	highWater int
+	focus     map[string]bool
+
+	mu      sync.Mutex
+	skipped map[MethodKey]string // planned methods that could not be rewritten
+	// inputWarnings are the warnings about each input (warnAt).
+	inputWarnings [][]string
+
+	cache  *cacheStore
+	caches []*inputCache // by input; nil without a cache
+	// With a cache: checks are the checks of the inputs then the
+	// classpath, inputSums the content sums of the inputs (inputsum.go;
+	// zero for a directory).
+	checks    []checksum
+	inputSums [][32]byte
+	delta     *delta // set when the run patches the last one
+	// keptBase delivers the base map of a full run (readKeptMap).
+	keptBase <-chan *methodmap.Map
+	identity string // runIdentity's answer, once asked
+}
+
+func (p *pipeline) close() {
+	if p.delta != nil {
+		<-p.delta.summed // the inputs are read until then
+	}
+	for _, ic := range p.caches {
+		if ic == nil {
+			continue
+		}
+		if ic.dat != nil {
+			ic.dat.Close()
+		}
+		ic.discardDat() // a failed run's pack in the making
+	}
+	for _, in := range p.inputs {
+		in.close()
+	}
+	for _, in := range p.classpath {
+		in.close()
+	}
+}
+
+func (p *pipeline) warn(format string, args ...any) { p.warnAt(-1, format, args...) }
+
+// warnAt warns about input i; a run snapshot keeps what each input
+// reported, for a later run that reuses the input to report again.
+func (p *pipeline) warnAt(i int, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	p.mu.Lock()
+	p.res.Warnings = append(p.res.Warnings, msg)
+	if i >= 0 {
+		if p.inputWarnings == nil {
+			p.inputWarnings = make([][]string, len(p.inputs))
+		}
+		p.inputWarnings[i] = append(p.inputWarnings[i], msg)
+	}
+	p.mu.Unlock()
+	p.opt.Log.Warn(msg)
+}
+
+// checkPaths refuses outputs that would overwrite or land inside an input.
+func (p *pipeline) checkPaths() error {
+	var ins, outs []pathguard.Path
+	for _, in := range p.opt.Inputs {
+		st, err := os.Stat(in)
+		tree := err == nil && st.IsDir()
+		ins = append(ins, pathguard.Path{Role: "input", Path: in, Tree: tree})
+		if !p.opt.Merge {
+			outs = append(outs, pathguard.Path{Role: "output", Path: MirrorPath(p.opt.Output, in), Tree: tree})
+		}
+	}
+	for _, cp := range p.opt.Classpath {
+		ins = append(ins, pathguard.Path{Role: "classpath", Path: cp})
+	}
+	if p.opt.Merge {
+		outs = append(outs, pathguard.Path{Role: "output", Path: p.opt.Output})
+	}
+	return pathguard.Check(ins, outs)
+}
+
+// outputName is the name of an input's mirror in the output directory.
+func outputName(path string) string { return filepath.Base(filepath.Clean(path)) }
+
+// MirrorPath is where a run without Merge writes the mirror of input.
+func MirrorPath(output, input string) string { return filepath.Join(output, outputName(input)) }
+
+// parallel runs fn(i) for i in [0, n) on the configured workers and
+// returns the first error.
+func (p *pipeline) parallel(ctx context.Context, n int, fn func(i, worker int) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var next atomic.Int64
+	var first error
+	var once sync.Once
+	var wg sync.WaitGroup
+	for w := 0; w < p.opt.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if err := fn(i, w); err != nil {
+					once.Do(func() { first = err; cancel() })
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
+}
+
+// newPhaseLog returns a function that logs, at debug level, how long the
+// run spent since the previous call.
+func newPhaseLog(log *zap.Logger) func(name string) {
+	last := time.Now()
+	return func(name string) {
+		now := time.Now()
+		log.Debug("phase done", zap.String("phase", name), zap.Duration("took", now.Sub(last)))
+		last = now
+	}
+}

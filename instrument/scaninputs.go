@@ -1,0 +1,214 @@
+package instrument
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	cf "github.com/tracebeat/tracebeat/classfile"
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
+)
+
+// instrumentedBefore reports whether a class holds code instrumented
+// before; such a class is left as it is, the focus call included.
+func instrumentedBefore(ci *classInfo) bool {
+	code := reasons.code(rewrite.ReasonAlreadyInstrumented)
+	return slices.ContainsFunc(ci.methods, func(m methodInfo) bool { return m.reason == code })
+}
+
+// checkInstrumentedBefore reports, per input, the methods the scan found
+// instrumented already (left as they are): one warning each, or with
+// Strict an error.
+func (p *pipeline) checkInstrumentedBefore() error {
+	code := reasons.code(rewrite.ReasonAlreadyInstrumented)
+	for i, infos := range p.infos {
+		n, example := 0, ""
+		for _, ci := range infos {
+			if ci == nil {
+				continue
+			}
+			for j := range ci.methods {
+				if m := &ci.methods[j]; m.reason == code {
+					if n++; example == "" {
+						k := ci.key(m)
+						example = k.Class + "." + k.Name + k.Desc
+					}
+				}
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		if p.opt.Strict {
+			return fmt.Errorf("%s: %d methods are instrumented already (%s, ...): is it an output of tracebeat?", p.inputs[i].path, n, example)
+		}
+		p.warnAt(i, "%s: %d methods are instrumented already (%s, ...): left as they are (%s)", p.inputs[i].path, n, example, rewrite.ReasonAlreadyInstrumented)
+	}
+	return nil
+}
+
+// noteEvidence records the classes of a listed input that the
+// generated-class rule may ask about, by their entry names (no class is
+// read for it).
+func (p *pipeline) noteEvidence(in *input) {
+	pol := &p.opt.Policy
+	if pol.GeneratedEvidence == nil {
+		return
+	}
+	if p.evidence == nil {
+		p.evidence = map[string]bool{}
+	}
+	for j := range in.entries {
+		name, ok := strings.CutSuffix(in.entries[j].name, ".class")
+		if !ok {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(name, "META-INF/versions/"); ok {
+			if _, class, ok := strings.Cut(rest, "/"); ok {
+				name = class
+			}
+		}
+		if orig := pol.originalClass(name); pol.GeneratedEvidence(orig) {
+			p.evidence[orig] = true
+		}
+	}
+}
+
+// hasClass answers Policy.Generated's question from the evidence.
+func (p *pipeline) hasClass(orig string) bool { return p.evidence[orig] }
+
+// listInputs reads the directories of the jars, on the workers.
+func (p *pipeline) listInputs(ctx context.Context) error {
+	all := append(append([]*input(nil), p.inputs...), p.classpath...)
+	return p.parallel(ctx, len(all), func(i, _ int) error {
+		if err := all[i].list(); err != nil {
+			if i >= len(p.inputs) {
+				return fmt.Errorf("classpath: %w", err)
+			}
+			return err
+		}
+		return nil
+	})
+}
+
+// scan reads every class of the inputs and the classpath.
+func (p *pipeline) scan(ctx context.Context) error {
+	type ref struct{ in, e int }
+	var refs []ref
+	p.infos = make([][]*classInfo, len(p.inputs))
+	for i, in := range p.inputs {
+		p.infos[i] = make([]*classInfo, len(in.entries))
+		for j := range in.entries {
+			if in.entries[j].isClass() {
+				refs = append(refs, ref{i, j})
+			}
+		}
+	}
+	p.res.Classes = len(refs)
+	scanners := p.newScanners()
+	err := p.parallel(ctx, len(refs), func(k, worker int) error {
+		r := refs[k]
+		in := p.inputs[r.in]
+		e := &in.entries[r.e]
+		var data []byte
+		var err error
+		if p.cache != nil {
+			ci, hit, d, err := p.scanFromCache(r.in, p.caches[r.in], r.e, e)
+			if err != nil {
+				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
+			}
+			if hit {
+				p.infos[r.in][r.e] = ci
+				return nil
+			}
+			data = d
+		} else if data, err = e.read(); err != nil {
+			return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
+		}
+		ci, err := scanEntry(scanners[worker], e, data)
+		if err != nil {
+			if p.opt.Strict {
+				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
+			}
+			p.warnAt(r.in, "%s: %s: cannot parse, copied untouched: %v", in.path, e.name, err)
+			if p.cache != nil {
+				ic := p.caches[r.in]
+				ic.recs[r.e] = &cachedClass{sum: ic.sums[r.e], warn: err.Error()}
+			}
+			return nil
+		}
+		p.infos[r.in][r.e] = ci
+		if p.cache != nil {
+			ic := p.caches[r.in]
+			ic.recs[r.e] = &cachedClass{sum: ic.sums[r.e], info: ci}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Classpath: only names and superclasses.
+	p.cpSuper = map[string]string{}
+	var cpRefs []ref
+	for i, in := range p.classpath {
+		for j := range in.entries {
+			if in.entries[j].isClass() {
+				cpRefs = append(cpRefs, ref{i, j})
+			}
+		}
+	}
+	supers := make([][2]string, len(cpRefs))
+	err = p.parallel(ctx, len(cpRefs), func(k, _ int) error {
+		r := cpRefs[k]
+		e := &p.classpath[r.in].entries[r.e]
+		data, err := e.read()
+		if err != nil {
+			return fmt.Errorf("classpath %s: %s: %w", p.classpath[r.in].path, e.name, err)
+		}
+		defer putBuffer(data)
+		c, err := cf.Parse(data)
+		if err != nil {
+			return nil // a classpath class we cannot read only narrows Activity detection
+		}
+		name, err1 := c.Name()
+		super, err2 := c.SuperName()
+		if err1 == nil && err2 == nil {
+			supers[k] = [2]string{name, super}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, s := range supers {
+		if s[0] != "" {
+			if _, ok := p.cpSuper[s[0]]; !ok {
+				p.cpSuper[s[0]] = s[1]
+			}
+		}
+	}
+	return nil
+}
+
+// newScanners makes a scanner for each worker.
+func (p *pipeline) newScanners() []*scanner {
+	scanners := make([]*scanner, p.opt.Workers)
+	for w := range scanners {
+		scanners[w] = newScanner(&p.opt.Policy, p.opt.Runtime, p.descs, p.hasClass)
+	}
+	return scanners
+}
+
+// scanEntry scans the contents of class entry e (a buffer it gives back):
+// every scan of an input class, in a full run and of a changed class in a
+// delta run, is this one.
+func scanEntry(sc *scanner, e *entry, data []byte) (*classInfo, error) {
+	ci, err := sc.scan(data)
+	putBuffer(data) // the scan copies what it keeps
+	if err != nil {
+		return nil, err
+	}
+	_, ci.versioned = versionedClass(e.name)
+	return ci, nil
+}

@@ -1,0 +1,359 @@
+package instrument
+
+import (
+	"archive/zip"
+	"bufio"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/tracebeat/tracebeat/instrument/store"
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
+	"github.com/tracebeat/tracebeat/internal/outset"
+)
+
+// dirEntryTime is the timestamp of jar entries that come from class
+// directories, fixed so the output does not depend on checkout times.
+var dirEntryTime = time.Date(1980, 2, 1, 0, 0, 0, 0, time.UTC)
+
+// sink receives the entries of one output in order.
+type sink interface {
+	// copyRaw copies an untouched jar entry without recompressing it.
+	copyRaw(f *zip.File) error
+	// put writes an entry; body is compressed when deflated is set.
+	put(name string, orig *entry, body []byte, deflated bool, crc uint32, size int) error
+	// seen reports whether name was already written (merge mode).
+	seen(name string) bool
+	commit() error
+	// stage is commit for Options.Publish: the finished output goes into
+	// the set, which the caller publishes with the maps.
+	stage(set *outset.Set) error
+	// where is the file or folder that holds the finished output: the
+	// final path once committed, the temporary one once staged.
+	where() string
+	abort()
+}
+
+// jarSink writes a jar to a temporary file renamed into place on commit.
+type jarSink struct {
+	path    string
+	tmp     *os.File // nil once finished
+	tmpName string   // set when tmp is closed
+	staged  bool     // handed to an outset.Set, not renamed
+	zw      *zip.Writer
+	bw      *bufio.Writer // between zw and the file
+	names   map[string]bool
+	copyBuf []byte // raw copies (the sink is written by one goroutine)
+}
+
+// newJarSink writes a jar at path.
+func newJarSink(path string) (*jarSink, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := atomicfile.CreateTemp(path)
+	if err != nil {
+		return nil, err
+	}
+	j := &jarSink{path: path, tmp: tmp, names: map[string]bool{}}
+	j.writeTo(tmp)
+	return j, nil
+}
+
+func (j *jarSink) seen(name string) bool {
+	if j.names[name] {
+		return true
+	}
+	j.names[name] = true
+	return false
+}
+
+func (j *jarSink) copyRaw(f *zip.File) error {
+	if isDirName(f.Name) && f.CompressedSize64 != 0 {
+		// A directory stored as a deflated empty stream: archive/zip will not
+		// write data for a directory, so store it empty, which reads the same.
+		fh := f.FileHeader
+		fh.Method, fh.CRC32, fh.CompressedSize64, fh.UncompressedSize64 = zip.Store, 0, 0, 0
+		fh.Flags &^= 0x8
+		_, err := j.zw.CreateRaw(&fh)
+		return err
+	}
+	fh := f.FileHeader // the writer keeps the header it is given
+	w, err := j.zw.CreateRaw(&fh)
+	if err != nil {
+		return err
+	}
+	r, err := f.OpenRaw()
+	if err != nil {
+		return err
+	}
+	if j.copyBuf == nil {
+		j.copyBuf = make([]byte, copyChunk)
+	}
+	_, err = io.CopyBuffer(w, r, j.copyBuf)
+	return err
+}
+
+// copyChunk is the buffer size of raw entry copies.
+const copyChunk = 64 << 10
+
+func (j *jarSink) put(name string, orig *entry, body []byte, deflated bool, crc uint32, size int) error {
+	var fh zip.FileHeader
+	if orig != nil && orig.zf != nil {
+		fh = orig.zf.FileHeader
+	} else {
+		fh = zip.FileHeader{Name: name, Modified: dirEntryTime}
+		fh.SetMode(0o644)
+	}
+	fh.Name = name
+	fh.Flags &^= 0x8 // sizes are known: no data descriptor
+	fh.CRC32 = crc
+	fh.UncompressedSize64 = uint64(size)
+	fh.CompressedSize64 = uint64(len(body))
+	fh.Method = zip.Store
+	if deflated {
+		fh.Method = zip.Deflate
+	}
+	w, err := j.zw.CreateRaw(&fh)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(body)
+	return err
+}
+
+// hashOutput makes the sink hash what it writes into ic.jarHash.
+func (j *jarSink) hashOutput(ic *inputCache) {
+	h := newCheckHasher()
+	ic.jarHash = &h
+	j.writeTo(io.MultiWriter(j.tmp, h))
+}
+
+// writeTo makes the zip writer write to w (which writes j.tmp) through a
+// large buffer: archive/zip's own is 4 KB, a system call per class or two.
+func (j *jarSink) writeTo(w io.Writer) {
+	j.bw = bufio.NewWriterSize(w, 1<<20)
+	j.zw = zip.NewWriter(j.bw)
+}
+
+// finish ends the jar: the zip directory written, the buffers flushed and
+// let go, the file cut and closed. What is left until commit is a name:
+// a run over a hundred jars held a megabyte of buffer and the zip
+// writer's directory per jar until the end, and an open file each.
+func (j *jarSink) finish() error {
+	if j.tmp == nil {
+		return nil
+	}
+	err := j.zw.Close()
+	if err == nil {
+		err = j.bw.Flush()
+	}
+	j.zw, j.bw, j.names, j.copyBuf = nil, nil, nil, nil
+	if err != nil {
+		j.abort()
+		return err
+	}
+	return j.closeFile()
+}
+
+// closeFile closes the finished temporary file, readable like any jar.
+func (j *jarSink) closeFile() error {
+	// CreateTemp makes the file 0600; a jar is an ordinary readable file.
+	err := j.tmp.Chmod(0o644)
+	if cerr := j.tmp.Close(); err == nil {
+		err = cerr
+	}
+	j.tmpName, j.tmp = j.tmp.Name(), nil
+	if err != nil {
+		os.Remove(j.tmpName)
+	}
+	return err
+}
+
+func (j *jarSink) commit() error {
+	if err := j.finish(); err != nil {
+		return err
+	}
+	return j.publish()
+}
+
+func (j *jarSink) where() string {
+	if j.staged {
+		return j.tmpName
+	}
+	return j.path
+}
+
+// stage finishes the jar and hands it to set instead of renaming it.
+func (j *jarSink) stage(set *outset.Set) error {
+	if err := j.finish(); err != nil {
+		return err
+	}
+	j.handTo(set)
+	return nil
+}
+
+// handTo gives the finished temporary file to set, which renames it.
+func (j *jarSink) handTo(set *outset.Set) {
+	set.Add(j.tmpName, j.path)
+	j.staged = true
+}
+
+// publish renames the finished temporary file into place.
+func (j *jarSink) publish() error {
+	if err := atomicfile.Replace(j.tmpName, j.path); err != nil {
+		os.Remove(j.tmpName)
+		return err
+	}
+	return nil
+}
+
+func (j *jarSink) abort() {
+	if j.tmp != nil {
+		j.tmpName = j.tmp.Name()
+		j.tmp.Close()
+		j.tmp = nil
+	}
+	os.Remove(j.tmpName)
+}
+
+// dirSink writes a class directory into a temporary directory that
+// replaces the target on commit.
+type dirSink struct {
+	path, tmp string
+	names     map[string]bool
+	staged    bool
+}
+
+func newDirSink(path string) (*dirSink, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := atomicfile.MkdirTemp(path)
+	if err != nil {
+		return nil, err
+	}
+	return &dirSink{path: path, tmp: tmp, names: map[string]bool{}}, nil
+}
+
+func (d *dirSink) seen(name string) bool {
+	if d.names[name] {
+		return true
+	}
+	d.names[name] = true
+	return false
+}
+
+func (d *dirSink) copyRaw(f *zip.File) error {
+	return errors.New("internal error: raw zip copy into a directory")
+}
+
+func (d *dirSink) put(name string, orig *entry, body []byte, deflated bool, _ uint32, _ int) error {
+	if deflated {
+		return errors.New("internal error: compressed entry for a directory")
+	}
+	dst := filepath.Join(d.tmp, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	mode := os.FileMode(0o644)
+	if orig != nil && orig.mode != 0 {
+		mode = orig.mode.Perm()
+	}
+	if err := os.WriteFile(dst, body, mode); err != nil {
+		return err
+	}
+	if orig != nil && orig.file != "" {
+		if st, err := os.Stat(orig.file); err == nil {
+			_ = os.Chtimes(dst, st.ModTime(), st.ModTime())
+		}
+	}
+	return nil
+}
+
+func (d *dirSink) where() string {
+	if d.staged {
+		return d.tmp
+	}
+	return d.path
+}
+
+func (d *dirSink) stage(set *outset.Set) error {
+	// MkdirTemp makes the directory 0700; a class directory is ordinary.
+	if err := os.Chmod(d.tmp, 0o755); err != nil {
+		d.abort()
+		return err
+	}
+	set.Add(d.tmp, d.path)
+	d.staged = true
+	return nil
+}
+
+func (d *dirSink) commit() error {
+	// MkdirTemp makes the directory 0700; a class directory is ordinary.
+	if err := os.Chmod(d.tmp, 0o755); err != nil {
+		d.abort()
+		return err
+	}
+	if err := os.RemoveAll(d.path); err != nil {
+		d.abort()
+		return err
+	}
+	if err := os.Rename(d.tmp, d.path); err != nil {
+		d.abort()
+		return err
+	}
+	return nil
+}
+
+func (d *dirSink) abort() { os.RemoveAll(d.tmp) }
+
+// copiedJar is the sink of an output that is the jar of a pack (checked
+// by prepareCache): a hard link where the file system allows, else a copy.
+// The link is safe: every run replaces its outputs by rename, never in
+// place, and a pack's jar is hashed before it is used again.
+type copiedJar struct{ *jarSink }
+
+func newCopiedJar(target, src string) (*copiedJar, error) {
+	s, err := newJarSink(target)
+	if err != nil {
+		return nil, err
+	}
+	// The sink's temporary name becomes the link (or copy) of the jar.
+	name := s.tmp.Name()
+	s.tmp.Close()
+	os.Remove(name)
+	if err := store.LinkOrCopy(src, name); err != nil {
+		return nil, err
+	}
+	if s.tmp, err = os.OpenFile(name, os.O_RDWR, 0); err != nil {
+		os.Remove(name)
+		return nil, err
+	}
+	return &copiedJar{s}, nil
+}
+
+// commit renames the copy into place (the zip writer has nothing to add).
+func (c *copiedJar) commit() error {
+	if err := c.close(); err != nil {
+		return err
+	}
+	return c.publish()
+}
+
+func (c *copiedJar) stage(set *outset.Set) error {
+	if err := c.close(); err != nil {
+		return err
+	}
+	c.handTo(set)
+	return nil
+}
+
+func (c *copiedJar) close() error {
+	if c.tmp == nil {
+		return nil
+	}
+	return c.closeFile()
+}
