@@ -3,7 +3,8 @@
 //
 //   - RewriteClass applies a MethodPlan per method: the entry call (after
 //     the invokespecial <init> on this, in a constructor; ctorflow.go finds
-//     where), the exit before every return, and one catch-all handler that
+//     where, stepping each instruction over ctorslots.go's slots that may
+//     hold the uninitialized this), the exit before every return, and one catch-all handler that
 //     exits and rethrows (inject.go: addCatchAll), with the method's own
 //     StackMapTable frames kept and one frame added. AddFocusMethod adds an
 //     onWindowFocusChanged that calls the focus runtime.
