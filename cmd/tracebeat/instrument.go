@@ -209,6 +209,9 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 			log.Warn("cleaning up after an earlier run: " + err.Error())
 		}
 	}
+	if err := mirrorNamesDiffer(&fl, inputs); err != nil {
+		return usageErr(err.Error())
+	}
 	if err := guardPaths(&fl, inputs, paths); err != nil {
 		var dup *pathguard.DuplicateError
 		if errors.As(err, &dup) {
@@ -274,6 +277,7 @@ func instrumentAndWriteMaps(ctx context.Context, fl *instrumentFlags, inputs []s
 	// Everything the run writes is staged and published at the end as one
 	// set: a failed or interrupted run leaves the previous outputs.
 	set := outset.New(paths.anchor)
+	set.Track(paths.inventory)
 	opt.Publish = set
 	res, err := instrument.Run(ctx, opt)
 	bar.Finish()
@@ -294,6 +298,12 @@ func instrumentAndWriteMaps(ctx context.Context, fl *instrumentFlags, inputs []s
 	// arrives meanwhile is answered after it.
 	if err := set.Publish(); err != nil {
 		return nil, err
+	}
+	for _, p := range set.Removed() {
+		log.Info(fmt.Sprintf("removed %s: the last run into this folder wrote it, this one does not (its ids were of the last map)", p))
+	}
+	for _, p := range set.Kept() {
+		log.Warn(fmt.Sprintf("%s: an output of an earlier run that this run does not write, changed since, so left in place: remove it if it is not yours (its ids are of another map)", p))
 	}
 	return res, nil
 }
@@ -458,6 +468,10 @@ type outputPaths struct {
 	// anchor is the output folder (the merged jar's folder with --merge):
 	// where a run's publish journal lives.
 	anchor string
+	// inventory names the file in anchor that lists what the last run of
+	// this output wrote there: the folder's for mirrors, the jar's own
+	// with --merge (other jars in that folder are other runs').
+	inventory string
 }
 
 // dirs are the folders the run writes in.
@@ -477,7 +491,11 @@ func mapPaths(fl *instrumentFlags) outputPaths {
 	if fl.merge {
 		dir = filepath.Dir(fl.output)
 	}
-	p := outputPaths{methodMap: fl.methodMap, ignoreMap: fl.ignoreMap, report: fl.report, anchor: dir}
+	p := outputPaths{methodMap: fl.methodMap, ignoreMap: fl.ignoreMap, report: fl.report, anchor: dir,
+		inventory: ".tracebeat-outputs"}
+	if fl.merge {
+		p.inventory = "." + filepath.Base(fl.output) + ".tracebeat-outputs"
+	}
 	if p.methodMap == "" {
 		p.methodMap = filepath.Join(dir, "methodMapping.txt")
 	}
@@ -485,6 +503,24 @@ func mapPaths(fl *instrumentFlags) outputPaths {
 		p.ignoreMap = filepath.Join(filepath.Dir(p.methodMap), "ignoreMethodMapping.txt")
 	}
 	return p
+}
+
+// mirrorNamesDiffer refuses two inputs whose mirrors would be one output
+// (lib/gson.jar and /usr/share/java/gson.jar), naming both and the ways
+// out, before the path guard would call their outputs one file.
+func mirrorNamesDiffer(fl *instrumentFlags, inputs []string) error {
+	if fl.merge {
+		return nil
+	}
+	inputOf := map[string]string{}
+	for _, in := range inputs {
+		out := instrument.MirrorPath(fl.output, in)
+		if first, ok := inputOf[out]; ok {
+			return fmt.Errorf("inputs %s and %s would both be written to %s (each input is mirrored under its file name): give one of them another file name, or write all inputs into one jar with --merge", first, in, out)
+		}
+		inputOf[out] = in
+	}
+	return nil
 }
 
 // guardPaths compares every path the run writes (mirrors or the merged

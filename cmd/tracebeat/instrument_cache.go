@@ -2,7 +2,9 @@ package main
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/tracebeat/tracebeat/instrument"
@@ -39,10 +41,16 @@ func policyKey(fl *instrumentFlags) (string, error) {
 			continue
 		}
 		data, err := os.ReadFile(f.path)
-		if err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && f.what == "blacklist" && !fl.strict:
+			// As buildOptions reads it: a block list not written yet is
+			// an empty one (Matrix's first build), with or without a cache.
+			key += " blacklist=absent"
+		case err != nil:
 			return "", fileError(f.what, f.path, err)
+		default:
+			key += fmt.Sprintf(" %s=%x", f.what, sha256.Sum256(data))
 		}
-		key += fmt.Sprintf(" %s=%x", f.what, sha256.Sum256(data))
 	}
 	if fl.blacklist != "" {
 		// The rules' origins ("file:line") name the file as given: the

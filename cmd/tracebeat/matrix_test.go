@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,5 +78,58 @@ func TestRulesSayWhatTheyDid(t *testing.T) {
 	assert.Positive(t, rep.Rules[0].Methods)
 	for _, r := range rep.Rules[1:] {
 		assert.Zero(t, r.Classes, r.Rule)
+	}
+}
+
+// TestMissingFilesReadTheSameWithACache: an option naming a file that
+// does not exist yet behaves the same with and without --cache (Gradle
+// passes --cache by default): a block list or base map not written yet is
+// a warning and the run writes what a run without the option writes; a
+// missing ProGuard mapping is an error naming it either way; --strict
+// makes the first two errors either way.
+func TestMissingFilesReadTheSameWithACache(t *testing.T) {
+	jar := insFixtureJar(t)
+	cases := []struct {
+		flag, warning string
+		fails         bool
+	}{
+		{"--blacklist", "no block list at ", false},
+		{"--base-map", "no base map at ", false},
+		{"--mapping", "", true},
+	}
+	for _, c := range cases {
+		for _, strict := range []bool{false, true} {
+			name := strings.TrimPrefix(c.flag, "--")
+			if strict {
+				name += "/strict"
+			}
+			t.Run(name, func(t *testing.T) {
+				dir := t.TempDir()
+				missing := filepath.Join(dir, "not-yet", "file.txt")
+				plain := filepath.Join(dir, "plain")
+				code, _, _ := runCLI("instrument", "-o", plain, jar)
+				require.Equal(t, exitOK, code)
+				for _, cache := range []bool{false, true} {
+					out := filepath.Join(dir, fmt.Sprintf("out-cache-%v", cache))
+					args := []string{"instrument", c.flag, missing, "-o", out}
+					if cache {
+						args = append(args, "--cache", filepath.Join(dir, "cache"))
+					}
+					if strict {
+						args = append(args, "--strict")
+					}
+					code, _, stderr := runCLI(append(args, jar)...)
+					if c.fails || strict {
+						assert.Equal(t, exitFailure, code, "cache=%v: %s", cache, stderr)
+						assert.Contains(t, stderr, missing, "cache=%v", cache)
+						assert.NoDirExists(t, out, "cache=%v", cache)
+						continue
+					}
+					require.Equal(t, exitOK, code, "cache=%v: %s", cache, stderr)
+					assert.Contains(t, stderr, c.warning+missing, "cache=%v", cache)
+					assert.Equal(t, readTree(t, plain), readTree(t, out), "cache=%v: the outputs of a run without %s", cache, c.flag)
+				}
+			})
+		}
 	}
 }

@@ -30,6 +30,9 @@ func TestInputsAreSacred(t *testing.T) {
 	require.NoError(t, os.Symlink(libs, filepath.Join(dir, "out-link")))
 	require.NoError(t, os.Link(jar, filepath.Join(dir, "hard.jar")))
 	out := filepath.Join(dir, "out")
+	other := filepath.Join(dir, "other", "app.jar")
+	require.NoError(t, os.MkdirAll(filepath.Dir(other), 0o755))
+	require.NoError(t, os.WriteFile(other, data, 0o644))
 
 	tests := []struct {
 		name string
@@ -51,6 +54,8 @@ func TestInputsAreSacred(t *testing.T) {
 			exitUsage, []string{"method map " + filepath.Join(dir, "m.txt") + " and ignore map " + filepath.Join(dir, "m.txt") + " are the same file"}},
 		{"report on the method map", []string{"-o", out, "--report", filepath.Join(out, "methodMapping.txt"), jar},
 			exitUsage, []string{"are the same file"}},
+		{"two inputs of one file name", []string{"-o", out, jar, filepath.Join(dir, "hard.jar"), other},
+			exitUsage, []string{"inputs " + jar + " and " + other + " would both be written to " + filepath.Join(out, "app.jar"), "another file name", "--merge"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -16,6 +16,12 @@
 //     finishes the renames (every temporary file was complete when the
 //     journal was written), so it sees the complete new set.
 //
+// With Track, the set also publishes an inventory of what it wrote in its
+// folder, and the journal removes what the last inventory of the same
+// name listed and this set no longer writes (inventory.go): after a run
+// the folder holds that run's outputs and whatever else the user put
+// there, never an output of an earlier run with ids of another map.
+//
 // The renames take microseconds each; between a kill in that window and
 // the next run, a reader of the folder could find some outputs new and
 // some old. A file system offers no rename of several files at once, and
@@ -36,12 +42,25 @@ import (
 // journalPattern matches journals: ".tracebeat-publish-PID.journal".
 var journalPattern = regexp.MustCompile(`^\.tracebeat-publish-(\d+)\.journal$`)
 
-const journalHeader = "tracebeat publish journal 1"
+// journalHeader opens a journal; journals of version 1 (renames only)
+// are still finished.
+const (
+	journalHeader   = "tracebeat publish journal 2"
+	journalHeaderV1 = "tracebeat publish journal 1"
+	// removeMark stands where a journal line names a temporary file when
+	// the line is a removal of a stale output instead of a rename.
+	removeMark = "remove"
+)
 
 // A Set collects staged outputs for Publish.
 type Set struct {
 	journal string
 	items   []item
+	// inventory, when set (Track), is the file listing what the set
+	// publishes; kept are stale outputs left because they changed.
+	inventory string
+	kept      []string
+	removed   []string
 }
 
 type item struct{ temp, final string }
@@ -92,16 +111,27 @@ func (s *Set) Publish() error {
 			return fmt.Errorf("%s: is %s, which the output cannot replace", it.final, kind)
 		}
 	}
+	var stale []string
+	if s.inventory != "" {
+		var err error
+		if stale, err = s.planInventory(); err != nil {
+			s.Discard()
+			return fmt.Errorf("publishing the outputs: %w", err)
+		}
+	}
+	abs := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			return a
+		}
+		return p
+	}
 	var b strings.Builder
 	b.WriteString(journalHeader + "\n")
 	for _, it := range s.items {
-		abs := func(p string) string {
-			if a, err := filepath.Abs(p); err == nil {
-				return a
-			}
-			return p
-		}
 		fmt.Fprintf(&b, "%s\t%s\n", abs(it.temp), abs(it.final))
+	}
+	for _, p := range stale {
+		fmt.Fprintf(&b, "%s\t%s\n", removeMark, abs(p))
 	}
 	if err := os.MkdirAll(filepath.Dir(s.journal), 0o755); err != nil {
 		s.Discard()
@@ -118,10 +148,33 @@ func (s *Set) Publish() error {
 		}
 	}
 	s.items = nil
+	for _, p := range stale {
+		if err := os.RemoveAll(p); err != nil && first == nil {
+			first = fmt.Errorf("removing %s, an output of an earlier run: %w", p, err)
+		}
+	}
+	s.removed = stale
 	if first != nil {
 		return first // the journal stays: the next run finishes the job
 	}
 	return os.Remove(s.journal)
+}
+
+// stageBytes writes data under a temporary name beside final.
+func stageBytes(final string, data []byte) (string, error) {
+	f, err := atomicfile.CreateTemp(final)
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // move puts a complete temporary file or folder in place of final.
@@ -185,7 +238,7 @@ func finish(journal string) error {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	var items []item
-	ok := sc.Scan() && sc.Text() == journalHeader
+	ok := sc.Scan() && (sc.Text() == journalHeader || sc.Text() == journalHeaderV1)
 	for ok && sc.Scan() {
 		temp, final, found := strings.Cut(sc.Text(), "\t")
 		if !found {
@@ -201,6 +254,12 @@ func finish(journal string) error {
 		return fmt.Errorf("%s: not a readable publish journal", journal)
 	}
 	for _, it := range items {
+		if it.temp == removeMark {
+			if err := os.RemoveAll(it.final); err != nil {
+				return fmt.Errorf("finishing %s: removing %s: %w", journal, it.final, err)
+			}
+			continue
+		}
 		if _, err := os.Lstat(it.temp); err != nil {
 			continue
 		}

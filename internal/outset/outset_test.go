@@ -150,3 +150,112 @@ func TestSweepLeavesOthersAlone(t *testing.T) {
 	require.NoError(t, atomicfile.SweepOwnTemps(dir))
 	assert.Empty(t, names(t, dir))
 }
+
+// stage adds a staged file (or, when body is "", a folder holding one
+// class) with final name name in dir.
+func stage(t *testing.T, s *Set, dir, name, body string) {
+	t.Helper()
+	final := filepath.Join(dir, name)
+	if body == "" {
+		tmp, err := atomicfile.MkdirTemp(final)
+		require.NoError(t, err)
+		write(t, filepath.Join(tmp, "p", "C.class"), "class")
+		s.Add(tmp, final)
+		return
+	}
+	tmp := atomicfile.TempPath(final)
+	write(t, tmp, body)
+	s.Add(tmp, final)
+}
+
+// A tracked set removes what the last set of the same inventory wrote and
+// this one does not, as that set left it; a file the user put in the
+// folder, a listed file changed since and another inventory's outputs
+// stay.
+func TestPublishRemovesWhatTheLastRunWrote(t *testing.T) {
+	dir := t.TempDir()
+	first := New(dir)
+	first.Track(".outputs")
+	for _, n := range []string{"a.jar", "b.jar", "c.jar", "m.txt"} {
+		stage(t, first, dir, n, "v1 "+n)
+	}
+	stage(t, first, dir, "classes", "")
+	stage(t, first, dir, "edited-classes", "")
+	require.NoError(t, first.Publish())
+	assert.Empty(t, first.Removed())
+
+	other := New(dir)
+	other.Track(".other-outputs")
+	stage(t, other, dir, "z.jar", "another run's")
+	require.NoError(t, other.Publish())
+
+	write(t, filepath.Join(dir, "notes.txt"), "the user's")
+	write(t, filepath.Join(dir, "c.jar"), "the user's c, written over the output")
+	write(t, filepath.Join(dir, "edited-classes", "p", "Mine.class"), "the user's")
+
+	second := New(dir)
+	second.Track(".outputs")
+	stage(t, second, dir, "b.jar", "v2 b")
+	stage(t, second, dir, "m.txt", "v2 m")
+	require.NoError(t, second.Publish())
+	assert.ElementsMatch(t, []string{filepath.Join(dir, "a.jar"), filepath.Join(dir, "classes")}, second.Removed())
+	assert.ElementsMatch(t, []string{filepath.Join(dir, "c.jar"), filepath.Join(dir, "edited-classes")}, second.Kept())
+	assert.ElementsMatch(t, []string{".outputs", ".other-outputs", "b.jar", "c.jar", "edited-classes", "m.txt", "notes.txt", "z.jar"}, names(t, dir))
+	assert.Equal(t, "v2 b", read(t, filepath.Join(dir, "b.jar")))
+
+	// The inventory lists what the second set wrote: the third removes
+	// nothing it did not write, and the kept files are no longer listed.
+	third := New(dir)
+	third.Track(".outputs")
+	stage(t, third, dir, "m.txt", "v3 m")
+	require.NoError(t, third.Publish())
+	assert.Equal(t, []string{filepath.Join(dir, "b.jar")}, third.Removed())
+	assert.Empty(t, third.Kept())
+}
+
+// The same outputs give the same inventory: it holds contents, not times.
+func TestInventoryIsDeterministic(t *testing.T) {
+	var got []string
+	for range 2 {
+		dir := t.TempDir()
+		s := New(dir)
+		s.Track(".outputs")
+		stage(t, s, dir, "a.jar", "a")
+		stage(t, s, dir, "classes", "")
+		require.NoError(t, s.Publish())
+		got = append(got, read(t, filepath.Join(dir, ".outputs")))
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.Equal(t, got[0], got[1])
+}
+
+// An inventory this package did not write removes nothing: the publish
+// fails before anything moves.
+func TestPublishRefusesAForeignInventory(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, ".outputs"), "tracebeat outputs 1\nf:1:00\t../outside.jar\n")
+	write(t, filepath.Join(dir, "m.txt"), "old m")
+	s := New(dir)
+	s.Track(".outputs")
+	stage(t, s, dir, "m.txt", "new m")
+	err := s.Publish()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not an output inventory of tracebeat")
+	assert.Equal(t, "old m", read(t, filepath.Join(dir, "m.txt")))
+	assert.ElementsMatch(t, []string{".outputs", "m.txt"}, names(t, dir))
+}
+
+// A run killed after its renames, before its removals, left its journal:
+// the next run finishes both.
+func TestRecoverFinishesARemoval(t *testing.T) {
+	dir := t.TempDir()
+	pid := deadPid(t)
+	write(t, filepath.Join(dir, "b.jar"), "new b")
+	write(t, filepath.Join(dir, "a.jar"), "stale a")
+	journal := fmt.Sprintf("%s\n%s\t%s\n%s\t%s\n", journalHeader,
+		filepath.Join(dir, fmt.Sprintf(".b.jar.tracebeat-%d-1.tmp", pid)), filepath.Join(dir, "b.jar"),
+		removeMark, filepath.Join(dir, "a.jar"))
+	write(t, filepath.Join(dir, fmt.Sprintf(".tracebeat-publish-%d.journal", pid)), journal)
+	require.NoError(t, Recover(dir))
+	assert.ElementsMatch(t, []string{"b.jar"}, names(t, dir))
+}
