@@ -53,16 +53,23 @@ func DetectKind(head []byte) (InputKind, error) {
 		}
 		return KindBuffer, nil
 	}
-	if bytes.Contains(head, []byte("tracing_mark_write")) || bytes.HasPrefix(head, []byte("# tracer:")) {
-		return KindSystrace, nil
-	}
-	lower := bytes.ToLower(head[:min(len(head), 512)])
-	if bytes.Contains(lower, []byte("<!doctype html")) || bytes.Contains(lower, []byte("<html")) {
-		return KindSystrace, nil
-	}
 	lines := strings.Split(string(head), "\n")
 	if len(head) == DetectSample && len(lines) > 1 {
 		lines = lines[:len(lines)-1] // the last line may be cut short
+	}
+	// Systrace wants trace lines, not the word: a text about systrace
+	// (this project's README) names tracing_mark_write too.
+	for _, l := range lines {
+		if isTraceLine(l) {
+			return KindSystrace, nil
+		}
+	}
+	lower := bytes.ToLower(head[:min(len(head), 512)])
+	if bytes.Contains(lower, []byte("<!doctype html")) || bytes.Contains(lower, []byte("<html")) {
+		// Systrace's HTML carries its trace after the viewer's scripts,
+		// beyond any sample: the reader refuses it when no trace line
+		// comes (systraceGate).
+		return KindSystrace, nil
 	}
 	for i, raw := range lines {
 		line := strings.TrimSpace(raw)

@@ -124,6 +124,11 @@ func readStackJSON(r io.Reader, source string) ([]Stack, error) {
 			if errors.Is(err, io.EOF) {
 				break
 			}
+			var syntax *json.SyntaxError
+			if value == 1 && errors.As(err, &syntax) {
+				// It only started like JSON (a Markdown link, a list).
+				return nil, fmt.Errorf("%s: %w", source, notATrace("starts like JSON, but is not: %v", err))
+			}
 			return nil, fmt.Errorf("%s: JSON value %d: %w", source, value, err)
 		}
 		var err error
@@ -133,7 +138,7 @@ func readStackJSON(r io.Reader, source string) ([]Stack, error) {
 		}
 	}
 	if len(stacks) == 0 {
-		return nil, fmt.Errorf("%s: no object with a \"stack\" string found", source)
+		return nil, fmt.Errorf("%s: %w", source, notATrace("JSON, but no object with a Matrix \"stack\" string"))
 	}
 	return stacks, nil
 }

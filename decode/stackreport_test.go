@@ -33,7 +33,7 @@ func TestReadStackReports(t *testing.T) {
 		{name: "wrong field count", input: "0,2,1\n", wantErr: "stack.txt: line 1: \"0,2,1\": expected depth,methodId,count,cost"},
 		{name: "bad line inside issue", input: `{"stack":"0,1,1,5\n1,-2,1,3"}`, wantErr: "stack.txt: issue 1: stack line 2:"},
 		{name: "bad stackKey", input: `{"stack":"0,1,1,5","stackKey":"1|a|"}`, wantErr: `issue 1: stackKey "1|a|": "a" is not a method id`},
-		{name: "JSON without stack", input: `{"tag":"x"}`, wantErr: `no object with a "stack" string`},
+		{name: "JSON without stack", input: `{"tag":"x"}`, wantErr: `not a recognised trace (JSON, but no object with a Matrix "stack" string)`},
 		{name: "broken JSON", input: `{"stack":`, wantErr: "stack.txt: JSON value 1:"},
 		{name: "empty", input: "\n\n", wantErr: "empty input"},
 	}

@@ -32,7 +32,8 @@ var markBegin = []byte("tracing_mark_write: B|")
 func RewriteSystrace(in io.Reader, out io.Writer, names *MethodNames) (*MarkerResult, error) {
 	res := &MarkerResult{}
 	br := bufio.NewReaderSize(in, 256*1024)
-	bw := bufio.NewWriterSize(out, 256*1024)
+	gate := &systraceGate{out: bufio.NewWriterSize(out, 256*1024)}
+	bw := gate
 	for {
 		line, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -48,6 +49,9 @@ func RewriteSystrace(in io.Reader, out io.Writer, names *MethodNames) (*MarkerRe
 		}
 		if len(line) > 0 {
 			res.Lines++
+			if !gate.open && isTraceLine(string(line)) {
+				gate.open = true
+			}
 			line = rewriteMarkerLine(line, names, res)
 			if _, werr := bw.Write(line); werr != nil {
 				return nil, werr
@@ -60,7 +64,38 @@ func RewriteSystrace(in io.Reader, out io.Writer, names *MethodNames) (*MarkerRe
 			return nil, fmt.Errorf("line %d: %w", res.Lines+1, err)
 		}
 	}
-	return res, bw.Flush()
+	if !gate.open {
+		return nil, noTraceLines(res.Lines)
+	}
+	return res, gate.out.Flush()
+}
+
+// systraceGate holds what the rewriter writes until the first trace
+// line has come, so that an input that only looked like systrace (an
+// HTML page, a text about it) writes nothing and is refused.
+type systraceGate struct {
+	out     *bufio.Writer
+	open    bool
+	pending []byte
+}
+
+func (g *systraceGate) Write(p []byte) (int, error) {
+	if !g.open {
+		g.pending = append(g.pending, p...)
+		return len(p), nil
+	}
+	if g.pending != nil {
+		if _, err := g.out.Write(g.pending); err != nil {
+			return 0, err
+		}
+		g.pending = nil
+	}
+	return g.out.Write(p)
+}
+
+// noTraceLines is the error of a systrace input without a trace line.
+func noTraceLines(lines int64) error {
+	return notATrace("no ftrace line (the \"# tracer:\" header or a tracing_mark_write event) in %d lines", lines)
 }
 
 func rewriteMarkerLine(line []byte, names *MethodNames, res *MarkerResult) []byte {
@@ -101,17 +136,31 @@ func rewriteMarkerLine(line []byte, names *MethodNames, res *MarkerResult) []byt
 	return append(out, line[end:]...)
 }
 
+// isTraceLine tells whether a line of text is one of ftrace's: the
+// tracer header ("# tracer: nop") or an event line of tracing_mark_write.
+func isTraceLine(line string) bool {
+	line = strings.TrimRight(line, "\r\n")
+	if strings.HasPrefix(line, "# tracer:") {
+		return true
+	}
+	return strings.Contains(line, "tracing_mark_write:") && ftraceLine.MatchString(line)
+}
+
 // ftraceLine matches "<task>-<tid> [(<tgid>)] [<cpu>] [<flags>] <secs>.<frac>: tracing_mark_write: <payload>".
-var ftraceLine = regexp.MustCompile(`^\s*(.+?)-(\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[\d+\]\s+(?:\S{4,5}\s+)?(\d+(?:\.\d+)?):\s+tracing_mark_write:\s?(.*)$`)
+// The task is the kernel's comm, at most 15 bytes (16 allows "<...>" and a
+// byte to spare): longer text before "-<digits>" is prose that quotes a line.
+var ftraceLine = regexp.MustCompile(`^\s*(.{1,16}?)-(\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[\d+\]\s+(?:\S{4,5}\s+)?(\d+(?:\.\d+)?):\s+tracing_mark_write:\s?(.*)$`)
 
 // systraceEvents parses the tracing_mark_write lines of systrace text and
 // calls fn for each.
 func systraceEvents(in io.Reader, res *MarkerResult, fn func(markerEvent) error) error {
 	br := bufio.NewReaderSize(in, 256*1024)
+	traced := false
 	for {
 		line, err := br.ReadString('\n')
 		if len(line) > 0 {
 			res.Lines++
+			traced = traced || strings.HasPrefix(line, "# tracer:")
 			if strings.Contains(line, "tracing_mark_write:") {
 				m := ftraceLine.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
 				if m == nil {
@@ -128,6 +177,7 @@ func systraceEvents(in io.Reader, res *MarkerResult, fn func(markerEvent) error)
 						ev.TsNs, ev.Thread = ts, m[1]
 						fmt.Sscan(m[2], &ev.Tid)
 						res.Events++
+						traced = true
 						if err := fn(ev); err != nil {
 							return err
 						}
@@ -136,6 +186,9 @@ func systraceEvents(in io.Reader, res *MarkerResult, fn func(markerEvent) error)
 			}
 		}
 		if errors.Is(err, io.EOF) {
+			if !traced {
+				return noTraceLines(res.Lines)
+			}
 			return nil
 		}
 		if err != nil {

@@ -290,3 +290,51 @@ func callsInOrder(t *testing.T, traceJSON []byte, ph string) []string {
 	}
 	return names
 }
+
+// TestDecodeRefusesNonTraces: what is not a trace is refused with one
+// line, "INPUT: not a recognised trace (why)", exit 1 and nothing on
+// stdout: prose that names the formats (the READMEs), sources, JSON that
+// is not a Matrix issue (trace-event JSON included: decode writes it, it
+// does not read it), CSV, a method map, a jar and an empty file.
+func TestDecodeRefusesNonTraces(t *testing.T) {
+	root := filepath.Join("..", "..")
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.txt")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputs := []string{
+		filepath.Join(root, "README.md"),
+		filepath.Join(root, "gradle", "README.md"),
+		filepath.Join(root, "decode", "RECORDING.md"),
+		filepath.Join(root, "decode", "systrace.go"),
+		filepath.Join(root, "decode", "detect.go"),
+		filepath.Join(root, "go.mod"),
+		filepath.Join(root, "testdata", "demo", "src", "com", "example", "demo", "App.java"),
+		filepath.Join(root, "gradle", "src", "main", "java", "com", "github", "tracebeat", "gradle", "ToolRun.java"),
+		filepath.Join(root, "decode", "testdata", "nontraces", "prices.csv"),
+		filepath.Join(root, "decode", "testdata", "nontraces", "package.json"),
+		filepath.Join(root, "decode", "testdata", "nontraces", "trace-events.json"),
+		filepath.Join(root, "decode", "testdata", "nontraces", "page.html"),
+		sampleMap,
+		insFixtureJar(t),
+		empty,
+	}
+	for _, in := range inputs {
+		for _, format := range []string{"text", "json"} {
+			t.Run(filepath.Base(in)+"/"+format, func(t *testing.T) {
+				code, stdout, stderr := runDecodeArgs("--map", sampleMap, "--format", format, in)
+				if code != exitFailure {
+					t.Errorf("exit %d, want %d", code, exitFailure)
+				}
+				if stdout != "" {
+					t.Errorf("stdout is not empty: %.200q", stdout)
+				}
+				lines := strings.Split(strings.TrimSpace(stderr), "\n")
+				if len(lines) != 1 || !strings.HasPrefix(lines[0], "tracebeat decode: "+in+": not a recognised trace (") {
+					t.Errorf("stderr is not one line %q: %q", "tracebeat decode: "+in+": not a recognised trace (why)", stderr)
+				}
+			})
+		}
+	}
+}
