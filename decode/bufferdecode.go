@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/tracebeat/tracebeat/internal/english"
 )
 
 // BufferOptions control decoding of AppMethodBeat buffers.
@@ -153,7 +155,7 @@ func writeBufferSummary(out io.Writer, res *BufferResult, stacks []Stack, opts B
 	bw := bufio.NewWriter(out)
 	st := res.Stats
 	calls := st.Frames
-	fmt.Fprintf(bw, "AppMethodBeat buffer: %d records, %d calls", st.Records, calls)
+	fmt.Fprintf(bw, "AppMethodBeat buffer: %s, %s", english.Count(st.Records, "record"), english.Count(calls, "call"))
 	if st.HaveTime {
 		fmt.Fprintf(bw, ", %d..%d ms", st.First, st.Last)
 	}
@@ -171,7 +173,7 @@ func writeBufferSummary(out io.Writer, res *BufferResult, stacks []Stack, opts B
 		fmt.Fprintf(bw, "  exit records matching no open call (ignored): %d, first at %s\n", st.StrayExits, st.FirstStray)
 	}
 	if st.TimeBackwards > 0 {
-		fmt.Fprintf(bw, "  time went backwards: %d times, first at %s\n", st.TimeBackwards, st.FirstBackward)
+		fmt.Fprintf(bw, "  time went backwards: %s, first at %s\n", english.Count(st.TimeBackwards, "time"), st.FirstBackward)
 	}
 	return writeSlowest(bw, &res.Unknown, res.TopLevel, len(stacks), opts, opts.Names.Name,
 		func(i int) (string, Stack) { return fmt.Sprintf("stack %d of %d", i+1, len(stacks)), stacks[i] })

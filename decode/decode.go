@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/tracebeat/tracebeat/internal/english"
 )
 
 // Format is an output format.
@@ -130,16 +132,16 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 func bufferNotes(st PairStats) []string {
 	var notes []string
 	if st.NoEnter > 0 {
-		notes = append(notes, fmt.Sprintf("%d calls started before the buffer (ring-buffer wrap); they start at the first timestamp", st.NoEnter))
+		notes = append(notes, fmt.Sprintf("%s started before the buffer (ring-buffer wrap): drawn from the first timestamp", english.Count(st.NoEnter, "call")))
 	}
 	if st.Unclosed > 0 {
-		notes = append(notes, fmt.Sprintf("%d calls have no exit record; closed at their caller's exit or at the last timestamp", st.Unclosed))
+		notes = append(notes, fmt.Sprintf("%s without an exit record: closed at their caller's exit or at the last timestamp", english.Count(st.Unclosed, "call")))
 	}
 	if st.StrayExits > 0 {
-		notes = append(notes, fmt.Sprintf("%d exit records match no open call and were ignored (first at %s)", st.StrayExits, st.FirstStray))
+		notes = append(notes, fmt.Sprintf("%s with no open call to match, ignored (first at %s)", english.Count(st.StrayExits, "exit record"), st.FirstStray))
 	}
 	if st.TimeBackwards > 0 {
-		notes = append(notes, fmt.Sprintf("time went backwards %d times (first at %s)", st.TimeBackwards, st.FirstBackward))
+		notes = append(notes, fmt.Sprintf("time went backwards %s (first at %s)", english.Count(st.TimeBackwards, "time"), st.FirstBackward))
 	}
 	return notes
 }

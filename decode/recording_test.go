@@ -79,7 +79,7 @@ func TestDecodeRecordingText(t *testing.T) {
 	require.Contains(t, text, "1.000 µs      1    inflate")
 	require.Len(t, res.Notes, 2, "%q", res.Notes)
 	require.Contains(t, res.Notes[0], `tid 9 "pool-1-thread-1": 7 records lost: its buffer was full`)
-	require.Contains(t, res.Notes[1], "1 calls had not returned")
+	require.Contains(t, res.Notes[1], "1 call still open when the recording was written")
 }
 
 func TestDecodeRecordingJSON(t *testing.T) {

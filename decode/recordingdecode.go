@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"time"
+
+	"github.com/tracebeat/tracebeat/internal/english"
 )
 
 // ThreadResult is what decoding found in one thread of a recording.
@@ -147,13 +149,13 @@ func writeThreadEvents(w *traceEventWriter, sorter *frameSorter, rec *Recording,
 func writeRecordingSummary(out io.Writer, res *RecordingResult, stacks []threadStack, name func(int) string, opts BufferOptions) error {
 	bw := bufio.NewWriter(out)
 	h := res.Header
-	fmt.Fprintf(bw, "tracebeat recording: pid %d, started %s, %s long, %d threads, %d calls\n",
-		h.Pid, h.Start.Format("2006-01-02 15:04:05.000 MST"), formatNs(h.End), len(res.Threads), res.Calls())
+	fmt.Fprintf(bw, "tracebeat recording: pid %d, started %s, %s long, %s, %s\n",
+		h.Pid, h.Start.Format("2006-01-02 15:04:05.000 MST"), formatNs(h.End), english.Count(len(res.Threads), "thread"), english.Count(res.Calls(), "call"))
 	for _, t := range res.Threads {
 		st := t.Stats
-		fmt.Fprintf(bw, "  %s: %d calls, max depth %d", t.Thread.Label(), st.Frames, st.MaxDepth)
+		fmt.Fprintf(bw, "  %s: %s, max depth %d", t.Thread.Label(), english.Count(st.Frames, "call"), st.MaxDepth)
 		if t.Thread.Lost > 0 {
-			fmt.Fprintf(bw, ", %d records lost (buffer full)", t.Thread.Lost)
+			fmt.Fprintf(bw, ", %s lost (buffer full)", english.Count(t.Thread.Lost, "record"))
 		}
 		if st.NoEnter > 0 {
 			fmt.Fprintf(bw, ", %d started before the kept records", st.NoEnter)
@@ -162,7 +164,7 @@ func writeRecordingSummary(out io.Writer, res *RecordingResult, stacks []threadS
 			fmt.Fprintf(bw, ", %d unclosed", st.Unclosed)
 		}
 		if st.StrayExits > 0 {
-			fmt.Fprintf(bw, ", %d stray exits", st.StrayExits)
+			fmt.Fprintf(bw, ", %s", english.Count(st.StrayExits, "stray exit"))
 		}
 		bw.WriteString("\n")
 	}
@@ -182,18 +184,18 @@ func recordingNotes(res *RecordingResult) []string {
 	var notes []string
 	for _, t := range res.Threads {
 		if t.Thread.Lost > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %d records lost: its buffer was full, the oldest went (budget %s; -Dtracebeat.budget raises it)",
-				t.Thread.Label(), t.Thread.Lost, formatBytes(res.Header.Budget)))
+			notes = append(notes, fmt.Sprintf("%s: %s lost: its buffer was full, the oldest went (budget %s; -Dtracebeat.budget raises it)",
+				t.Thread.Label(), english.Count(t.Thread.Lost, "record"), formatBytes(res.Header.Budget)))
 		}
 		st := t.Stats
 		if st.Unclosed > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %d calls had not returned when the recording was written, or lost their exit; closed at their caller's exit or at the end (args.unclosed)", t.Thread.Label(), st.Unclosed))
+			notes = append(notes, fmt.Sprintf("%s: %s still open when the recording was written, or missing an exit record: closed at the caller's exit or at the end (args.unclosed)", t.Thread.Label(), english.Count(st.Unclosed, "call")))
 		}
 		if st.StrayExits > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %d exit records match no open call and were ignored (first at %s)", t.Thread.Label(), st.StrayExits, st.FirstStray))
+			notes = append(notes, fmt.Sprintf("%s: %s with no open call to match, ignored (first at %s)", t.Thread.Label(), english.Count(st.StrayExits, "exit record"), st.FirstStray))
 		}
 		if st.TimeBackwards > 0 {
-			notes = append(notes, fmt.Sprintf("%s: time went backwards %d times (first at %s)", t.Thread.Label(), st.TimeBackwards, st.FirstBackward))
+			notes = append(notes, fmt.Sprintf("%s: time went backwards %s (first at %s)", t.Thread.Label(), english.Count(st.TimeBackwards, "time"), st.FirstBackward))
 		}
 	}
 	return notes

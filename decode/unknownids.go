@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tracebeat/tracebeat/internal/english"
 )
 
 // UnknownIDs counts ids that the method map lacks, in memory independent of
@@ -67,5 +69,5 @@ func (u *UnknownIDs) String() string {
 	if u.Distinct > len(u.Examples) {
 		more = ", ..."
 	}
-	return fmt.Sprintf("%d method ids not in the map (%d occurrences): %s%s", u.Distinct, u.Occurrences, strings.Join(ids, ", "), more)
+	return fmt.Sprintf("%s not in the map (%s): %s%s", english.Count(u.Distinct, "method id"), english.Count(u.Occurrences, "occurrence"), strings.Join(ids, ", "), more)
 }

@@ -130,7 +130,7 @@ func TestReleaseResolvesWithNoToolPath(t *testing.T) {
 	require.NoError(t, err, "%s", decoded)
 	require.Contains(t, string(decoded), "sample.Hello.main([Ljava.lang.String;)V")
 	require.Contains(t, string(decoded), "sample.Hello.sum(I)J")
-	require.Contains(t, string(decoded), "1 threads, 4 calls") // main, greet, capitalize, sum; square is a one-liner the default rules skip
+	require.Contains(t, string(decoded), "1 thread, 4 calls") // main, greet, capitalize, sum; square is a one-liner the default rules skip
 
 	// A second build uses the unpacked binary; the task is up to date.
 	run = runGradleEnv(t, gradleBin, userHome, project, []string{noPath}, "assemble")

@@ -327,7 +327,7 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 	}
 	if s.seen(e.name) {
 		if !isDirName(e.name) {
-			p.warnAt(idx, "%s: %s: already written from an earlier input, skipped", in.path, e.name)
+			p.warnAt(idx, "%s: %s%s", in.path, e.name, mergeSkipSuffix)
 			if ic != nil {
 				ic.emitWarned = true
 			}

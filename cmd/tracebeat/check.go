@@ -4,16 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
 // scanInstrumentedJar lists every method with code in an instrumented jar
-// and the ids injected into it. It lives in another file (it needs the
-// class-file reader); while it is nil, "check --jar" is unavailable.
-var scanInstrumentedJar func(path string) ([]methodmap.InstrumentedMethod, error)
+// and the ids injected into it (checkjar.go; tests replace it).
+var scanInstrumentedJar = scanJarForCheck
 
 // maxPrintedViolations keeps the output readable on a badly broken map; the
 // summary line still counts all of them.
@@ -27,7 +28,7 @@ func init() {
 	})
 }
 
-const checkHelp = `usage: tracebeat check --map methodMapping.txt [--base OLD_MAP] [--jar INSTRUMENTED.jar]
+const checkHelp = `usage: tracebeat check --map methodMapping.txt [--base OLD_MAP] [--jar INSTRUMENTED.jar [--mapping mapping.txt]]
 
 Checks a method map and prints one line per problem, then a summary line.
   --map   syntax, duplicate ids or methods, ids outside 1..1048573, lines
@@ -42,9 +43,10 @@ Checks a method map and prints one line per problem, then a summary line.
 Exit status: 0 no problem, 1 problems found or a file unreadable, 2 usage.
 
 Examples:
-  tracebeat check --map build/outputs/trace/methodMapping.txt
+  (the Gradle plugin writes its maps to build/outputs/tracebeat/[VARIANT/])
+  tracebeat check --map build/outputs/tracebeat/release/methodMapping.txt
   tracebeat check --map methodMapping.txt --base release-1.2/methodMapping.txt
-  tracebeat check --map methodMapping.txt --jar build/trace/instrumented.jar
+  tracebeat check --map out/methodMapping.txt --jar out/app.jar --mapping mapping.txt
 
 Flags:
 `
@@ -56,24 +58,35 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	mapPath := fs.String("map", "", "methodMapping.txt to check (required)")
 	basePath := fs.String("base", "", "earlier methodMapping.txt the map must stay compatible with")
 	jarPath := fs.String("jar", "", "instrumented jar to check against the map")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
+	jarCfg := defaultCheckJarConfig()
+	mode := fs.String("mode", "beat", "beat or systrace: the calls --jar was instrumented with")
+	fs.StringVar(&jarCfg.beatClass, "beat-class", jarCfg.beatClass, "runtime class of the injected i/o calls, for --jar, as given to instrument")
+	fs.StringVar(&jarCfg.mapping, "mapping", "", "ProGuard/R8 mapping.txt of an obfuscated --jar (the map has the original names)")
+	help := fs.BoolP("help", "h", false, "show this help")
+	if err := fs.Parse(args); err != nil || *help {
+		if errors.Is(err, pflag.ErrHelp) || *help {
 			fmt.Fprint(stdout, checkHelp+fs.FlagUsages())
 			return exitOK
 		}
 		return checkUsageError(stderr, err.Error())
 	}
+	m, err := rewrite.ParseMode(*mode)
+	if err != nil {
+		return checkUsageError(stderr, "--mode: "+err.Error())
+	}
+	jarCfg.mode = m
+	if jarCfg.beatClass == "" {
+		return checkUsageError(stderr, "--beat-class: empty class name")
+	}
+	jarCfg.beatClass = strings.ReplaceAll(jarCfg.beatClass, ".", "/")
 	switch {
 	case *mapPath == "":
 		return checkUsageError(stderr, "--map is required")
 	case fs.NArg() > 0:
 		return checkUsageError(stderr, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
-	case *jarPath != "" && scanInstrumentedJar == nil:
-		fmt.Fprintln(stderr, "tracebeat check: jar check not available in this build")
-		return exitUsage
 	}
 
-	m, violations, err := methodmap.CheckMapFile(*mapPath)
+	methodMap, violations, err := methodmap.CheckMapFile(*mapPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "tracebeat check: %v\n", err)
 		return exitFailure
@@ -85,15 +98,21 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			return exitFailure
 		}
 		violations = append(violations, baseSyntax...)
-		violations = append(violations, methodmap.CompareWithBase(m, *mapPath, base, *basePath)...)
+		violations = append(violations, methodmap.CompareWithBase(methodMap, *mapPath, base, *basePath)...)
 	}
 	if *jarPath != "" {
-		methods, err := scanInstrumentedJar(*jarPath)
+		methods, err := scanInstrumentedJar(*jarPath, jarCfg)
 		if err != nil {
 			fmt.Fprintf(stderr, "tracebeat check: %s: %v\n", *jarPath, err)
 			return exitFailure
 		}
-		violations = append(violations, methodmap.CheckJar(m, *mapPath, *jarPath, methods)...)
+		if !anyInjected(methods) {
+			// Every mapped method would be "not instrumented": one line
+			// says it, and which runtime's calls the jar does carry.
+			fmt.Fprintf(stderr, "tracebeat check: %s carries no injected calls of %s%s\n", *jarPath, jarCfg.describe(), otherRuntimeHint(*jarPath, jarCfg))
+			return exitFailure
+		}
+		violations = append(violations, methodmap.CheckJar(methodMap, *mapPath, *jarPath, methods)...)
 	}
 
 	for i, v := range violations {
@@ -104,7 +123,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, v.Msg)
 	}
 	fmt.Fprintf(stdout, "check: map=%s entries=%d base=%s jar=%s violations=%d\n",
-		*mapPath, len(m.Entries), orNone(*basePath), orNone(*jarPath), len(violations))
+		*mapPath, len(methodMap.Entries), orNone(*basePath), orNone(*jarPath), len(violations))
 	if len(violations) > 0 {
 		return exitFailure
 	}

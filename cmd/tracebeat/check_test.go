@@ -27,7 +27,7 @@ func writeTemp(t *testing.T, name, content string) string {
 func withJarScanner(t *testing.T, f func(string) ([]methodmap.InstrumentedMethod, error)) {
 	t.Helper()
 	saved := scanInstrumentedJar
-	scanInstrumentedJar = f
+	scanInstrumentedJar = func(path string, _ checkJarConfig) ([]methodmap.InstrumentedMethod, error) { return f(path) }
 	t.Cleanup(func() { scanInstrumentedJar = saved })
 }
 
@@ -117,17 +117,6 @@ func TestCheckCommandJar(t *testing.T) {
 	good := writeTemp(t, "good.txt", "1,1,a.A run ()V\n2,1,a.B stop ()V\n"+dispatchLine)
 	jar := "app-instrumented.jar"
 
-	t.Run("not available", func(t *testing.T) {
-		withJarScanner(t, nil)
-		var out, errb bytes.Buffer
-		if code := runMain([]string{"check", "--map", good, "--jar", jar}, &out, &errb); code != 2 {
-			t.Errorf("exit %d, want 2", code)
-		}
-		if !strings.Contains(errb.String(), "jar check not available in this build") {
-			t.Errorf("stderr = %q", errb.String())
-		}
-	})
-
 	tests := []struct {
 		name     string
 		methods  []methodmap.InstrumentedMethod
@@ -147,6 +136,11 @@ func TestCheckCommandJar(t *testing.T) {
 				{Class: "a/B", Name: "stop", Desc: "()V", Access: 1, InjectedIDs: []int{2}},
 			}},
 		{name: "not instrumented", wantCode: 1, wantOut: jar + ": method a.B stop ()V has id 2 in " + good + " (line 2) but is not instrumented",
+			methods: []methodmap.InstrumentedMethod{
+				{Class: "a/A", Name: "run", Desc: "()V", Access: 1, InjectedIDs: []int{1}},
+				{Class: "a/B", Name: "stop", Desc: "()V", Access: 1},
+			}},
+		{name: "never instrumented", wantCode: 1, wantErr: "tracebeat check: " + jar + " carries no injected calls of --beat-class com/tencent/matrix/trace/core/AppMethodBeat: is it the jar that instrument wrote",
 			methods: []methodmap.InstrumentedMethod{{Class: "a/B", Name: "stop", Desc: "()V", Access: 1}}},
 		{name: "scan error", scanErr: errors.New("zip: not a valid zip file"), wantCode: 1,
 			wantErr: "tracebeat check: " + jar + ": zip: not a valid zip file"},

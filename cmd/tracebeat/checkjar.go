@@ -3,9 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
-	"sync"
 
 	"github.com/tracebeat/tracebeat/instrument"
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
@@ -22,55 +20,8 @@ type checkJarConfig struct {
 	mapping   string // mapping.txt path, "" for a jar that was not obfuscated
 }
 
-// checkJarFlagHelp is appended to check's --help.
-const checkJarFlagHelp = `      --beat-class string   runtime class of the injected i/o calls, for --jar (default "com.tencent.matrix.trace.core.AppMethodBeat")
-      --mapping string      ProGuard/R8 mapping.txt of an obfuscated --jar (the map has the original names)
-      --mode string         beat or systrace: the calls --jar was instrumented with (default "beat")
-`
-
-var (
-	// checkJarMu serialises check runs in one process: the flags below reach
-	// scanInstrumentedJar through checkJarCurrent, because its signature
-	// (fixed in check.go) carries only the jar path.
-	checkJarMu      sync.Mutex
-	checkJarCurrent = defaultCheckJarConfig()
-)
-
 func defaultCheckJarConfig() checkJarConfig {
 	return checkJarConfig{mode: rewrite.ModeBeat, beatClass: rewrite.DefaultRuntime().BeatClass}
-}
-
-func init() {
-	scanInstrumentedJar = func(path string) ([]methodmap.InstrumentedMethod, error) {
-		return scanJarForCheck(path, checkJarCurrent)
-	}
-
-	// check.go's init has run (files are initialised in name order): wrap
-	// the command so that it accepts the flags the jar scan needs. This is
-	// a stop-gap: once check.go defines --mode, --beat-class and --mapping
-	// and hands them to scanInstrumentedJar, the wrapper, the mutex and
-	// extractCheckJarFlags go away.
-	c, ok := commands["check"]
-	if !ok {
-		panic("tracebeat: checkjar.go needs the check command of check.go")
-	}
-	inner := c.run
-	c.run = func(args []string, stdout, stderr io.Writer) int {
-		cfg, rest, err := extractCheckJarFlags(args)
-		if err != nil {
-			return checkUsageError(stderr, err.Error())
-		}
-		checkJarMu.Lock()
-		defer checkJarMu.Unlock()
-		checkJarCurrent = cfg
-		defer func() { checkJarCurrent = defaultCheckJarConfig() }()
-		code := inner(rest, stdout, stderr)
-		if wantsHelp(rest) && code == exitOK {
-			fmt.Fprint(stdout, checkJarFlagHelp)
-		}
-		return code
-	}
-	commands["check"] = c
 }
 
 // scanJarForCheck scans an instrumented jar and, for an obfuscated one,
@@ -103,59 +54,38 @@ func scanJarForCheck(path string, cfg checkJarConfig) ([]methodmap.InstrumentedM
 	return methods, nil
 }
 
-// extractCheckJarFlags takes --mode, --beat-class and --mapping (as
-// "--flag value" or "--flag=value") out of args and returns the rest for
-// check.go's parser. Arguments after "--" are left alone.
-func extractCheckJarFlags(args []string) (checkJarConfig, []string, error) {
-	cfg := defaultCheckJarConfig()
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			rest = append(rest, args[i:]...)
-			break
-		}
-		name, value, hasValue := strings.Cut(a, "=")
-		switch name {
-		case "--mode", "--beat-class", "--mapping":
-		default:
-			rest = append(rest, a)
-			continue
-		}
-		if !hasValue {
-			if i+1 >= len(args) {
-				return cfg, nil, fmt.Errorf("flag needs an argument: %s", name)
-			}
-			i++
-			value = args[i]
-		}
-		switch name {
-		case "--mode":
-			mode, err := rewrite.ParseMode(value)
-			if err != nil {
-				return cfg, nil, fmt.Errorf("--mode: %v", err)
-			}
-			cfg.mode = mode
-		case "--beat-class":
-			if value == "" {
-				return cfg, nil, fmt.Errorf("--beat-class: empty class name")
-			}
-			cfg.beatClass = strings.ReplaceAll(value, ".", "/")
-		case "--mapping":
-			cfg.mapping = value
-		}
+// describe names the calls a config looks for, as a user would write them.
+func (c checkJarConfig) describe() string {
+	if c.mode == rewrite.ModeSystrace {
+		return "--mode systrace (android.os.Trace.beginSection/endSection)"
 	}
-	return cfg, rest, nil
+	return "--beat-class " + c.beatClass
 }
 
-func wantsHelp(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == "-h" || a == "--help" {
+// anyInjected tells whether a scan found at least one injected id.
+func anyInjected(methods []methodmap.InstrumentedMethod) bool {
+	for _, m := range methods {
+		if len(m.InjectedIDs) > 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// otherRuntimeHint looks for the calls of the other mode and of the
+// default beat class in a jar that has none of the asked ones, and says
+// which flag finds them; "" when it carries none of those either (a jar
+// that was never instrumented).
+func otherRuntimeHint(path string, asked checkJarConfig) string {
+	tries := []checkJarConfig{defaultCheckJarConfig(), {mode: rewrite.ModeSystrace, beatClass: asked.beatClass}}
+	for _, c := range tries {
+		if c == asked || (c.mode == asked.mode && c.beatClass == asked.beatClass) {
+			continue
+		}
+		c.mapping = ""
+		if methods, err := scanJarForCheck(path, c); err == nil && anyInjected(methods) {
+			return fmt.Sprintf(": it carries those of %s, so give check that", c.describe())
+		}
+	}
+	return ": is it the jar that instrument wrote, and were --beat-class and --mode the ones instrument was given?"
 }

@@ -17,6 +17,8 @@ import (
 	cf "github.com/tracebeat/tracebeat/classfile"
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/methodmap"
+
+	"github.com/tracebeat/tracebeat/internal/english"
 )
 
 func init() {
@@ -80,8 +82,9 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tracebeat inspect: %s\nRun 'tracebeat inspect --help' for usage.\n", msg)
 		return exitUsage
 	}
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
+	help := flags.BoolP("help", "h", false, "show this help")
+	if err := flags.Parse(args); err != nil || *help {
+		if errors.Is(err, pflag.ErrHelp) || *help {
 			fmt.Fprint(stdout, inspectHelp+flags.FlagUsages())
 			return exitOK
 		}
@@ -344,7 +347,7 @@ func listClasses(w io.Writer, s *classSource, rt rewrite.Runtime) error {
 		}
 		fmt.Fprintf(w, "%s  methods=%d instrumented=%d\n", name, methods, traced)
 	}
-	fmt.Fprintf(w, "%s: %d classes, %d with injected code", s.path, len(names), instrumented)
+	fmt.Fprintf(w, "%s: %s, %d with injected code", s.path, english.Count(len(names), "class"), instrumented)
 	if broken > 0 {
 		fmt.Fprintf(w, ", %d unreadable", broken)
 	}

@@ -10,6 +10,8 @@ import (
 	cf "github.com/tracebeat/tracebeat/classfile"
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/methodmap"
+
+	"github.com/tracebeat/tracebeat/internal/english"
 )
 
 // classPrinter prints one class for inspect.
@@ -79,7 +81,7 @@ func (p *classPrinter) print(where string, data []byte) error {
 	}
 	fmt.Fprintln(p.w)
 	fmt.Fprintf(p.w, "  version %d.%d, flags 0x%04x (%s)\n", c.Major, c.Minor, c.Access, classFlags(c.Access))
-	fmt.Fprintf(p.w, "  %d methods, %d with injected code\n", len(c.Methods), instrumented)
+	fmt.Fprintf(p.w, "  %s, %d with injected code\n", english.Count(len(c.Methods), "method"), instrumented)
 
 	broken := 0
 	for _, i := range shown {

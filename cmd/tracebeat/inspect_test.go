@@ -279,7 +279,7 @@ func TestInspectErrors(t *testing.T) {
 	code, stdout, stderr := runCLI("inspect", brokenJar)
 	assert.Equal(t, exitOK, code, stderr)
 	assert.Contains(t, stdout, "a/Broken.class  cannot parse: ")
-	assert.Contains(t, stdout, ": 1 classes, 0 with injected code, 1 unreadable")
+	assert.Contains(t, stdout, ": 1 class, 0 with injected code, 1 unreadable")
 }
 
 // codeToken is one instruction ("12 ifeq 40") or switch case ("case 3 40")

@@ -118,7 +118,7 @@ func (f *instrumentFlags) define(fs *pflag.FlagSet) {
 	fs.StringVar(&f.ignoreMap, "ignore-map", "", "ignoreMethodMapping.txt to write (default: beside the method map)")
 	fs.StringVar(&f.report, "report", "", "JSON report of ignored methods with reasons")
 	fs.StringVar(&f.beatClass, "beat-class", rewrite.DefaultRuntime().BeatClass, "runtime class with static i(I)V, o(I)V, at(Activity,Z)V")
-	fs.BoolVar(&f.strict, "strict", false, "fail on a class that cannot be parsed (default: copy it untouched with a warning)")
+	fs.BoolVar(&f.strict, "strict", false, "make these errors instead of warnings: a class that cannot be parsed (else copied untouched), a missing base map or block list (else read as empty), a block-list line Matrix would skip, code instrumented before (else left as it is)")
 	fs.StringVar(&f.config, "config", "", "file of \"flag = value\" lines (\"input = PATH\" adds inputs); command-line flags win")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&f.logFormat, "log-format", "console", "console or json")
@@ -153,8 +153,9 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	flags := pflag.NewFlagSet("instrument", pflag.ContinueOnError)
 	flags.SetOutput(io.Discard)
 	fl.define(flags)
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
+	help := flags.BoolP("help", "h", false, "show this help")
+	if err := flags.Parse(args); err != nil || *help {
+		if errors.Is(err, pflag.ErrHelp) || *help {
 			fmt.Fprint(stdout, instrumentHelp+flags.FlagUsages())
 			return exitOK
 		}

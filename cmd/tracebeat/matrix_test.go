@@ -65,7 +65,7 @@ func TestRulesSayWhatTheyDid(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	assert.NotContains(t, stderr, list+":1:")
 	assert.Regexp(t, regexpQuote(list)+`:2: -keeppackage in/ matches no class of the inputs; Matrix read it as a prefix and blocked \d+ classes: write -keeppackage ins/`, stderr)
-	assert.Contains(t, stderr, list+":3: -keepclass ins/Recursio matches no class of the inputs; Matrix read it as a prefix and blocked 1 classes: write -keepclass ins/Recursion")
+	assert.Contains(t, stderr, list+":3: -keepclass ins/Recursio matches no class of the inputs; Matrix read it as a prefix and blocked 1 class: write -keepclass ins/Recursion")
 	assert.Contains(t, stderr, list+":4: -keeppackage com/nothing/ matches no class of the inputs; no input class shares its first package")
 	assert.Contains(t, stderr, list+":5: -keepclass ins/sub/Missing matches no class of the inputs; the nearest package among them is ins/")
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,4 +83,39 @@ func TestRerunWithFewerInputs(t *testing.T) {
 			assert.FileExists(t, filepath.Join(libs, f))
 		}
 	})
+}
+
+// TestMergeSumsUpSkippedEntries: entries several merged inputs hold (every
+// jar's manifest) are one warning with counts, each one at debug level.
+func TestMergeSumsUpSkippedEntries(t *testing.T) {
+	dir := t.TempDir()
+	classes := javatest.ClassFiles(t, insFixtureClasses(t))
+	var jars []string
+	for i := range 3 {
+		entries := map[string][]byte{"META-INF/MANIFEST.MF": []byte(fmt.Sprintf("Manifest-Version: 1.0\nImplementation-Version: %d\n", i))}
+		for name, data := range classes {
+			if i == 0 {
+				entries[name] = data
+			}
+		}
+		entries[fmt.Sprintf("res/only-%d.txt", i)] = []byte("x")
+		entries["res/shared.txt"] = []byte(fmt.Sprint(i))
+		jar := filepath.Join(dir, fmt.Sprintf("in-%d.jar", i))
+		require.NoError(t, os.Rename(javatest.WriteJar(t, entries), jar))
+		jars = append(jars, jar)
+	}
+	code, _, stderr := runCLI(append([]string{"instrument", "--merge", "-o", filepath.Join(dir, "out", "all.jar")}, jars...)...)
+	require.Equal(t, exitOK, code, stderr)
+	var warned []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.Contains(l, "MANIFEST.MF") {
+			warned = append(warned, l)
+		}
+	}
+	require.Len(t, warned, 1, stderr)
+	assert.Contains(t, warned[0], "skipped 4 later ones: META-INF/MANIFEST.MF (2), res/shared.txt (2) (each at --log-level debug)")
+
+	code, _, stderr = runCLI(append([]string{"instrument", "--log-level", "debug", "--merge", "-o", filepath.Join(dir, "debug", "all.jar")}, jars...)...)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stderr, jars[2]+": META-INF/MANIFEST.MF: already written from an earlier input, skipped")
 }

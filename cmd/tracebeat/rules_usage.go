@@ -10,6 +10,8 @@ import (
 	"github.com/tracebeat/tracebeat/blacklist"
 	"github.com/tracebeat/tracebeat/instrument"
 	"github.com/tracebeat/tracebeat/methodmap"
+
+	"github.com/tracebeat/tracebeat/internal/english"
 )
 
 // ruleUsage reports on the rules of the user's block list after a run:
@@ -70,8 +72,8 @@ func (u *ruleUsage) noMatch(r blacklist.Rule, classes []string) string {
 		}
 	}
 	if len(prefixed) > 0 {
-		return fmt.Sprintf("%s; Matrix read it as a prefix and blocked %d classes: write %s",
-			msg, len(prefixed), wholeRules(r.Name, prefixed))
+		return fmt.Sprintf("%s; Matrix read it as a prefix and blocked %s: write %s",
+			msg, english.Count(len(prefixed), "class"), wholeRules(r.Name, prefixed))
 	}
 	if near := nearestPackage(r.Name, classes); near != "" {
 		return fmt.Sprintf("%s; the nearest package among them is %s/", msg, near)

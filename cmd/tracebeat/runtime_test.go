@@ -210,7 +210,7 @@ func TestRuntimeWritesOnDemand(t *testing.T) {
 	_, methodMap, _ := recordThreads(t, classes, nil, nil, []string{"-Dthreads.snapshot=" + snapshot}, 2, 10)
 	code, stdout, stderr := runDecodeArgs("--map", methodMap, "--format", "json", snapshot)
 	require.Equal(t, exitOK, code, stderr)
-	require.Contains(t, stderr, `"main": 1 calls had not returned when the recording was written`)
+	require.Contains(t, stderr, `"main": 1 call still open when the recording was written`)
 	var doc struct {
 		TraceEvents []traceEventJSON `json:"traceEvents"`
 	}
@@ -247,7 +247,8 @@ func TestRuntimeCannotWrite(t *testing.T) {
 	require.Equal(t, string(plain), so.String())
 	lines := strings.Split(strings.TrimSpace(se.String()), "\n")
 	require.Len(t, lines, 1, "stderr: %q", se.String())
-	require.Contains(t, lines[0], "tracebeat: cannot write the trace to "+missing)
+	require.Equal(t, "tracebeat: cannot write the trace to "+missing+": the folder "+filepath.Dir(missing)+" does not exist", lines[0],
+		"names the trace and why, not a temporary file")
 	_, err = os.Stat(missing)
 	require.True(t, os.IsNotExist(err))
 }

@@ -37,6 +37,9 @@ Examples:
   go build -ldflags "-X main.version=1.2.0" -o tracebeat ./cmd/tracebeat
 
 Exit status: 0 ok, 2 usage.
+
+Flags:
+  -h, --help   show this help
 `
 
 func runVersion(args []string, stdout, stderr io.Writer) int {

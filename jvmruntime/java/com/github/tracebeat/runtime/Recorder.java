@@ -197,7 +197,9 @@ public final class Recorder {
             try {
                 write(file);
             } catch (Throwable e) {
-                System.err.println("tracebeat: cannot write the trace to " + file + ": " + e);
+                // An IOException of ours says why in words; others by class.
+                String why = e instanceof IOException && e.getMessage() != null ? e.getMessage() : e.toString();
+                System.err.println("tracebeat: cannot write the trace to " + file + ": " + why);
             }
         }
     }

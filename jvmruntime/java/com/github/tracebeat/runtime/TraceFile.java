@@ -46,7 +46,15 @@ final class TraceFile {
         Path tmp = dir.resolve("." + target.getFileName() + "." + pid() + "-" + System.nanoTime() + ".tmp");
         boolean done = false;
         try {
-            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(tmp.toFile()), 1 << 16));
+            FileOutputStream stream;
+            try {
+                stream = new FileOutputStream(tmp.toFile());
+            } catch (IOException e) {
+                // The message would name the temporary file; the user
+                // named the trace, and its folder is what is wrong.
+                throw new IOException(explain(dir), e);
+            }
+            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(stream, 1 << 16));
             try {
                 writeTo(out, logs, endNanos);
             } finally {
@@ -63,6 +71,18 @@ final class TraceFile {
                 Files.deleteIfExists(tmp);
             }
         }
+    }
+
+    /** Why no file can be created in dir, in a user's words. */
+    private static String explain(Path dir) {
+        File d = dir.toFile();
+        if (!d.exists()) {
+            return "the folder " + dir + " does not exist";
+        }
+        if (!d.isDirectory()) {
+            return dir + " is not a folder";
+        }
+        return "cannot create a file in " + dir + " (permissions, or a full disk?)";
     }
 
     private static void writeTo(DataOutputStream out, List<ThreadLog> logs, long endNanos) throws IOException {
