@@ -70,6 +70,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	top := fs.Int("top", decode.DefaultTop, "buffers and recordings, text format: number of slowest top-level calls shown")
 	maxStack := fs.Int("max-stack", decode.DefaultMaxStack, "buffers and recordings, text format: calls kept per call tree (cheapest dropped first)")
 	pngPath := fs.String("png", "", "also draw a flame chart of the trace to this PNG file (recording, buffer, systrace and marker input)")
+	pngDepth := fs.Int("png-depth", 40, "depth rows the PNG draws per thread; deeper calls are left out, and the picture and stderr say so")
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.Usage = func() {} // errors get a one-line hint below instead
 	if err := fs.Parse(args); err != nil {
@@ -114,6 +115,9 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	}
 	if *top < 1 || *maxStack < 1 {
 		return usageErr("--top and --max-stack must be at least 1")
+	}
+	if *pngDepth < 1 || *pngDepth > 2000 {
+		return usageErr("--png-depth must be 1 to 2000, not %d", *pngDepth)
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "tracebeat decode: %v\n", err)
@@ -167,7 +171,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 		}
 		pngOpts := opts
 		pngOpts.Kind, pngOpts.Format = res.Kind, decode.FormatJSON
-		if err := renderPNG(inPath, *pngPath, filepath.Base(opts.Source), pngOpts); err != nil {
+		if err := renderPNG(inPath, *pngPath, filepath.Base(opts.Source), *pngDepth, pngOpts, stderr); err != nil {
 			return fail(err)
 		}
 	}
@@ -228,7 +232,7 @@ func spoolToTemp(r io.Reader) (string, error) {
 
 // renderPNG decodes the input again as trace-event JSON into a temporary
 // file and draws it.
-func renderPNG(inPath, pngPath, title string, opts decode.Options) error {
+func renderPNG(inPath, pngPath, title string, depth int, opts decode.Options, stderr io.Writer) error {
 	tmp, err := os.CreateTemp("", "tracebeat-png-*.json")
 	if err != nil {
 		return err
@@ -246,7 +250,15 @@ func renderPNG(inPath, pngPath, title string, opts decode.Options) error {
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	return atomicfile.Write(pngPath, 0o644, func(w io.Writer) error {
-		return flamepng.RenderJSON(tmp, w, flamepng.Options{Title: "tracebeat decode: " + title})
+	var cuts []flamepng.Cut
+	err = atomicfile.Write(pngPath, 0o644, func(w io.Writer) error {
+		cuts, err = flamepng.RenderJSON(tmp, w, flamepng.Options{Title: "tracebeat decode: " + title, MaxRows: depth,
+			CutHint: func(maxDepth int) string { return fmt.Sprintf("--png-depth %d draws them", maxDepth+1) }})
+		return err
 	})
+	for _, c := range cuts {
+		fmt.Fprintf(stderr, "tracebeat decode: note: %s: %s: calls deeper than %d rows not drawn (deepest at depth %d); --png-depth %d draws them\n",
+			pngPath, c.Track, c.Rows, c.MaxDepth+1, c.MaxDepth+1)
+	}
+	return err
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
@@ -336,5 +337,46 @@ func TestDecodeRefusesNonTraces(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestDecodePNGSaysWhatItCut: a buffer 120 calls deep draws 40 rows by
+// default and says on stderr (and in the picture) what it left out and
+// the flag that draws it; with that flag nothing is cut.
+func TestDecodePNGSaysWhatItCut(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	const depth = 120
+	record := func(enter bool, id, ms int64) int64 {
+		r := id<<43 | ms
+		if enter {
+			r |= -1 << 63
+		}
+		return r
+	}
+	for d := int64(0); d < depth; d++ {
+		fmt.Fprintln(&b, record(true, d+1, d))
+	}
+	for d := int64(depth - 1); d >= 0; d-- {
+		fmt.Fprintln(&b, record(false, d+1, 2*depth-d))
+	}
+	in := filepath.Join(dir, "deep.txt")
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pic := filepath.Join(dir, "deep.png")
+	code, _, stderr := runDecodeArgs("--png", pic, in)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := "calls deeper than 40 rows not drawn (deepest at depth 120); --png-depth 120 draws them"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+	code, _, stderr = runDecodeArgs("--png", pic, "--png-depth", "120", in)
+	if code != exitOK || strings.Contains(stderr, "not drawn") {
+		t.Errorf("exit %d with --png-depth 120: %s", code, stderr)
+	}
+	if code, _, stderr = runDecodeArgs("--png", pic, "--png-depth", "0", in); code != exitUsage {
+		t.Errorf("--png-depth 0: exit %d: %s", code, stderr)
 	}
 }

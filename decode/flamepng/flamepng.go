@@ -263,6 +263,18 @@ type Options struct {
 	Width   int    // image width in pixels (default 1600)
 	Title   string // drawn at the top
 	MaxRows int    // depth rows drawn per track (default 40)
+	// CutHint, when set, ends the line that a cut track gets in the
+	// picture: how to draw the rest (the flag of the program that draws).
+	CutHint func(maxDepth int) string
+}
+
+// A Cut is a track whose calls went deeper than the rows drawn: the
+// picture says so under the track, and Render returns it for the caller
+// to say too.
+type Cut struct {
+	Track    string // the track's label
+	MaxDepth int    // depth of its deepest call (0: top level)
+	Rows     int    // depth rows drawn
 }
 
 const (
@@ -271,8 +283,9 @@ const (
 	headerH   = 44
 )
 
-// Render draws tracks as a PNG.
-func Render(tracks []Track, w io.Writer, opts Options) error {
+// Render draws tracks as a PNG and returns the tracks whose deeper calls
+// it did not draw.
+func Render(tracks []Track, w io.Writer, opts Options) ([]Cut, error) {
 	width := opts.Width
 	if width <= 0 {
 		width = 1600
@@ -282,7 +295,7 @@ func Render(tracks []Track, w io.Writer, opts Options) error {
 		maxRows = 40
 	}
 	if len(tracks) == 0 {
-		return errors.New("nothing to draw: no slices in the trace")
+		return nil, errors.New("nothing to draw: no slices in the trace")
 	}
 	minT, maxT := math.Inf(1), math.Inf(-1)
 	height := headerH
@@ -291,6 +304,9 @@ func Render(tracks []Track, w io.Writer, opts Options) error {
 			minT, maxT = math.Min(minT, s.StartUs), math.Max(maxT, s.EndUs)
 		}
 		height += rowHeight + min(t.MaxDepth+1, maxRows)*rowHeight + margin
+		if t.MaxDepth >= maxRows {
+			height += rowHeight // the line that says what was cut
+		}
 	}
 	if maxT <= minT {
 		maxT = minT + 1
@@ -303,6 +319,7 @@ func Render(tracks []Track, w io.Writer, opts Options) error {
 	text(img, margin, 14, opts.Title, color.Black)
 	drawAxis(img, minT, maxT, x, height)
 
+	var cuts []Cut
 	y := headerH
 	for _, t := range tracks {
 		label := fmt.Sprintf("pid %d  tid %d", t.Pid, t.Tid)
@@ -331,9 +348,19 @@ func Render(tracks []Track, w io.Writer, opts Options) error {
 				text(img, x0+2, top+12, fitLabel(s.Name, chars), color.Black)
 			}
 		}
-		y += min(t.MaxDepth+1, maxRows)*rowHeight + margin
+		y += min(t.MaxDepth+1, maxRows)*rowHeight
+		if t.MaxDepth >= maxRows {
+			cuts = append(cuts, Cut{Track: label, MaxDepth: t.MaxDepth, Rows: maxRows})
+			note := fmt.Sprintf("calls deeper than %d rows not drawn (deepest at depth %d)", maxRows, t.MaxDepth+1)
+			if opts.CutHint != nil {
+				note += ": " + opts.CutHint(t.MaxDepth)
+			}
+			text(img, margin, y+12, note, color.RGBA{0xc0, 0x10, 0x10, 0xff})
+			y += rowHeight
+		}
+		y += margin
 	}
-	return png.Encode(w, img)
+	return cuts, png.Encode(w, img)
 }
 
 func drawAxis(img *image.RGBA, minT, maxT float64, x func(float64) int, height int) {
@@ -416,11 +443,11 @@ func darker(c color.RGBA) color.RGBA {
 	return color.RGBA{R: c.R / 10 * 7, G: c.G / 10 * 7, B: c.B / 10 * 7, A: 0xff}
 }
 
-// RenderJSON reads trace-event JSON and writes the PNG.
-func RenderJSON(r io.Reader, w io.Writer, opts Options) error {
+// RenderJSON reads trace-event JSON and writes the PNG (see Render).
+func RenderJSON(r io.Reader, w io.Writer, opts Options) ([]Cut, error) {
 	tracks, err := ReadTraceEvents(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	return Render(tracks, w, opts)
 }

@@ -2,8 +2,10 @@ package flamepng
 
 import (
 	"bytes"
+	"fmt"
 	"image/color"
 	"image/png"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -52,8 +54,12 @@ func TestReadTraceEventsLayout(t *testing.T) {
 
 func TestRenderDrawsSlices(t *testing.T) {
 	var out bytes.Buffer
-	if err := RenderJSON(strings.NewReader(sample), &out, Options{Width: 1020, Title: "test"}); err != nil {
+	cuts, err := RenderJSON(strings.NewReader(sample), &out, Options{Width: 1020, Title: "test"})
+	if err != nil {
 		t.Fatal(err)
+	}
+	if len(cuts) != 0 {
+		t.Errorf("cuts = %v, want none", cuts)
 	}
 	img, err := png.Decode(&out)
 	if err != nil {
@@ -82,7 +88,7 @@ func TestReadTraceEventsErrors(t *testing.T) {
 			t.Errorf("%q: no error", in)
 		}
 	}
-	if err := Render(nil, &bytes.Buffer{}, Options{}); err == nil {
+	if _, err := Render(nil, &bytes.Buffer{}, Options{}); err == nil {
 		t.Error("empty trace rendered")
 	}
 }
@@ -103,5 +109,62 @@ func TestFitLabel(t *testing.T) {
 		if got := fitLabel(tc.name, tc.n); got != tc.want {
 			t.Errorf("fitLabel(%q, %d) = %q, want %q", tc.name, tc.n, got, tc.want)
 		}
+	}
+}
+
+// deepTrack is one thread calling 120 levels deep.
+func deepTrack(depth int) Track {
+	t := Track{Pid: 1, Tid: 7, Name: "deep", MaxDepth: depth - 1}
+	for d := range depth {
+		t.Slices = append(t.Slices, Slice{Name: fmt.Sprintf("m%d", d), StartUs: float64(d), EndUs: float64(2*depth - d), Depth: d})
+	}
+	return t
+}
+
+// A track deeper than the rows drawn is cut, and says so: Render returns
+// it, the picture grows by a line of red text under the track, and with
+// more rows nothing is cut and every level is drawn.
+func TestRenderSaysWhatItCut(t *testing.T) {
+	tracks := []Track{deepTrack(120)}
+	var out bytes.Buffer
+	cuts, err := Render(tracks, &out, Options{Width: 800, CutHint: func(d int) string { return fmt.Sprintf("--png-depth %d", d+1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Cut{{Track: "pid 1  tid 7  deep", MaxDepth: 119, Rows: 40}}
+	if !reflect.DeepEqual(cuts, want) {
+		t.Errorf("cuts = %+v, want %+v", cuts, want)
+	}
+	img, err := png.Decode(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := img.Bounds().Dy(), headerH+rowHeight+40*rowHeight+rowHeight+margin; got != want {
+		t.Errorf("height = %d, want %d (40 rows and the note)", got, want)
+	}
+	red := 0
+	noteTop := headerH + rowHeight + 40*rowHeight
+	for y := noteTop; y < noteTop+rowHeight; y++ {
+		for x := 0; x < 400; x++ {
+			if c := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA); c.R > 0xa0 && c.G < 0x40 {
+				red++
+			}
+		}
+	}
+	if red == 0 {
+		t.Error("no note drawn under the cut track")
+	}
+
+	out.Reset()
+	cuts, err = Render(tracks, &out, Options{Width: 800, MaxRows: 120})
+	if err != nil || len(cuts) != 0 {
+		t.Fatalf("cuts = %v, err = %v with 120 rows", cuts, err)
+	}
+	img, err = png.Decode(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := img.Bounds().Dy(), headerH+rowHeight+120*rowHeight+margin; got != want {
+		t.Errorf("height = %d, want %d", got, want)
 	}
 }
