@@ -348,7 +348,7 @@ func Render(tracks []Track, w io.Writer, opts Options) ([]Cut, error) {
 				text(img, x0+2, top+12, fitLabel(s.Name, chars), color.Black)
 			}
 		}
-		y += min(t.MaxDepth+1, maxRows)*rowHeight
+		y += min(t.MaxDepth+1, maxRows) * rowHeight
 		if t.MaxDepth >= maxRows {
 			cuts = append(cuts, Cut{Track: label, MaxDepth: t.MaxDepth, Rows: maxRows})
 			note := fmt.Sprintf("calls deeper than %d rows not drawn (deepest at depth %d)", maxRows, t.MaxDepth+1)
