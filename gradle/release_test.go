@@ -137,6 +137,25 @@ func TestReleaseResolvesWithNoToolPath(t *testing.T) {
 	require.NoError(t, run.err, run.output)
 	require.Equal(t, "UP-TO-DATE", run.outcomes[":tracebeatJar"], run.output)
 
+	t.Run("README snippets", func(t *testing.T) {
+		testReadmeSnippets(t, gradleBin, repo, noPath)
+	})
+
+	t.Run("no repositories", func(t *testing.T) {
+		// A user who pasted the plugins {} block but not repositories {}:
+		// the failure shows the block to add, not only Gradle's "no
+		// repositories are defined".
+		p := sampleProject(t, dir, "no-repositories")
+		build := readFile(t, filepath.Join(p, "build.gradle"))
+		stripped := regexp.MustCompile(`(?s)\nrepositories \{.*?\n\}\n`).ReplaceAllString(build, "\n")
+		require.NotEqual(t, build, stripped)
+		require.NoError(t, os.WriteFile(filepath.Join(p, "build.gradle"), []byte(stripped), 0o644))
+		r := runGradleEnv(t, gradleBin, filepath.Join(dir, "gradle-home-norepo"), p, []string{noPath}, "assemble")
+		require.Error(t, r.err, r.output)
+		require.Contains(t, r.output, "com.github.tracebeat:tracebeat:"+version+":"+classifier+"@exe, which it resolves from the repositories of root project 'release-sample', and this project has none")
+		require.Contains(t, r.output, "maven { url 'https://maven.example.com/tracebeat' }")
+	})
+
 	t.Run("two builds unpack at once", func(t *testing.T) {
 		home := filepath.Join(dir, "gradle-home-shared")
 		var wg sync.WaitGroup

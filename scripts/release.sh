@@ -16,4 +16,5 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 command -v go >/dev/null 2>&1 || export PATH="$PATH:/usr/local/go/bin"
+echo "release: compiling the release tool (go run ./internal/tools/release) ..." >&2
 exec go run ./internal/tools/release "$@"

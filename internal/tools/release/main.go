@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tracebeat/tracebeat"
 	"github.com/tracebeat/tracebeat/internal/release"
@@ -36,6 +37,17 @@ func main() {
 	}
 }
 
+// step says on stderr what the release builds now, and returns the func
+// that says how long it took: a cold build takes minutes, and a silent
+// one looks hung.
+func step(what string) func() {
+	start := time.Now()
+	fmt.Fprintf(os.Stderr, "release: %s ...\n", what)
+	return func() {
+		fmt.Fprintf(os.Stderr, "release:   done in %.1f s\n", time.Since(start).Seconds())
+	}
+}
+
 func run(out string, hostOnly bool) error {
 	root, err := os.Getwd()
 	if err != nil {
@@ -56,13 +68,16 @@ func run(out string, hostOnly bool) error {
 	defer os.RemoveAll(work)
 
 	r := release.Release{Version: version, RuntimeJar: jvmruntime.Jar()}
-	for _, t := range targets {
+	for i, t := range targets {
+		done := step(fmt.Sprintf("binary %d of %d: %s (go build; a cold Go cache builds the standard library for it first)", i+1, len(targets), t))
 		b, err := release.BuildBinary(root, filepath.Join(out, "bin"), t)
 		if err != nil {
 			return err
 		}
+		done()
 		r.Binaries = append(r.Binaries, b)
 	}
+	done := step("the Gradle plugin (javac --release 8 against the Gradle on PATH)")
 	gradle, err := exec.LookPath("gradle")
 	if err != nil {
 		return fmt.Errorf("gradle not on PATH: the plugin compiles against its API (Debian: apt-get install -y gradle)")
@@ -81,10 +96,13 @@ func run(out string, hostOnly bool) error {
 	if r.PluginResources, err = release.PluginResources(root); err != nil {
 		return err
 	}
+	done()
+	done = step("the Maven repository (binaries, plugin, runtime jar, POMs, checksums)")
 	w, err := release.WriteRepository(filepath.Join(out, "maven"), r)
 	if err != nil {
 		return err
 	}
+	done()
 	for _, f := range w.Files {
 		fmt.Println("  " + f)
 	}

@@ -128,9 +128,7 @@ final class ReleaseTool {
             conf.setTransitive(false);
             artifactFile = conf.getSingleFile();
         } catch (RuntimeException e) {
-            throw new GradleException("tracebeat: cannot resolve " + coordinates + " from the repositories of "
-                    + project.getPath() + ": add the repository that holds tracebeat releases to"
-                    + " repositories { }, or set toolPath / TRACEBEAT_TOOL to a tracebeat binary", e);
+            throw new GradleException(resolutionHelp(project, coordinates), e);
         }
         String got = sha256(artifactFile);
         if (!sha256.equals(got)) {
@@ -139,6 +137,30 @@ final class ReleaseTool {
         }
         install(artifactFile, dir, exe);
         return exe;
+    }
+
+    /**
+     * What to do when the binary does not resolve. A project without
+     * repositories gets the snippet to add: Gradle itself only says that
+     * none are defined. (Repositories declared in settings.gradle under
+     * dependencyResolutionManagement are not the project's, and resolve.)
+     */
+    static String resolutionHelp(Project project, String coordinates) {
+        String ways = " Or set tracebeat { toolPath = '/path/to/tracebeat' } or the TRACEBEAT_TOOL environment variable"
+                + " to a tracebeat binary.";
+        if (project.getRepositories().isEmpty()) {
+            return "tracebeat: the plugin runs the tracebeat binary of its release, " + coordinates
+                    + ", which it resolves from the repositories of " + project.getDisplayName()
+                    + ", and this project has none. Add the Maven repository that holds the tracebeat release"
+                    + " (the one pluginManagement names for the plugin) to build.gradle:\n"
+                    + "    repositories {\n"
+                    + "        maven { url 'https://maven.example.com/tracebeat' }   // where the release is\n"
+                    + "    }\n"
+                    + "(with dependencyResolutionManagement in settings.gradle, add it there instead.)" + ways;
+        }
+        return "tracebeat: cannot resolve " + coordinates + " from the repositories of " + project.getDisplayName()
+                + ": add the Maven repository that holds the tracebeat release (the one pluginManagement names for"
+                + " the plugin) to repositories { }." + ways;
     }
 
     private void install(File from, File dir, File exe) {
