@@ -611,6 +611,9 @@ func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set, rules []m
 	var mu sync.Mutex
 	stage := func(what, path string, data []byte, write func(tmp string) error) error {
 		if data != nil && atomicfile.Holds(path, data) {
+			mu.Lock()
+			set.Holds(path) // this run's output all the same
+			mu.Unlock()
 			return nil
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

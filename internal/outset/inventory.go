@@ -7,9 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/zeebo/xxh3"
+
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
 )
 
 // An inventory lists what a run published in its folder, so that the next
@@ -28,6 +31,11 @@ const inventoryHeader = "tracebeat outputs 1"
 // and remove what the last inventory of that name listed but this set no
 // longer writes.
 func (s *Set) Track(name string) { s.inventory = filepath.Join(filepath.Dir(s.journal), name) }
+
+// Holds declares an output of this set that is in place already (a map
+// that holds what the run would write, left alone): the inventory lists
+// it like a staged one, so it is not taken for an earlier run's leftover.
+func (s *Set) Holds(final string) { s.inPlace = append(s.inPlace, final) }
 
 // Kept lists the outputs of an earlier run that the last Publish did not
 // remove because they changed since that run wrote them.
@@ -124,10 +132,13 @@ func (s *Set) planInventory() (stale []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	var b strings.Builder
-	b.WriteString(inventoryHeader + "\n")
+	var listed []inventoryEntry
 	writes := map[string]bool{}
-	for _, it := range s.items {
+	outputs := slices.Clone(s.items)
+	for _, p := range s.inPlace {
+		outputs = append(outputs, item{temp: p, final: p}) // fingerprinted where it is
+	}
+	for _, it := range outputs {
 		final, err := filepath.Abs(it.final)
 		if err != nil {
 			return nil, err
@@ -141,7 +152,14 @@ func (s *Set) planInventory() (stale []string, err error) {
 			return nil, err
 		}
 		writes[filepath.ToSlash(rel)] = true
-		fmt.Fprintf(&b, "%s\t%s\n", print, filepath.ToSlash(rel))
+		listed = append(listed, inventoryEntry{print, filepath.ToSlash(rel)})
+	}
+	// Outputs are staged as they finish, in no fixed order.
+	slices.SortFunc(listed, func(a, b inventoryEntry) int { return strings.Compare(a.rel, b.rel) })
+	var b strings.Builder
+	b.WriteString(inventoryHeader + "\n")
+	for _, e := range listed {
+		fmt.Fprintf(&b, "%s\t%s\n", e.print, e.rel)
 	}
 	for _, e := range old {
 		if writes[e.rel] {
@@ -158,6 +176,9 @@ func (s *Set) planInventory() (stale []string, err error) {
 		default:
 			stale = append(stale, path)
 		}
+	}
+	if atomicfile.Holds(s.inventory, []byte(b.String())) {
+		return stale, nil
 	}
 	tmp, err := stageBytes(s.inventory, []byte(b.String()))
 	if err != nil {

@@ -59,6 +59,7 @@ type Set struct {
 	// inventory, when set (Track), is the file listing what the set
 	// publishes; kept are stale outputs left because they changed.
 	inventory string
+	inPlace   []string // outputs of this set left in place (Holds)
 	kept      []string
 	removed   []string
 }
@@ -90,7 +91,7 @@ func (s *Set) Discard() {
 // changed and the staged files are removed; after, the renames are tried
 // to the end and the journal stays for the next run if one fails.
 func (s *Set) Publish() error {
-	if len(s.items) == 0 {
+	if len(s.items) == 0 && s.inventory == "" {
 		return nil
 	}
 	// What a rename would refuse is refused before anything moves: a file
@@ -118,6 +119,9 @@ func (s *Set) Publish() error {
 			s.Discard()
 			return fmt.Errorf("publishing the outputs: %w", err)
 		}
+	}
+	if len(s.items) == 0 && len(stale) == 0 {
+		return nil // everything in place already
 	}
 	abs := func(p string) string {
 		if a, err := filepath.Abs(p); err == nil {

@@ -216,12 +216,18 @@ func TestPublishRemovesWhatTheLastRunWrote(t *testing.T) {
 // The same outputs give the same inventory: it holds contents, not times.
 func TestInventoryIsDeterministic(t *testing.T) {
 	var got []string
-	for range 2 {
+	for i := range 2 {
 		dir := t.TempDir()
 		s := New(dir)
 		s.Track(".outputs")
-		stage(t, s, dir, "a.jar", "a")
-		stage(t, s, dir, "classes", "")
+		// Outputs are staged as they finish: in another order each run.
+		if i == 0 {
+			stage(t, s, dir, "a.jar", "a")
+			stage(t, s, dir, "classes", "")
+		} else {
+			stage(t, s, dir, "classes", "")
+			stage(t, s, dir, "a.jar", "a")
+		}
 		require.NoError(t, s.Publish())
 		got = append(got, read(t, filepath.Join(dir, ".outputs")))
 		time.Sleep(10 * time.Millisecond)
@@ -258,4 +264,41 @@ func TestRecoverFinishesARemoval(t *testing.T) {
 	write(t, filepath.Join(dir, fmt.Sprintf(".tracebeat-publish-%d.journal", pid)), journal)
 	require.NoError(t, Recover(dir))
 	assert.ElementsMatch(t, []string{"b.jar"}, names(t, dir))
+}
+
+// An output left in place because it holds what the run would write is
+// this run's all the same: not removed, and listed again.
+func TestPublishKeepsOutputsInPlace(t *testing.T) {
+	dir := t.TempDir()
+	first := New(dir)
+	first.Track(".outputs")
+	stage(t, first, dir, "a.jar", "a")
+	stage(t, first, dir, "m.txt", "m")
+	require.NoError(t, first.Publish())
+	inventory := read(t, filepath.Join(dir, ".outputs"))
+
+	second := New(dir)
+	second.Track(".outputs")
+	second.Holds(filepath.Join(dir, "m.txt"))
+	stage(t, second, dir, "a.jar", "a")
+	require.NoError(t, second.Publish())
+	assert.Empty(t, second.Removed())
+	assert.ElementsMatch(t, []string{".outputs", "a.jar", "m.txt"}, names(t, dir))
+	assert.Equal(t, inventory, read(t, filepath.Join(dir, ".outputs")))
+
+	// Nothing staged, everything in place: nothing moves or goes.
+	third := New(dir)
+	third.Track(".outputs")
+	third.Holds(filepath.Join(dir, "m.txt"))
+	third.Holds(filepath.Join(dir, "a.jar"))
+	require.NoError(t, third.Publish())
+	assert.ElementsMatch(t, []string{".outputs", "a.jar", "m.txt"}, names(t, dir))
+
+	// Nothing staged, one output no longer written: it goes.
+	fourth := New(dir)
+	fourth.Track(".outputs")
+	fourth.Holds(filepath.Join(dir, "m.txt"))
+	require.NoError(t, fourth.Publish())
+	assert.Equal(t, []string{filepath.Join(dir, "a.jar")}, fourth.Removed())
+	assert.ElementsMatch(t, []string{".outputs", "m.txt"}, names(t, dir))
 }
