@@ -254,7 +254,7 @@ func TestBeatStubCounts(t *testing.T) {
 		log  []string
 	}{
 		{"balanced", StubReport{Enter: 4, Exit: 4, Threads: 2, Focus: 3, MaxDepth: 3, FocusByClass: focusBy}, balancedLog},
-		{"unbalanced", StubReport{Enter: 7, Exit: 6, Mismatched: 2, Open: 1, Threads: 2, Focus: 3, MaxDepth: 3,
+		{"unbalanced", StubReport{Enter: 7, Exit: 6, Mismatched: 2, Open: 1, OpenEnded: 1, Threads: 2, Focus: 3, MaxDepth: 3,
 			FocusByClass: focusBy},
 			append(append([]string{}, balancedLog...), "main i 4", "main i 5", "main o 4", "main o 99", "main i 6")},
 	}
@@ -303,7 +303,7 @@ func TestSystraceStubCounts(t *testing.T) {
 		log  []TraceEvent
 	}{
 		{"balanced", TraceReport{Begin: 3, End: 3, Threads: 2, MaxDepth: 2}, balancedLog},
-		{"unbalanced", TraceReport{Begin: 4, End: 4, Unmatched: 1, Open: 1, Threads: 2, MaxDepth: 2},
+		{"unbalanced", TraceReport{Begin: 4, End: 4, Unmatched: 1, Open: 1, OpenEnded: 1, Threads: 2, MaxDepth: 2},
 			append(append([]TraceEvent{}, balancedLog...), TraceEvent{"main", "e", ""}, TraceEvent{"main", "b", "left open"})},
 	}
 	for _, tc := range tests {
@@ -344,7 +344,7 @@ func TestStubReportWithoutCalls(t *testing.T) {
 }
 
 func TestParseStubReportRejectsBadLines(t *testing.T) {
-	const good = "beatstub: enter=1 exit=1 mismatched=0 open=0 threads=1 focus=0 maxdepth=1 focusby="
+	const good = "beatstub: enter=1 exit=1 mismatched=0 open=0 openended=0 threads=1 focus=0 maxdepth=1 focusby="
 	tests := []struct {
 		name, stderr, wantErr string
 	}{

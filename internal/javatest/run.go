@@ -28,6 +28,9 @@ type JVM struct {
 	Timeout time.Duration
 	// Dir is the working directory; empty means the test's.
 	Dir string
+	// Java is the java binary; empty means the one on PATH (a class file
+	// newer than that JDK needs another, such as Temurin 25's).
+	Java string
 }
 
 // fastStart are JVM flags that cut start-up time of short test programs
@@ -52,7 +55,11 @@ func (j JVM) Run(tb testing.TB, mainClass string, args ...string) (stdout, stder
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "java", append(j.args(), append([]string{mainClass}, args...)...)...)
+	java := j.Java
+	if java == "" {
+		java = "java"
+	}
+	cmd := exec.CommandContext(ctx, java, append(j.args(), append([]string{mainClass}, args...)...)...)
 	cmd.Dir = j.Dir
 	cmd.WaitDelay = 5 * time.Second
 	var out, errOut bytes.Buffer

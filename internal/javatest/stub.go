@@ -62,9 +62,13 @@ type StubReport struct {
 	Exit       int // o() calls
 	Mismatched int // o() calls whose id was not on top of the thread's stack
 	Open       int // ids left on the stacks of all threads at exit
-	Threads    int // threads that called i() or o()
-	Focus      int // at() calls
-	MaxDepth   int // deepest stack seen on any thread
+	// OpenEnded are the ids of Open left on threads that had ended: a
+	// thread still running at exit (a pool's parked worker) is inside its
+	// methods, an ended one left them all.
+	OpenEnded int
+	Threads   int // threads that called i() or o()
+	Focus     int // at() calls
+	MaxDepth  int // deepest stack seen on any thread
 	// FocusByClass counts at() calls per runtime class of the activity.
 	FocusByClass map[string]int
 }
@@ -81,13 +85,13 @@ var ErrNoReport = errors.New("no stub report line in stderr")
 // ParseStubReport finds the "beatstub:" line in a program's stderr.
 func ParseStubReport(stderr string) (StubReport, error) {
 	fields, err := reportFields(stderr, "beatstub:",
-		"enter", "exit", "mismatched", "open", "threads", "focus", "maxdepth", "focusby")
+		"enter", "exit", "mismatched", "open", "openended", "threads", "focus", "maxdepth", "focusby")
 	if err != nil {
 		return StubReport{}, err
 	}
 	r := StubReport{FocusByClass: map[string]int{}}
 	for key, dst := range map[string]*int{"enter": &r.Enter, "exit": &r.Exit, "mismatched": &r.Mismatched,
-		"open": &r.Open, "threads": &r.Threads, "focus": &r.Focus, "maxdepth": &r.MaxDepth} {
+		"open": &r.Open, "openended": &r.OpenEnded, "threads": &r.Threads, "focus": &r.Focus, "maxdepth": &r.MaxDepth} {
 		if *dst, err = strconv.Atoi(fields[key]); err != nil {
 			return StubReport{}, fmt.Errorf("beatstub report: %s: %w", key, err)
 		}
@@ -111,6 +115,7 @@ type TraceReport struct {
 	End       int // endSection() calls
 	Unmatched int // endSection() calls with no open section
 	Open      int // sections left open on all threads at exit
+	OpenEnded int // sections of Open left on threads that had ended
 	Threads   int // threads that called the stub
 	MaxDepth  int // deepest section nesting on any thread
 }
@@ -122,13 +127,13 @@ func (r TraceReport) Balanced() bool {
 
 // ParseTraceReport finds the "tracestub:" line in a program's stderr.
 func ParseTraceReport(stderr string) (TraceReport, error) {
-	fields, err := reportFields(stderr, "tracestub:", "begin", "end", "unmatched", "open", "threads", "maxdepth")
+	fields, err := reportFields(stderr, "tracestub:", "begin", "end", "unmatched", "open", "openended", "threads", "maxdepth")
 	if err != nil {
 		return TraceReport{}, err
 	}
 	var r TraceReport
 	for key, dst := range map[string]*int{"begin": &r.Begin, "end": &r.End, "unmatched": &r.Unmatched,
-		"open": &r.Open, "threads": &r.Threads, "maxdepth": &r.MaxDepth} {
+		"open": &r.Open, "openended": &r.OpenEnded, "threads": &r.Threads, "maxdepth": &r.MaxDepth} {
 		if *dst, err = strconv.Atoi(fields[key]); err != nil {
 			return TraceReport{}, fmt.Errorf("tracestub report: %s: %w", key, err)
 		}

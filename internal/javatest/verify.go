@@ -73,9 +73,19 @@ func (r VerifyResult) String() string {
 // --enable-preview so preview fixtures load.
 func Verify(tb testing.TB, jar string, deps ...string) VerifyResult {
 	tb.Helper()
+	return VerifyWith(tb, JVM{}, jar, deps...)
+}
+
+// VerifyWith is Verify on another JVM: jvm.Java names the java binary
+// (Temurin 25 for class files newer than Java 17's), jvm.Flags adds
+// options (-Xverify:all) and jvm.Timeout bounds a large jar's run.
+func VerifyWith(tb testing.TB, base JVM, jar string, deps ...string) VerifyResult {
+	tb.Helper()
 	harness := harnessClasses(tb)
 	logFile := filepath.Join(tb.TempDir(), "class-init.log")
 	jvm := JVM{
+		Java:      base.Java,
+		Timeout:   base.Timeout,
 		Classpath: []string{harness},
 		Flags: []string{
 			// No verification flags: HotSpot's default (BytecodeVerificationRemote,
@@ -87,6 +97,7 @@ func Verify(tb testing.TB, jar string, deps ...string) VerifyResult {
 			"-Xlog:class+init=info:file=" + logFile,
 		},
 	}
+	jvm.Flags = append(jvm.Flags, base.Flags...)
 	stdout, stderr, err := jvm.Run(tb, "VerifyHarness", append([]string{jar}, deps...)...)
 	if err != nil {
 		tb.Fatalf("javatest: verify %s: %v\nstderr:\n%s", jar, err, stderr)

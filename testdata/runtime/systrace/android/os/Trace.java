@@ -18,7 +18,10 @@ import java.util.List;
  * open counts as unmatched. At JVM exit a shutdown hook prints one line to
  * stderr:
  *
- * <pre>tracestub: begin=N end=M unmatched=K open=U threads=T maxdepth=D</pre>
+ * <pre>tracestub: begin=N end=M unmatched=K open=U openended=E threads=T maxdepth=D</pre>
+ *
+ * <p>openended counts the sections left open on threads that had ended: a
+ * thread still running at exit may be inside sections, an ended one not.
  *
  * <p>With -Dtracestub.log=FILE every call is written to FILE in call order:
  * "thread b name" or "thread e", thread being the thread's name with
@@ -28,6 +31,7 @@ public final class Trace {
     private static final int MAX_SECTION_NAME_LEN = 127;
     private static final Object LOCK = new Object();
     private static final List<int[]> THREADS = new ArrayList<>();
+    private static final List<Thread> THREAD_OF = new ArrayList<>(); // THREADS' threads, same order
     private static final ThreadLocal<int[]> DEPTH = new ThreadLocal<>();
     private static final Writer LOG = openLog(System.getProperty("tracestub.log"));
 
@@ -76,6 +80,7 @@ public final class Trace {
             depth = new int[1];
             DEPTH.set(depth);
             THREADS.add(depth);
+            THREAD_OF.add(Thread.currentThread());
         }
         return depth;
     }
@@ -114,8 +119,13 @@ public final class Trace {
             }
             reported = true;
             long open = 0;
-            for (int[] depth : THREADS) {
+            long openEnded = 0;
+            for (int t = 0; t < THREADS.size(); t++) {
+                int[] depth = THREADS.get(t);
                 open += depth[0];
+                if (!THREAD_OF.get(t).isAlive()) {
+                    openEnded += depth[0];
+                }
             }
             if (LOG != null) {
                 try {
@@ -125,7 +135,7 @@ public final class Trace {
                 }
             }
             System.err.println("tracestub: begin=" + begin + " end=" + end + " unmatched=" + unmatched
-                    + " open=" + open + " threads=" + THREADS.size() + " maxdepth=" + maxDepth);
+                    + " open=" + open + " openended=" + openEnded + " threads=" + THREADS.size() + " maxdepth=" + maxDepth);
             System.err.flush();
         }
     }

@@ -24,9 +24,12 @@ import java.util.TreeMap;
  * in the stack everything above it is dropped so one mistake is counted
  * once. At JVM exit a shutdown hook prints one line to stderr:
  *
- * <pre>beatstub: enter=N exit=M mismatched=K open=U threads=T focus=F maxdepth=D focusby=cls:n,cls:n</pre>
+ * <pre>beatstub: enter=N exit=M mismatched=K open=U openended=E threads=T focus=F maxdepth=D focusby=cls:n,cls:n</pre>
  *
- * <p>open is the number of ids still on any stack, threads the number of
+ * <p>open is the number of ids still on any stack, openended those of them
+ * on threads that had ended (a thread still running at exit, such as a
+ * pool's worker parked in its loop, is inside its methods; an ended one
+ * left them all), threads the number of
  * threads that called i or o, focusby the at() calls per activity class.
  * With -Dbeatstub.log=FILE every call is also written to FILE in call order,
  * one line each: "thread i id", "thread o id" or "thread at class bool",
@@ -57,11 +60,13 @@ public final class AppMethodBeat {
 
     private static final class ThreadStack {
         final String name;
+        final Thread thread;
         int[] ids = new int[32];
         int depth;
 
-        ThreadStack(String name) {
+        ThreadStack(String name, Thread thread) {
             this.name = name;
+            this.thread = thread;
         }
 
         void push(int id) {
@@ -120,7 +125,7 @@ public final class AppMethodBeat {
     private static ThreadStack current() {
         ThreadStack stack = CURRENT.get();
         if (stack == null) {
-            stack = new ThreadStack(threadName());
+            stack = new ThreadStack(threadName(), Thread.currentThread());
             CURRENT.set(stack);
             THREADS.add(stack);
         }
@@ -161,8 +166,12 @@ public final class AppMethodBeat {
             }
             reported = true;
             long open = 0;
+            long openEnded = 0;
             for (ThreadStack stack : THREADS) {
                 open += stack.depth;
+                if (!stack.thread.isAlive()) {
+                    openEnded += stack.depth;
+                }
             }
             StringBuilder focusBy = new StringBuilder();
             for (Map.Entry<String, Integer> e : FOCUS_BY_CLASS.entrySet()) {
@@ -179,7 +188,7 @@ public final class AppMethodBeat {
                 }
             }
             System.err.println("beatstub: enter=" + enter + " exit=" + exit + " mismatched=" + mismatched
-                    + " open=" + open + " threads=" + THREADS.size() + " focus=" + focus
+                    + " open=" + open + " openended=" + openEnded + " threads=" + THREADS.size() + " focus=" + focus
                     + " maxdepth=" + maxDepth + " focusby=" + focusBy);
             System.err.flush();
         }
