@@ -36,7 +36,9 @@ final class TaskSettings {
             rules.add("abstract-classes");
         }
         task.setTraceRules(rules);
-        task.setCacheDir(ext.isCache() ? new File(project.getBuildDir(), "tracebeat-cache/" + task.getName()) : null);
+        // ProjectLayout, not Project.getBuildDir(): deprecated in Gradle 8, gone in 9.
+        File buildDir = project.getLayout().getBuildDirectory().get().getAsFile();
+        task.setCacheDir(ext.isCache() ? new File(buildDir, "tracebeat-cache/" + task.getName()) : null);
         task.setBeatClass(ext.getBeatClass());
         task.setWorkers(ext.getWorkers());
         task.setExtraArgs(ext.getExtraArgs());

@@ -1,0 +1,9 @@
+package tbapp;
+
+/** Does not override onWindowFocusChanged. */
+public class PlainActivity extends BaseActivity {
+    @Override
+    protected String title() {
+        return "plain";
+    }
+}
