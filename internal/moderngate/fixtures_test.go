@@ -108,11 +108,11 @@ func (tc toolchain) packJar(t *testing.T, name, dir string) string {
 // fixtures are the jars the gate compiles, and what it ran them with.
 type fixtures struct {
 	kotlinIndy, kotlinClass string // Kotlin 2: lambdas as invokedynamic, as classes
-	compose                     string // the headless composition, with the Compose compiler plugin
-	java21, java25, release     string // Java 21 and 25 fixtures; a multi-release jar made by jar 25
-	client                      string // the OkHttp + Retrofit + Moshi client
-	obfuscated, mapping         string // the coroutine program shrunk and obfuscated by ProGuard 7, and its mapping
-	shapesSource                string // what the Kotlin compiler compiles from its instrumented jars
+	compose                 string // the headless composition, with the Compose compiler plugin
+	java21, java25, release string // Java 21 and 25 fixtures; a multi-release jar made by jar 25
+	client                  string // the OkHttp + Retrofit + Moshi client
+	obfuscated, mapping     string // the coroutine program shrunk and obfuscated by ProGuard 7, and its mapping
+	shapesSource            string // what the Kotlin compiler compiles from its instrumented jars
 }
 
 // buildFixtures compiles every fixture of the gate; the compilers run in
