@@ -300,6 +300,9 @@ func instrumentAndWriteMaps(ctx context.Context, fl *instrumentFlags, inputs []s
 	if err := set.Publish(); err != nil {
 		return nil, err
 	}
+	for _, n := range set.Notes() {
+		log.Warn(n)
+	}
 	for _, p := range set.Removed() {
 		log.Info(fmt.Sprintf("removed %s: the last run into this folder wrote it, this one does not (its ids were of the last map)", p))
 	}

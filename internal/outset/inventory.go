@@ -45,6 +45,10 @@ func (s *Set) Kept() []string { return s.kept }
 // removed.
 func (s *Set) Removed() []string { return s.removed }
 
+// Notes says what the last Publish found worth a warning about the
+// inventory itself (one it could not read).
+func (s *Set) Notes() []string { return s.notes }
+
 // inventoryEntry is one listed output.
 type inventoryEntry struct{ print, rel string }
 
@@ -130,7 +134,10 @@ func (s *Set) planInventory() (stale []string, err error) {
 	}
 	old, err := readInventory(s.inventory)
 	if err != nil {
-		return nil, err
+		// Not ours, or damaged: nothing is removed on its word, and this
+		// run's inventory replaces it.
+		s.notes = append(s.notes, err.Error()+": not used (nothing of an earlier run removed); replaced by this run's")
+		old = nil
 	}
 	var listed []inventoryEntry
 	writes := map[string]bool{}

@@ -62,6 +62,7 @@ type Set struct {
 	inPlace   []string // outputs of this set left in place (Holds)
 	kept      []string
 	removed   []string
+	notes     []string
 }
 
 type item struct{ temp, final string }

@@ -235,20 +235,23 @@ func TestInventoryIsDeterministic(t *testing.T) {
 	assert.Equal(t, got[0], got[1])
 }
 
-// An inventory this package did not write removes nothing: the publish
-// fails before anything moves.
-func TestPublishRefusesAForeignInventory(t *testing.T) {
+// An inventory this package did not write (or one damaged) removes
+// nothing: the run publishes, says so, and replaces it with its own.
+func TestPublishIgnoresAForeignInventory(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, ".outputs"), "tracebeat outputs 1\nf:1:00\t../outside.jar\n")
+	write(t, filepath.Join(dir, "outside.jar"), "the user's")
 	write(t, filepath.Join(dir, "m.txt"), "old m")
 	s := New(dir)
 	s.Track(".outputs")
 	stage(t, s, dir, "m.txt", "new m")
-	err := s.Publish()
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "not an output inventory of tracebeat")
-	assert.Equal(t, "old m", read(t, filepath.Join(dir, "m.txt")))
-	assert.ElementsMatch(t, []string{".outputs", "m.txt"}, names(t, dir))
+	require.NoError(t, s.Publish())
+	require.Len(t, s.Notes(), 1)
+	assert.Contains(t, s.Notes()[0], "not an output inventory of tracebeat")
+	assert.Empty(t, s.Removed())
+	assert.Equal(t, "new m", read(t, filepath.Join(dir, "m.txt")))
+	assert.ElementsMatch(t, []string{".outputs", "m.txt", "outside.jar"}, names(t, dir))
+	assert.Contains(t, read(t, filepath.Join(dir, ".outputs")), "\tm.txt\n")
 }
 
 // A run killed after its renames, before its removals, left its journal:
