@@ -56,7 +56,9 @@ func TestSlowestCallsTrimsCheapestLeaves(t *testing.T) {
 	if got := stackText(stacks[0]); got != want {
 		t.Errorf("stack:\n%swant:\n%s", got, want)
 	}
-	if got := stacks[0].KeyString(); got != "2|1" { // c costs exactly 30%: not more
+	// 4 costs exactly 30%, which qualifies (Matrix: at least 30%); 1 and 2
+	// weigh (depth+1)*cost = 100 each, and the earlier wins.
+	if got := stacks[0].KeyString(); got != "1|" {
 		t.Errorf("key = %q", got)
 	}
 }
@@ -266,21 +268,24 @@ func TestKeyMethods(t *testing.T) {
 		lines []StackLine
 		want  string
 	}{
-		{"deep and costly first, cheap excluded",
+		{"the largest (depth+1)*cost of those costing 30%",
 			[]StackLine{{0, 1, 1, 1000, false, false}, {1, 2, 1, 900, false, false}, {2, 3, 1, 500, false, false}, {2, 4, 1, 200, false, false}},
-			"3|2|1"},
+			"2|"},
 		{"looper dispatch dropped when others qualify",
 			[]StackLine{{0, methodIDDispatch, 1, 800, false, false}, {1, 5, 1, 700, false, false}},
-			"5"},
+			"5|"},
 		{"only the dispatch qualifies",
 			[]StackLine{{0, methodIDDispatch, 1, 800, false, false}, {1, 5, 1, 100, false, false}},
-			"1048574"},
-		{"zero cost stack falls back to the first line",
+			"1048574|"},
+		{"zero cost stack: the first line",
 			[]StackLine{{0, 9, 1, 0, false, false}, {1, 5, 1, 0, false, false}},
-			"9"},
-		{"repeated id listed once",
-			[]StackLine{{0, 1, 1, 100, false, false}, {1, 2, 1, 40, false, false}, {1, 2, 1, 45, false, false}},
-			"2|1"},
+			"9|"},
+		{"a tie goes to the earlier line",
+			[]StackLine{{0, 1, 1, 100, false, false}, {1, 2, 1, 40, false, false}, {1, 2, 1, 50, false, false}},
+			"1|"},
+		{"Matrix 0.6.0's own EvilMethodTracer report of the 800 ms message (scripts/android-check.sh): 8|",
+			[]StackLine{{0, methodIDDispatch, 1, 800, false, false}, {1, 10, 1, 800, false, false}, {2, 8, 1, 800, false, false}},
+			"8|"},
 	}
 	for _, tc := range tests {
 		if got := (Stack{Key: KeyMethods(tc.lines)}).KeyString(); got != tc.want {

@@ -56,62 +56,60 @@ func (s Stack) Cost() int64 {
 	return c
 }
 
-// KeyString is the stackKey form: ids joined with '|'.
+// KeyString is the stackKey form Matrix writes: each id followed by '|'
+// ("8|" for one key method).
 func (s Stack) KeyString() string {
-	parts := make([]string, len(s.Key))
-	for i, id := range s.Key {
-		parts[i] = strconv.Itoa(id)
+	var b strings.Builder
+	for _, id := range s.Key {
+		b.WriteString(strconv.Itoa(id))
+		b.WriteByte('|')
 	}
-	return strings.Join(parts, "|")
+	return b.String()
 }
 
 // methodIDDispatch is the id Matrix's runtime uses for the main looper's
 // dispatchMessage; it says nothing about the cause of a slow stack.
 const methodIDDispatch = 0xFFFFF - 1
 
-// keyCostShare: a key method takes more than this share of the stack's cost.
+// keyCostShare: a key method takes at least this share of the stack's cost.
 const keyCostShare = 0.3
 
-// KeyMethods finds a stack's key methods as Matrix describes it: the calls
-// costing more than 30% of the stack, ordered by depth*cost (deep and
-// expensive first, stable for equal products). The looper dispatch id is
-// dropped when anything else qualifies; an empty result falls back to the
-// first line.
+// KeyMethods finds a stack's key method as Matrix's TraceDataUtils.getTreeKey
+// does, so that a decoded stack groups as Matrix groups its reports: of the
+// calls costing at least 30% of the stack (its top-level cost times 0.3 in
+// float, cut to whole milliseconds), the one with the largest
+// (depth+1)*cost, the earlier in the stack on a tie; the looper dispatch
+// only when nothing else qualifies; the first line when nothing does.
+// Matrix's key holds that one method (its getTreeKey stops after the
+// first); a report may carry another key, which is kept as given.
 func KeyMethods(lines []StackLine) []int {
 	if len(lines) == 0 {
 		return nil
 	}
-	stackCost := Stack{Lines: lines}.Cost()
-	limit := float64(stackCost) * keyCostShare
+	limit := int64(float32(Stack{Lines: lines}.Cost()) * float32(keyCostShare))
 	var picked []StackLine
 	for _, l := range lines {
-		if float64(l.Cost) > limit {
+		if l.Cost >= limit {
 			picked = append(picked, l)
 		}
 	}
+	weight := func(l StackLine) int64 { return int64(l.Depth+1) * l.Cost }
 	slices.SortStableFunc(picked, func(a, b StackLine) int {
-		pa, pb := int64(a.Depth)*a.Cost, int64(b.Depth)*b.Cost
-		switch {
-		case pa > pb:
+		switch wa, wb := weight(a), weight(b); {
+		case wa > wb:
 			return -1
-		case pa < pb:
+		case wa < wb:
 			return 1
 		}
 		return 0
 	})
-	var key []int
-	for _, l := range picked {
-		if l.MethodID == methodIDDispatch && len(picked) > 1 {
-			continue
-		}
-		if !slices.Contains(key, l.MethodID) {
-			key = append(key, l.MethodID)
-		}
+	switch {
+	case len(picked) == 0:
+		return []int{lines[0].MethodID}
+	case len(picked) > 1 && picked[0].MethodID == methodIDDispatch:
+		return []int{picked[1].MethodID}
 	}
-	if len(key) == 0 {
-		key = []int{lines[0].MethodID}
-	}
-	return key
+	return []int{picked[0].MethodID}
 }
 
 // KeyMarks tells which lines to mark as key methods: lines of a key method

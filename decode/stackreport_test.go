@@ -23,12 +23,12 @@ func TestReadStackReports(t *testing.T) {
 		wantReport map[string]string
 		wantErr    string
 	}{
-		{name: "plain lines", input: "0,2,1,100\n1,3,3,60\n2,4,1,50\n", wantStacks: 1, wantKey: []string{"4|3|2"}, wantLines: []int{3}},
-		{name: "two stacks separated by a blank line, comments", input: "# first\n0,2,1,100\n\n0,3,1,7\r\n1,4,1,6\r\n", wantStacks: 2, wantKey: []string{"2", "4|3"}, wantLines: []int{1, 2}},
-		{name: "issue JSON keeps its stackKey", input: evilMethodIssue, wantStacks: 1, wantKey: []string{"4"}, wantLines: []int{5},
+		{name: "plain lines", input: "0,2,1,100\n1,3,3,60\n2,4,1,50\n", wantStacks: 1, wantKey: []string{"4|"}, wantLines: []int{3}},
+		{name: "two stacks separated by a blank line, comments", input: "# first\n0,2,1,100\n\n0,3,1,7\r\n1,4,1,6\r\n", wantStacks: 2, wantKey: []string{"2|", "4|"}, wantLines: []int{1, 2}},
+		{name: "issue JSON keeps its stackKey", input: evilMethodIssue, wantStacks: 1, wantKey: []string{"4|"}, wantLines: []int{5},
 			wantReport: map[string]string{"tag": "Trace_EvilMethod", "cost": "803", "scene": "app.MainActivity", "detail": "NORMAL"}},
 		{name: "issues nested and in arrays, JSON lines", input: `{"content":` + evilMethodIssue + "}\n[" + strings.Replace(evilMethodIssue, `"stackKey":"4|",`, "", 1) + "]\n",
-			wantStacks: 2, wantKey: []string{"4", "4|3|2"}, wantLines: []int{5, 5}},
+			wantStacks: 2, wantKey: []string{"4|", "3|"}, wantLines: []int{5, 5}}, // 3 and 4 weigh 2,400 each: the earlier wins, as in Matrix's stable sort
 		{name: "bad line", input: "0,2,1,100\n1,3,x,60\n", wantErr: `stack.txt: line 2: "1,3,x,60": count "x" is not a non-negative integer`},
 		{name: "wrong field count", input: "0,2,1\n", wantErr: "stack.txt: line 1: \"0,2,1\": expected depth,methodId,count,cost"},
 		{name: "bad line inside issue", input: `{"stack":"0,1,1,5\n1,-2,1,3"}`, wantErr: "stack.txt: issue 1: stack line 2:"},
@@ -82,7 +82,7 @@ func TestWriteStacksText(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"stack 1 of 1: 803 ms, 5 lines, stackKey 4",
+		"stack 1 of 1: 803 ms, 5 lines, stackKey 4|",
 		"key method: 4 app.Loader.step(I)V",
 		"    cost  count  method",
 		"  803 ms      1  android.os.Handler.dispatchMessage(Landroid.os.Message;)V",
@@ -131,7 +131,7 @@ func TestWriteStacksJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := doc.Stacks[0]
-	if s.Cost != 803 || s.StackKey != "4" || len(s.Lines) != 5 {
+	if s.Cost != 803 || s.StackKey != "4|" || len(s.Lines) != 5 {
 		t.Fatalf("stack = %+v", s)
 	}
 	if l := s.Lines[3]; l.ID != 4 || l.Name != "app.Loader.step(I)V" || !l.Key || l.Count != 20 || l.Depth != 3 {

@@ -51,7 +51,7 @@ func TestDecodeCommandExitCodes(t *testing.T) {
 		{"missing input", []string{filepath.Join(dir, "none.bin")}, exitFailure, "", "none.bin: no such file"},
 		{"bad map", []string{"--map", badMap, sampleBeat}, exitFailure, "", "bad.txt: line 2: method id 1 already defined at line 1"},
 		{"bad input line", []string{garbage}, exitFailure, "", `garbage.txt: line 2: "not a number"`},
-		{"summary", []string{"--map", sampleMap, sampleBeat}, exitOK, "*  59 ms      1        app.config.ConfigStore.read(Ljava.lang.String;)Lapp.config.Config;", "1 call without an exit record"},
+		{"summary", []string{"--map", sampleMap, sampleBeat}, exitOK, "* 119 ms      1    app.MainActivity.onCreate(Landroid.os.Bundle;)V", "1 call without an exit record"},
 		{"no map flags ids", []string{sampleBeat}, exitOK, "<unknown id 9>", "(no --map given)"},
 		{"stack png refused", []string{"--png", filepath.Join(dir, "x.png"), "--input-kind", "stack", garbage}, exitFailure, "", "garbage.txt: line 1"},
 	}

@@ -201,6 +201,10 @@ func TestAndroidCheck(t *testing.T) {
 		t.Logf("android-check: | %s", l)
 	}
 	res.StackMethods, res.UnknownIDs, res.TopMs = checkStack(t, stack, string(out), stderr)
+	// The key decode gives the stack is the one Matrix's getTreeKey gave it.
+	if m := regexp.MustCompile(`stackKey (\S+)`).FindSubmatch(out); m == nil || string(m[1]) != strings.TrimSpace(read("key")) {
+		t.Errorf("decode's stack key %q is not Matrix's %q", m, strings.TrimSpace(read("key")))
+	}
 
 	// Matrix's own report of the slow message, from its EvilMethodTracer.
 	if strings.TrimSpace(read("issue")) == "" {
