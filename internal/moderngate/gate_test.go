@@ -155,7 +155,7 @@ func TestModernGate(t *testing.T) {
 			}
 			for _, line := range strings.Split(stderr.String(), "\n") {
 				if m := cannotParse.FindStringSubmatch(line); m != nil {
-					unparsed[strings.ReplaceAll(strings.TrimSuffix(m[1], ".class"), "/", ".")] = m[2]
+					unparsed[strings.TrimSuffix(m[1], ".class")] = m[2]
 				}
 			}
 			for _, in := range groups[g] {
@@ -171,41 +171,21 @@ func TestModernGate(t *testing.T) {
 				b17 := javatest.VerifyWith(t, javatest.JVM{Flags: []string{"-Xverify:all"}}, j.path)
 				a17 := javatest.VerifyWith(t, javatest.JVM{Flags: []string{"-Xverify:all"}}, outputs[c.name+"/"+j.path], stubs[c.stub])
 				t.Logf("modern-gate: config=%s jar=%s on Java 17 (the root version): ok_before=%d ok_after=%d", c.name, filepath.Base(j.path), len(b17.OK), len(a17.OK))
-				if len(b17.OK) == 0 || len(a17.OK) != len(b17.OK) {
+				if cmp17 := javatest.Compare(b17, a17, unparsed); len(b17.OK) == 0 || cmp17.Failed() {
 					failing++
 					t.Errorf("%s %s on Java 17: %s", c.name, j.path, a17)
 				}
 			}
-			ok := map[string]bool{}
-			for _, cl := range after.OK {
-				ok[cl] = true
-			}
-			var lost, unreadHere []string
-			nv, nf := 0, 0
-			for _, cl := range b.OK {
-				switch {
-				case after.VerifyErrors[cl] != "":
-					nv++
-					lost = append(lost, cl+": "+after.VerifyErrors[cl])
-				case contains(after.Failovers, cl):
-					nf++
-					lost = append(lost, cl+": failed over to the old verifier")
-				case !ok[cl]:
-					lost = append(lost, cl+": "+after.LinkErrors[cl])
-				}
-				if why, bad := unparsed[cl]; bad {
-					unreadHere = append(unreadHere, cl+": "+why)
-				}
-			}
-			newVerify += nv
-			newFailover += nf
-			unread += len(unreadHere)
+			cmp := javatest.Compare(b, after, unparsed)
+			newVerify += cmp.NewVerifyErrors
+			newFailover += cmp.NewFailovers
+			unread += len(cmp.Unread)
 			t.Logf("modern-gate: config=%s jar=%s (%s) classes=%d ok_before=%d ok_after=%d new_verify_errors=%d new_failovers=%d unread=%d",
-				c.name, filepath.Base(j.path), j.what, len(b.Classes), len(b.OK), len(after.OK), nv, nf, len(unreadHere))
-			if len(lost) > 0 || len(unreadHere) > 0 {
+				c.name, filepath.Base(j.path), j.what, len(b.Classes), len(b.OK), len(after.OK), cmp.NewVerifyErrors, cmp.NewFailovers, len(cmp.Unread))
+			if cmp.Failed() {
 				failing++
 				t.Errorf("%s %s: %d classes HotSpot accepted before fail after, %d valid classes were not read:\n  %s",
-					c.name, j.path, len(lost), len(unreadHere), strings.Join(append(first(lost, 20), first(unreadHere, 20)...), "\n  "))
+					c.name, j.path, len(cmp.Lost), len(cmp.Unread), cmp.Details(20))
 			}
 		}
 		t.Logf("modern-gate: config %s done at %.0f s", c.name, time.Since(start).Seconds())
@@ -258,20 +238,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func first(list []string, n int) []string {
-	if len(list) > n {
-		return append(list[:n:n], fmt.Sprintf("... and %d more", len(list)-n))
-	}
-	return list
 }

@@ -1,12 +1,10 @@
 package widegate
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
@@ -93,71 +91,16 @@ func TestWideGate(t *testing.T) {
 		for _, j := range gateJars {
 			b := before[j.path]
 			after := javatest.Verify(t, filepath.Join(out, filepath.Base(j.path)), append(stubs, j.deps...)...)
-			ok := map[string]bool{}
-			for _, c := range after.OK {
-				ok[c] = true
-			}
-			var lost []string
-			for _, c := range b.OK {
-				if !ok[c] {
-					lost = append(lost, fmt.Sprintf("%s: %s%s%s", c, after.VerifyErrors[c], after.LinkErrors[c], failoverText(after, c)))
-				}
-			}
-			okBefore := map[string]bool{}
-			for _, c := range b.OK {
-				okBefore[c] = true
-			}
-			var unreadable []string
-			for c, why := range unparsed {
-				dotted := strings.ReplaceAll(c, "/", ".")
-				if okBefore[dotted] {
-					unreadable = append(unreadable, dotted+": "+why)
-				}
-			}
-			sort.Strings(unreadable)
-			newVerify, newFailover, newLink := 0, 0, 0
-			for _, c := range b.OK {
-				switch {
-				case after.VerifyErrors[c] != "":
-					newVerify++
-				case contains(after.Failovers, c):
-					newFailover++
-				case !ok[c]:
-					newLink++
-				}
-			}
+			c := javatest.Compare(b, after, unparsed)
 			t.Logf("wide-gate: mode=%s jar=%s (%s) classes=%d ok_before=%d ok_after=%d new_verify_errors=%d new_failovers=%d new_link_errors=%d unparsed_but_valid=%d",
-				m.name, filepath.Base(j.path), j.what, len(b.Classes), len(b.OK), len(after.OK), newVerify, newFailover, newLink, len(unreadable))
+				m.name, filepath.Base(j.path), j.what, len(b.Classes), len(b.OK), len(after.OK), c.NewVerifyErrors, c.NewFailovers, c.NewLinkErrors, len(c.Unread))
 			total += len(b.Classes)
-			if len(lost) > 0 || len(unreadable) > 0 {
+			if c.Failed() {
 				failures++
 				t.Errorf("%s %s: %d classes HotSpot accepted before fail after, %d valid classes could not be read:\n  %s",
-					m.name, j.path, len(lost), len(unreadable), strings.Join(append(first(lost, 20), first(unreadable, 20)...), "\n  "))
+					m.name, j.path, len(c.Lost), len(c.Unread), c.Details(20))
 			}
 		}
 	}
 	t.Logf("wide-gate: jars=%d modes=%d classes_verified=%d failing=%d", len(gateJars), len(modes), total, failures)
-}
-
-func failoverText(r javatest.VerifyResult, c string) string {
-	if contains(r.Failovers, c) {
-		return "failed over to the old verifier"
-	}
-	return ""
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func first(list []string, n int) []string {
-	if len(list) > n {
-		return append(list[:n:n], fmt.Sprintf("... and %d more", len(list)-n))
-	}
-	return list
 }
