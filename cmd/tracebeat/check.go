@@ -106,13 +106,15 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "tracebeat check: %s: %v\n", *jarPath, err)
 			return exitFailure
 		}
-		if !anyInjected(methods) {
-			// Every mapped method would be "not instrumented": one line
-			// says it, and which runtime's calls the jar does carry.
+		jarViolations := methodmap.CheckJar(methodMap, *mapPath, *jarPath, methods)
+		if len(jarViolations) > 0 && !anyInjected(methods) {
+			// Every mapped method is "not instrumented": one line says
+			// why, and which runtime's calls the jar does carry. (A jar
+			// none of whose methods the map names passes, injected or not.)
 			fmt.Fprintf(stderr, "tracebeat check: %s carries no injected calls of %s%s\n", *jarPath, jarCfg.describe(), otherRuntimeHint(*jarPath, jarCfg))
 			return exitFailure
 		}
-		violations = append(violations, methodmap.CheckJar(methodMap, *mapPath, *jarPath, methods)...)
+		violations = append(violations, jarViolations...)
 	}
 
 	for i, v := range violations {

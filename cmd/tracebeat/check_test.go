@@ -140,6 +140,8 @@ func TestCheckCommandJar(t *testing.T) {
 				{Class: "a/A", Name: "run", Desc: "()V", Access: 1, InjectedIDs: []int{1}},
 				{Class: "a/B", Name: "stop", Desc: "()V", Access: 1},
 			}},
+		{name: "nothing the map names, nothing injected", wantCode: 0, wantOut: "violations=0",
+			methods: []methodmap.InstrumentedMethod{{Class: "lib/Blocked", Name: "run", Desc: "()V", Access: 1}}},
 		{name: "never instrumented", wantCode: 1, wantErr: "tracebeat check: " + jar + " carries no injected calls of --beat-class com/tencent/matrix/trace/core/AppMethodBeat: is it the jar that instrument wrote",
 			methods: []methodmap.InstrumentedMethod{{Class: "a/B", Name: "stop", Desc: "()V", Access: 1}}},
 		{name: "scan error", scanErr: errors.New("zip: not a valid zip file"), wantCode: 1,
