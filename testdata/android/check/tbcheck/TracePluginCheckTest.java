@@ -12,7 +12,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.Test;
 import org.junit.runner.RunWith;
@@ -59,7 +58,8 @@ public class TracePluginCheckTest {
     @Test
     public void tracePlugin() throws Exception {
         StringBuilder report = new StringBuilder();
-        List<Issue> issues = new ArrayList<>();
+        // Matrix reports from a thread of its own.
+        List<Issue> issues = new java.util.concurrent.CopyOnWriteArrayList<>();
         try {
             AndroidCheckTest.giveMatrixItsActivityThread();
             TracePlugin plugin = new TracePlugin(new TraceConfig.Builder()
@@ -100,7 +100,11 @@ public class TracePluginCheckTest {
             StringBuilder out = new StringBuilder();
             Work.postSlowMessage(out);
             report.append("looper printer installed by Matrix: ").append(dispatchLikeLooperLoop()).append('\n');
-            Thread.sleep(2000); // Matrix analyses on a thread of its own
+            // Matrix analyses on a thread of its own: wait for its report,
+            // up to 30 s on a busy machine.
+            for (long end = System.nanoTime() + 30_000_000_000L; issues.isEmpty() && System.nanoTime() < end; ) {
+                Thread.sleep(50);
+            }
             ShadowLooper.idleMainLooper();
             report.append("app said ").append(out).append('\n');
         } catch (Throwable e) {
