@@ -149,7 +149,11 @@ func parseMapLine(line string) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
-	return Entry{ID: id, Access: uint16(access), Key: key}, nil
+	// A native method's line is written without its descriptor, and maps
+	// are matched by that line key: one read with a descriptor is the
+	// same method (found by FuzzParseMap: written back, it read as
+	// another key).
+	return Entry{ID: id, Access: uint16(access), Key: lineKey(key, uint16(access))}, nil
 }
 
 // parseMember parses "<class> <method>[ <desc>]" (dotted). The descriptor is
@@ -167,6 +171,10 @@ func parseMember(s string, access uint16) (MethodKey, error) {
 	switch {
 	case name == "":
 		return MethodKey{}, fmt.Errorf("empty method name in %q", s)
+	case strings.TrimSpace(name) != name:
+		// Lines are read without their trailing blanks: such a name would
+		// not read back as itself (found by FuzzParseMap).
+		return MethodKey{}, fmt.Errorf("method name %q in %q begins or ends with a blank", name, s)
 	case desc == "" && access&accNative == 0:
 		return MethodKey{}, fmt.Errorf("missing descriptor in %q (only native methods omit it)", s)
 	case desc != "" && !strings.Contains(desc, ")"):
