@@ -1,0 +1,73 @@
+package decode
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzDecode: every input decode reads (runtime recordings, Matrix stack
+// reports and buffers, systrace and trace_marker text) is refused with an
+// error or decoded; a JSON decode is valid JSON whose begin and end events
+// pair on every track, and decoding is deterministic. Seeded from the
+// inputs in testdata.
+func FuzzDecode(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "sample", "*"))
+	for _, p := range seeds {
+		if data, err := os.ReadFile(p); err == nil && len(data) < 1<<20 {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("# tracer: nop\n  main-1 [000] ...1 1.000000: tracing_mark_write: B|1|2\n  main-1 [000] ...1 1.500000: tracing_mark_write: E|1\n"))
+	f.Add([]byte("12.000100 main-1 B|4242|2\n12.000200 main-1 E|4242\n"))
+	f.Add([]byte("0,1048574,1,803\n1,2,1,803\n2,3,1,800\n"))
+	f.Add([]byte(evilMethodIssue))
+	f.Add(encodeBinary(appLikeRecords(8), binary.LittleEndian))
+	names := testNames(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var out bytes.Buffer
+		_, err := Decode(bytes.NewReader(data), &out, Options{Format: FormatJSON, Names: names, Source: "fuzz"})
+		if err != nil {
+			return
+		}
+		if !json.Valid(out.Bytes()) {
+			t.Fatalf("decode wrote invalid JSON:\n%.500s", out.Bytes())
+		}
+		var doc struct {
+			TraceEvents []struct {
+				Ph  string
+				Pid int64
+				Tid int64
+			}
+			Stacks json.RawMessage
+		}
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatalf("decode's JSON does not read: %v", err)
+		}
+		open := map[[2]int64]int{}
+		for _, e := range doc.TraceEvents {
+			switch e.Ph {
+			case "B":
+				open[[2]int64{e.Pid, e.Tid}]++
+			case "E":
+				k := [2]int64{e.Pid, e.Tid}
+				if open[k] == 0 {
+					t.Fatalf("an end event without a begin on pid %d tid %d", e.Pid, e.Tid)
+				}
+				open[k]--
+			}
+		}
+		for k, n := range open {
+			if n != 0 {
+				t.Fatalf("%d begin events left open on pid %d tid %d", n, k[0], k[1])
+			}
+		}
+		var again bytes.Buffer
+		if _, err := Decode(bytes.NewReader(data), &again, Options{Format: FormatJSON, Names: names, Source: "fuzz"}); err != nil || !bytes.Equal(out.Bytes(), again.Bytes()) {
+			t.Fatalf("a second decode differs (%v)", err)
+		}
+	})
+}
