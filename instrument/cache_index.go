@@ -77,7 +77,7 @@ type cachedSkip struct {
 	reason string
 }
 
-const packMagic = "tracebeat-pack-10\n"
+const packMagic = "tracebeat-pack-11\n"
 
 var errBadPack = errors.New("cache pack index is damaged")
 
@@ -219,6 +219,7 @@ func (e *indexEncoder) info(ci *classInfo) {
 	e.str(ci.origName)
 	e.uvarint(uint64(ci.access))
 	e.bool(ci.versioned)
+	e.bool(ci.crcWrong)
 	e.uvarint(uint64(ci.focusIndex + 1))
 	e.bool(ci.focusCode)
 	e.bool(ci.focusSuper)
@@ -365,6 +366,7 @@ func (d *indexDecoder) info(descs *descTable) *classInfo {
 	ci.origName = d.str()
 	ci.access = uint16(d.uvarint())
 	ci.versioned = d.bool()
+	ci.crcWrong = d.bool()
 	ci.focusIndex = int(d.uvarint()) - 1
 	ci.focusCode = d.bool()
 	ci.focusSuper = d.bool()

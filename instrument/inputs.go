@@ -3,6 +3,7 @@ package instrument
 import (
 	"archive/zip"
 	"bytes"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/klauspost/compress/flate"
@@ -33,7 +35,18 @@ type entry struct {
 	zf   *zip.File // jars
 	file string    // directories: absolute path
 	mode fs.FileMode
+	// crcWrong is set (atomically: the scan and the rewrite read an entry
+	// on different workers) when its contents do not match the CRC its
+	// header declares. Such an entry is read as Java's class loader reads
+	// it, ignoring the CRC, and the run warns about it (wrongCRCWarning).
+	crcWrong uint32
 }
+
+// markCRCWrong records that the entry's contents do not match its CRC.
+func (e *entry) markCRCWrong() { atomic.StoreUint32(&e.crcWrong, 1) }
+
+// hasWrongCRC reports whether a read of the entry found a wrong CRC.
+func (e *entry) hasWrongCRC() bool { return atomic.LoadUint32(&e.crcWrong) != 0 }
 
 func (e *entry) isClass() bool { return strings.HasSuffix(e.name, ".class") }
 
@@ -85,7 +98,10 @@ func (e *entry) stored() ([]byte, error) {
 }
 
 // contents returns a jar entry's uncompressed bytes, given its stored
-// bytes, in a new buffer from getBuffer, after checking size and CRC.
+// bytes, in a new buffer from getBuffer, after checking their size. A CRC
+// that does not match is not an error: java.util.zip.ZipFile, which the
+// class loader reads jars with, never checks it, and packers write wrong
+// ones on purpose; the entry is marked (markCRCWrong) for a warning.
 func (e *entry) contents(raw []byte) ([]byte, error) {
 	if !e.fastPath() {
 		return e.readThroughArchive()
@@ -111,8 +127,7 @@ func (e *entry) contents(raw []byte) ([]byte, error) {
 		return nil, err
 	}
 	if crc32.ChecksumIEEE(buf) != e.zf.CRC32 {
-		putBuffer(buf)
-		return nil, zip.ErrChecksum
+		e.markCRCWrong()
 	}
 	return buf, nil
 }
@@ -187,9 +202,15 @@ func (e *entry) readThroughArchive() ([]byte, error) {
 		putBuffer(buf)
 		return nil, err
 	}
-	// Reading on to EOF makes archive/zip verify the size and CRC.
+	// Reading on to EOF makes archive/zip verify the size and CRC; a
+	// wrong CRC is read as Java reads it (see contents).
 	var probe [1]byte
-	if n, err := rc.Read(probe[:]); n != 0 || err != io.EOF {
+	n, err := rc.Read(probe[:])
+	if n == 0 && errors.Is(err, zip.ErrChecksum) {
+		e.markCRCWrong()
+		err = io.EOF
+	}
+	if n != 0 || err != io.EOF {
 		putBuffer(buf)
 		if err == nil || err == io.EOF {
 			err = fmt.Errorf("entry is longer than its declared %d bytes", len(buf))

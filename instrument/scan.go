@@ -33,7 +33,10 @@ type classInfo struct {
 	origName  string
 	access    uint16
 	versioned bool
-	methods   []methodInfo // in the order of the class file
+	// crcWrong: the entry's contents did not match its CRC (kept in the
+	// cache with the scan, so a run that reuses the scan warns as well).
+	crcWrong bool
+	methods  []methodInfo // in the order of the class file
 	// text holds the original names of the methods back to back; each
 	// methodInfo addresses its own by offset. The descriptors are in the
 	// run's table.

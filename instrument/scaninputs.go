@@ -210,5 +210,6 @@ func scanEntry(sc *scanner, e *entry, data []byte) (*classInfo, error) {
 		return nil, err
 	}
 	_, ci.versioned = versionedClass(e.name)
+	ci.crcWrong = e.hasWrongCRC()
 	return ci, nil
 }

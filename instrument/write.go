@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"os"
@@ -318,6 +319,15 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 			ic.recs[f.j] = f.rec
 		}
 	}
+	if e.hasWrongCRC() || (f.ci != nil && f.ci.crcWrong) {
+		if p.opt.Strict {
+			return fmt.Errorf("%s: %s: %w (--strict)", in.path, e.name, errWrongCRC)
+		}
+		p.warnAt(idx, "%s: %s: %v; read as Java's class loader reads it, which ignores the CRC", in.path, e.name, errWrongCRC)
+		if ic != nil {
+			ic.emitWarned = true
+		}
+	}
 	if modified && !in.isDir && isSignatureFile(e.name) {
 		p.warnAt(idx, "%s: %s: signature dropped: the jar's classes were rewritten", in.path, e.name)
 		if ic != nil {
@@ -350,6 +360,10 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 	defer putBuffer(body)
 	return s.put(e.name, e, body, f.res.deflated, f.res.crc, f.res.size)
 }
+
+// errWrongCRC describes an entry whose contents do not match the CRC its
+// header declares.
+var errWrongCRC = errors.New("contents do not match the CRC the jar declares")
 
 func isDirName(name string) bool { return len(name) > 0 && name[len(name)-1] == '/' }
 

@@ -43,6 +43,9 @@ type Entry struct {
 	// DeclaredSize, when set, is the uncompressed size both headers
 	// declare instead of the data's.
 	DeclaredSize uint32
+	// WrongCRC makes both headers (and the descriptor) declare a CRC
+	// that is not the data's, as some packers write on purpose.
+	WrongCRC bool
 }
 
 // Options shape the whole archive.
@@ -89,6 +92,9 @@ func Write(w io.Writer, entries []Entry, opts Options) error {
 	for i := range entries {
 		e := &entries[i]
 		p := placed{e: e, offset: cw.n, crc: crc32.ChecksumIEEE(e.Data), usize: uint64(len(e.Data)), flags: e.Flags}
+		if e.WrongCRC {
+			p.crc ^= 0x5a5a5a5a
+		}
 		p.stored = e.Data
 		if e.Deflate {
 			var b bytes.Buffer
