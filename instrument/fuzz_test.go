@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"strconv"
 	"testing"
 	"time"
 
@@ -18,10 +20,23 @@ import (
 	"github.com/tracebeat/tracebeat/internal/ziptest"
 )
 
-// FuzzInstrumentJar: zip bytes in, one instrument run. It never panics;
-// a run that fails leaves nothing in the output folder; a run that
-// succeeds writes a jar whose every entry reads back (sizes and CRC), with
-// the input's names in the input's order, and whose classes parse.
+// FuzzInstrumentJar: zip bytes in, one instrument run. The property is
+// the README's promise, judged as Java judges a jar (ziptest.ReadLikeJava,
+// which reads the central directory and inflates each entry to its
+// declared size, ignoring CRCs as java.util.zip.ZipFile does), not as
+// archive/zip does: a run never panics; a run that fails leaves nothing in
+// the output folder; a run over a jar Java reads succeeds unless a class
+// is damaged past parsing, and writes a jar Java reads with the input's
+// entries (the first of each name) in the input's order, the same bytes
+// in every entry but rewritten classes, which parse.
+//
+// Each execution starts from the same process state, so that coverage
+// depends on the input alone: one worker (the scheduling of several
+// changes which branches run), and buffer pools emptied by two
+// collections and not emptied in the middle of the run by another. With
+// pools that a collection empties at random moments every run looked like
+// new coverage to the fuzzer, which spent its time minimising them: 17
+// executions in 150 s.
 func FuzzInstrumentJar(f *testing.F) {
 	javatest.RequireJava(f)
 	dir := javatest.Javac(f, javatest.Options{Release: 8}, javatest.Testdata(f, "zip", "src"))
@@ -38,6 +53,7 @@ func FuzzInstrumentJar(f *testing.F) {
 		{{Name: []byte("z/Traced.class"), Data: traced}, {Name: []byte("p/empty.txt")}},
 		{{Name: []byte("z/"), Dir: true}, {Name: []byte("z/Plain.class"), Data: plain, Deflate: true, Descriptor: true},
 			{Name: []byte("z/Traced.class"), Data: traced, Descriptor: true, DescriptorNoSig: true}},
+		{{Name: []byte("z/Traced.class"), Data: traced, Deflate: true, WrongCRC: true}, {Name: []byte("p/r.txt"), Data: []byte("text"), WrongCRC: true}},
 	} {
 		var b bytes.Buffer
 		if err := ziptest.Write(&b, shape, ziptest.Options{}); err != nil {
@@ -45,66 +61,83 @@ func FuzzInstrumentJar(f *testing.F) {
 		}
 		f.Add(b.Bytes())
 	}
+	work := f.TempDir()
+	var n int
 	f.Fuzz(func(t *testing.T, data []byte) {
-		work := t.TempDir()
-		in := filepath.Join(work, "in.jar")
+		// Folders of the fuzzing process's own, made and removed here:
+		// t.TempDir costs a subtest's bookkeeping per execution.
+		n++
+		run := filepath.Join(work, strconv.Itoa(n))
+		defer os.RemoveAll(run)
+		if err := os.MkdirAll(run, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		in := filepath.Join(run, "in.jar")
 		if err := os.WriteFile(in, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		out := filepath.Join(work, "out")
+		out := filepath.Join(run, "out")
+		runtime.GC()
+		runtime.GC()
+		gc := debug.SetGCPercent(-1)
 		// A run that hangs crashes the worker with every goroutine's
 		// stack, so the fuzzer keeps the input.
 		watchdog := time.AfterFunc(20*time.Second, func() {
 			buf := make([]byte, 1<<20)
 			panic("instrument run hangs:\n" + string(buf[:runtime.Stack(buf, true)]))
 		})
-		defer watchdog.Stop()
-		_, runErr := instrument.Run(context.Background(), instrument.Options{
-			Inputs: []string{in}, Output: out, Workers: 2, Runtime: rewrite.DefaultRuntime(),
+		res, runErr := instrument.Run(context.Background(), instrument.Options{
+			Inputs: []string{in}, Output: out, Workers: 1, Runtime: rewrite.DefaultRuntime(),
 		})
+		watchdog.Stop()
+		debug.SetGCPercent(gc)
 		left, _ := os.ReadDir(out)
+		javaIn, javaErr := ziptest.ReadLikeJava(data)
 		if runErr != nil {
 			if len(left) != 0 {
 				t.Fatalf("failed run (%v) left %d files in the output folder", runErr, len(left))
+			}
+			if javaErr == nil {
+				t.Fatalf("Java reads the jar, instrument refused it: %v", runErr)
 			}
 			return
 		}
 		if len(left) != 1 || left[0].Name() != "in.jar" {
 			t.Fatalf("output folder holds %v", left)
 		}
-		zin, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			t.Fatalf("instrument accepted what archive/zip refuses: %v", err)
+		if javaErr != nil {
+			return // not a jar Java reads: nothing was promised but the above
 		}
-		zout, err := zip.OpenReader(filepath.Join(out, "in.jar"))
+		outData, err := os.ReadFile(filepath.Join(out, "in.jar"))
 		if err != nil {
-			t.Fatalf("output is not a zip: %v", err)
+			t.Fatal(err)
 		}
-		defer zout.Close()
-		var want []string
-		inBody := map[string][]byte{}
-		for _, e := range zin.File {
-			if _, seen := inBody[e.Name]; seen {
+		javaOut, err := ziptest.ReadLikeJava(outData)
+		if err != nil {
+			t.Fatalf("Java reads the input, not the output: %v", err)
+		}
+		var want []ziptest.Read
+		seen := map[string]bool{}
+		for _, e := range javaIn {
+			if !seen[e.Name] {
+				seen[e.Name] = true
+				want = append(want, e)
+			}
+		}
+		if len(want) != len(javaOut) {
+			t.Fatalf("%d distinct input entries, %d output entries", len(want), len(javaOut))
+		}
+		for i, e := range javaOut {
+			if e.Name != want[i].Name {
+				t.Fatalf("entry %d: %q, input has %q", i, e.Name, want[i].Name)
+			}
+			if bytes.Equal(e.Body, want[i].Body) {
 				continue
 			}
-			want = append(want, e.Name)
-			inBody[e.Name] = readEntry(t, e)
-		}
-		if len(want) != len(zout.File) {
-			t.Fatalf("%d distinct input entries, %d output entries", len(want), len(zout.File))
-		}
-		for i, e := range zout.File {
-			if e.Name != want[i] {
-				t.Fatalf("entry %d: %q, input has %q", i, e.Name, want[i])
+			if filepath.Ext(e.Name) != ".class" || res.Rewritten == 0 {
+				t.Fatalf("%s: changed, and is not a class the run rewrote", e.Name)
 			}
-			body := readEntry(t, e)
-			if bytes.Equal(body, inBody[e.Name]) {
-				continue
-			}
-			if filepath.Ext(e.Name) != ".class" {
-				t.Fatalf("%s: a resource changed", e.Name)
-			}
-			if _, err := classfile.Parse(body); err != nil {
+			if _, err := classfile.Parse(e.Body); err != nil {
 				t.Fatalf("%s: rewritten class does not parse: %v", e.Name, err)
 			}
 		}

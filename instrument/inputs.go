@@ -155,8 +155,8 @@ func (e *entry) rawBytes() ([]byte, error) {
 	}
 	if err != nil {
 		putBuffer(raw)
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return nil, fmt.Errorf("its %d bytes of compressed data run past the end of the jar", e.zf.CompressedSize64)
 		}
 		return nil, fmt.Errorf("reading compressed data: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"compress/flate"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // Read is one entry as java.util.zip.ZipFile gives it to a class loader.
@@ -17,11 +18,14 @@ type Read struct {
 
 // ReadLikeJava reads every entry of a zip, in directory order, as
 // java.util.zip.ZipFile does: from the central directory, each entry's
-// stored bytes, inflated where deflated, to the size the directory
-// declares. It does not check CRCs (ZipFile never does, and packers write
-// wrong ones on purpose), which archive/zip's reader refuses to skip.
-// Entries of another compression method are an error, as they are to
-// Java.
+// stored bytes, inflated where deflated. It does not check CRCs (ZipFile
+// never does, and packers write wrong ones on purpose), which archive/zip's
+// reader refuses to skip. Sizes it checks as tracebeat's rule does, which
+// is stricter than Java's class loader (that reads the declared number of
+// bytes and ignores the rest, and stops reading compressed bytes where
+// the stream ends): an entry must hold exactly the size the directory
+// declares, and all the compressed bytes it declares must be in the file. Entries of another compression method are an error,
+// as they are to Java.
 func ReadLikeJava(data []byte) ([]Read, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
@@ -29,6 +33,11 @@ func ReadLikeJava(data []byte) ([]Read, error) {
 	}
 	out := make([]Read, 0, len(zr.File))
 	for _, f := range zr.File {
+		if !utf8.ValidString(f.Name) {
+			// ZipFile decodes names as UTF-8 and refuses the whole jar
+			// ("invalid CEN header (bad entry name)").
+			return nil, fmt.Errorf("%q: entry name is not UTF-8", f.Name)
+		}
 		body, err := readEntry(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Name, err)
@@ -48,15 +57,22 @@ func readEntry(f *zip.File) ([]byte, error) {
 		return nil, err
 	}
 	size := f.UncompressedSize64
-	if size > maxRead {
-		return nil, fmt.Errorf("declares %d bytes", size)
+	if size > maxRead || f.CompressedSize64 > maxRead {
+		return nil, fmt.Errorf("declares %d bytes (%d compressed)", size, f.CompressedSize64)
+	}
+	stored := make([]byte, f.CompressedSize64)
+	if _, err := io.ReadFull(raw, stored); err != nil {
+		return nil, fmt.Errorf("compressed bytes past the end of the file: %w", err)
 	}
 	var r io.Reader
 	switch f.Method {
 	case zip.Store:
-		r = raw
+		if f.CompressedSize64 != size {
+			return nil, fmt.Errorf("stored entry of %d bytes declares %d", f.CompressedSize64, size)
+		}
+		r = bytes.NewReader(stored)
 	case zip.Deflate:
-		fr := flate.NewReader(raw)
+		fr := flate.NewReader(bytes.NewReader(stored))
 		defer fr.Close()
 		r = fr
 	default:
@@ -65,6 +81,10 @@ func readEntry(f *zip.File) ([]byte, error) {
 	body := make([]byte, size)
 	if _, err := io.ReadFull(r, body); err != nil {
 		return nil, err
+	}
+	var probe [1]byte
+	if n, err := r.Read(probe[:]); n != 0 || err != io.EOF {
+		return nil, fmt.Errorf("holds more than its declared %d bytes (%v)", size, err)
 	}
 	return body, nil
 }
