@@ -3,6 +3,7 @@ package blacklist
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // The directives of btrace 2's filter files (ByteDance's successor of
@@ -40,20 +41,54 @@ type methodBlock struct {
 	class string
 	line  int
 	open  bool // the '{' was seen
+	// inline holds what followed the '{' on the directive's own line,
+	// split at each ';': the methods (and the '}') of a block written on
+	// one line, as Rule.Directive writes it.
+	inline []string
 }
 
-// parseBlockStart reads "-blockclassmethods C [{]".
+// parseBlockStart reads "-blockclassmethods C [{ [m(); ...] [}]]".
 func parseBlockStart(kind Kind, directive string, fields []string) (*methodBlock, error) {
-	rest := strings.TrimSpace(strings.TrimSuffix(strings.Join(fields[1:], " "), "{"))
-	open := strings.HasSuffix(strings.Join(fields, " "), "{")
+	text := strings.Join(fields[1:], " ")
+	rest, after, open := strings.Cut(text, "{")
+	rest = strings.TrimSpace(rest)
 	if rest == "" || strings.ContainsAny(rest, " \t") {
-		return nil, fmt.Errorf("%s wants one class name and '{', got %q", directive, strings.Join(fields[1:], " "))
+		return nil, fmt.Errorf("%s wants one class name and '{', got %q", directive, text)
 	}
 	class, err := normalizeClass(rest)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", directive, err)
 	}
-	return &methodBlock{kind: kind, class: class, open: open}, nil
+	return &methodBlock{kind: kind, class: class, open: open, inline: blockPieces(after)}, nil
+}
+
+// blockPieces splits a line inside a method block into what the block
+// reads one at a time: each method (up to its ';') and a '}', so that
+// "run(); stop(); }" is two methods and the end. A comment stays whole.
+func blockPieces(line string) []string {
+	line = strings.TrimSpace(line)
+	if line == "" || line[0] == '#' {
+		return []string{line}
+	}
+	var out []string
+	for _, piece := range strings.SplitAfter(line, ";") {
+		piece = strings.TrimSpace(piece)
+		for piece != "" {
+			// A '}' ends the block wherever it stands: what follows it
+			// is a piece of its own, which the caller refuses.
+			i := strings.IndexByte(piece, '}')
+			if i < 0 {
+				out = append(out, piece)
+				break
+			}
+			if head := strings.TrimSpace(piece[:i]); head != "" {
+				out = append(out, head)
+			}
+			out = append(out, "}")
+			piece = strings.TrimSpace(piece[i+1:])
+		}
+	}
+	return out
 }
 
 // next reads one line inside the block: a method line gives its rule
@@ -88,7 +123,7 @@ func parseMethodLine(line string) (name, params string, err error) {
 		return "", "", fmt.Errorf("want a method as name(type, ...); got %q", line)
 	}
 	name = strings.TrimSpace(line[:lp])
-	if strings.ContainsAny(name, " \t./;[<>") {
+	if strings.ContainsAny(name, "./;[<>(){},") || strings.ContainsFunc(name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
 		return "", "", fmt.Errorf("bad method name %q", name)
 	}
 	var b strings.Builder
@@ -124,7 +159,7 @@ func javaTypeDescriptor(t string) (string, error) {
 	if d, ok := prim[t]; ok {
 		return dims + d, nil
 	}
-	if strings.ContainsAny(t, " \t") {
+	if strings.ContainsFunc(t, unicode.IsSpace) {
 		return "", fmt.Errorf("parameter type %q: blanks inside a name", t)
 	}
 	class, err := normalizeClass(t)

@@ -65,6 +65,27 @@ func TestBtraceDirectivesParse(t *testing.T) {
 	assert.True(t, l.WantsAnnotations())
 }
 
+// TestOneLineMethodBlock: a method block may be written on one line, as
+// reports print a rule (Rule.Directive), and reads as the same block on
+// several lines.
+func TestOneLineMethodBlock(t *testing.T) {
+	for _, text := range []string{
+		"-blockclassmethods a.B { run(int, java.lang.String[]); stop(); }\n",
+		"-blockclassmethods a.B {run(int, java.lang.String[]);stop();}\n",
+		"-blockclassmethods a.B { run(int, java.lang.String[]);\n  stop();\n}\n",
+		"-blockclassmethods a.B {\n  run(int, java.lang.String[]);\n  stop(); }\n",
+	} {
+		l, err := New("")
+		require.NoError(t, err)
+		l.Strict = true
+		require.NoError(t, l.Add(strings.NewReader(text), "f.txt"), text)
+		_, ok := l.BlockedMethod("a/B", "run", "(I[Ljava/lang/String;)V")
+		assert.True(t, ok, text)
+		_, ok = l.BlockedMethod("a/B", "stop", "()V")
+		assert.True(t, ok, text)
+	}
+}
+
 func TestBtraceDirectiveErrors(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"unclosed block", "-blockclassmethods a.B {\n  run();\n", "f.txt:1: the block of methods is not closed with '}'"},
@@ -73,6 +94,7 @@ func TestBtraceDirectiveErrors(t *testing.T) {
 		{"bad type", "-traceclassmethods a.B {\n  run(in t);\n}\n", "f.txt:2: parameter type"},
 		{"two classes", "-traceclassmethods a.B c.D {\n}\n", "f.txt:1: -traceclassmethods wants one class name"},
 		{"wildcard", "-allowpackage com.*\n", "f.txt:1: -allowpackage: bad package name"},
+		{"text after a one-line block", "-traceclassmethods a.B { run(); } go();\n", `f.txt:1: unexpected "go();" after the '}' that ends the block`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l, err := New("")

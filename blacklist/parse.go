@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode"
 )
 
 // ParseError is a line of a block list that could not be understood.
@@ -52,6 +53,35 @@ func (l *List) Add(r io.Reader, name string) error {
 		skipped = append(skipped, pe)
 		return nil
 	}
+	// inBlock reads one line (or one piece of a one-line block) of the
+	// open method block.
+	inBlock := func(line string) error {
+		rule, ok, done, err := block.next(line)
+		if done {
+			block = nil
+		}
+		if err != nil {
+			return bad(lineNo, err)
+		}
+		if ok {
+			rule.Origin = fmt.Sprintf("%s:%d", name, lineNo)
+			rules = append(rules, rule)
+		}
+		return nil
+	}
+	// inBlockPieces reads the pieces of one line inside the block; text
+	// after the '}' that closes it is refused.
+	inBlockPieces := func(pieces []string) error {
+		for i, piece := range pieces {
+			if block == nil {
+				return bad(lineNo, fmt.Errorf("unexpected %q after the '}' that ends the block", strings.Join(pieces[i:], " ")))
+			}
+			if err := inBlock(piece); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for sc.Scan() {
 		lineNo++
 		line := sc.Text()
@@ -59,21 +89,9 @@ func (l *List) Add(r io.Reader, name string) error {
 			line = strings.TrimPrefix(line, "\uFEFF")
 		}
 		if block != nil {
-			rule, ok, done, err := block.next(line)
-			if done {
-				block = nil
+			if err := inBlockPieces(blockPieces(line)); err != nil {
+				return err
 			}
-			if err != nil {
-				if e := bad(lineNo, err); e != nil {
-					return e
-				}
-				continue
-			}
-			if !ok {
-				continue
-			}
-			rule.Origin = fmt.Sprintf("%s:%d", name, lineNo)
-			rules = append(rules, rule)
 			continue
 		}
 		rule, start, ok, err := parseLine(line)
@@ -86,6 +104,9 @@ func (l *List) Add(r io.Reader, name string) error {
 		if start != nil {
 			start.line = lineNo
 			block = start
+			if err := inBlockPieces(start.inline); err != nil {
+				return err
+			}
 			continue
 		}
 		if ok {
@@ -202,8 +223,13 @@ func checkSegments(internal string) error {
 	if strings.ContainsAny(internal, "*?") {
 		return errors.New("wildcards are not supported")
 	}
-	if strings.ContainsAny(internal, ";[<>:") {
+	if strings.ContainsAny(internal, ";[<>:(),{}") {
 		return errors.New("character not allowed in a class name")
+	}
+	// A blank or a control character is the list's own separator or
+	// damage: written back, the name would read as another.
+	if strings.ContainsFunc(internal, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return errors.New("blank or control character inside a name")
 	}
 	return nil
 }

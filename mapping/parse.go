@@ -230,6 +230,7 @@ func (p *parser) methodLine(line, content string) error {
 	if name == "" {
 		return bad("missing method name")
 	}
+
 	ml.name = name
 	if tail != "" {
 		// Original line range: ":12" (a call site) or ":10:14".
