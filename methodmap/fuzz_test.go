@@ -2,9 +2,11 @@ package methodmap
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -75,4 +77,61 @@ func sameEntries(a, b []Entry) bool {
 		}
 	}
 	return true
+}
+
+// FuzzParseIgnoreMap: every ignoreMethodMapping.txt a user hands us is
+// refused with an error naming the file and line, or reads to methods
+// that, written back (EncodeIgnoreMap), read to the same methods, each
+// once, and write back to the same bytes.
+func FuzzParseIgnoreMap(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "ignore", "*"))
+	for _, p := range seeds {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("ignore methods:\na.B get ()I\na.B nat\n# a note\r\na.C <init> (Ljava.lang.String;[I)V\n"))
+	f.Add([]byte("\xef\xbb\xbfignore methods:\r\n\r\na.B$1 run ()V\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		keys, err := ParseIgnoreMap(bytes.NewReader(data), "ignore.txt")
+		if err != nil {
+			if !bytes.HasPrefix([]byte(err.Error()), []byte("ignore.txt")) {
+				t.Fatalf("the error does not name the file: %v", err)
+			}
+			return
+		}
+		text := EncodeIgnoreMap(ignored(keys))
+		again, err := ParseIgnoreMap(bytes.NewReader(text), "again.txt")
+		if err != nil {
+			t.Fatalf("what EncodeIgnoreMap wrote does not read: %v\n%s", err, text)
+		}
+		if want, got := distinctKeys(keys), distinctKeys(again); !reflect.DeepEqual(want, got) || len(got) != len(again) {
+			t.Fatalf("methods changed through a write:\nwant %v\ngot  %v", want, again)
+		}
+		if text2 := EncodeIgnoreMap(ignored(again)); !bytes.Equal(text, text2) {
+			t.Fatalf("a second write differs:\n%s\n---\n%s", text, text2)
+		}
+	})
+}
+
+// ignored makes the methods of an ignore map's keys: one without a
+// descriptor is native, as the file says.
+func ignored(keys []MethodKey) []IgnoredMethod {
+	out := make([]IgnoredMethod, len(keys))
+	for i, k := range keys {
+		out[i] = IgnoredMethod{Key: k}
+		if k.Desc == "" {
+			out[i].Access = accNative
+		}
+	}
+	return out
+}
+
+// distinctKeys sorts keys and drops repeats.
+func distinctKeys(keys []MethodKey) []MethodKey {
+	out := slices.Clone(keys)
+	slices.SortFunc(out, func(a, b MethodKey) int {
+		return cmp.Or(cmp.Compare(a.Class, b.Class), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Desc, b.Desc))
+	})
+	return slices.Compact(out)
 }

@@ -43,14 +43,25 @@ func readLines(path string) ([]string, error) {
 	var lines []string
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	first := true
 	for sc.Scan() {
-		l := strings.TrimSpace(sc.Text())
+		l := strings.TrimSpace(withoutBOM(sc.Text(), first))
+		first = false
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
 		lines = append(lines, l)
 	}
 	return lines, sc.Err()
+}
+
+// withoutBOM drops the UTF-8 byte-order mark that Windows editors put at
+// the start of a file, so that its first argument or key reads as typed.
+func withoutBOM(line string, first bool) string {
+	if first {
+		return strings.TrimPrefix(line, "\uFEFF")
+	}
+	return line
 }
 
 // configEntry is one "key = value" line of a --config file.
@@ -75,7 +86,7 @@ func readConfig(path string) ([]configEntry, error) {
 	n := 0
 	for sc.Scan() {
 		n++
-		l := strings.TrimSpace(sc.Text())
+		l := strings.TrimSpace(withoutBOM(sc.Text(), n == 1))
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}

@@ -61,6 +61,7 @@ Arguments can come from files:
                  dashes ("mapping = /abs/mapping.txt", "merge = true");
                  "input = PATH" adds an input; list flags (classpath, input)
                  may repeat; # comments. Flags on the command line win.
+  Both are UTF-8, a byte-order mark at the start skipped.
 
 A class file that cannot be parsed is copied untouched with a warning naming
 the input and the entry; --strict makes it an error. On a terminal a progress
@@ -149,11 +150,7 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fileOrUsage(err)
 	}
-	var fl instrumentFlags
-	flags := pflag.NewFlagSet("instrument", pflag.ContinueOnError)
-	flags.SetOutput(io.Discard)
-	fl.define(flags)
-	help := flags.BoolP("help", "h", false, "show this help")
+	fl, flags, help := newInstrumentFlagSet()
 	if err := flags.Parse(args); err != nil || *help {
 		if errors.Is(err, pflag.ErrHelp) || *help {
 			fmt.Fprint(stdout, instrumentHelp+flags.FlagUsages())
@@ -202,7 +199,7 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failure(err)
 	}
-	paths := mapPaths(&fl)
+	paths := mapPaths(fl)
 	// Before anything is read or written: what killed runs left in the
 	// folders this run writes is finished or removed.
 	for _, dir := range paths.dirs() {
@@ -210,10 +207,10 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 			log.Warn("cleaning up after an earlier run: " + err.Error())
 		}
 	}
-	if err := mirrorNamesDiffer(&fl, inputs); err != nil {
+	if err := mirrorNamesDiffer(fl, inputs); err != nil {
 		return usageErr(err.Error())
 	}
-	if err := guardPaths(&fl, inputs, paths); err != nil {
+	if err := guardPaths(fl, inputs, paths); err != nil {
 		var dup *pathguard.DuplicateError
 		if errors.As(err, &dup) {
 			return usageErr(err.Error())
@@ -231,7 +228,7 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, signaled, stopSignals := interruptible()
 	defer stopSignals()
-	res, err := instrumentAndWriteMaps(ctx, &fl, inputs, mode, paths, log, bar)
+	res, err := instrumentAndWriteMaps(ctx, fl, inputs, mode, paths, log, bar)
 	if perr := stopProfiles(); perr != nil && err == nil {
 		err = perr
 	}
@@ -336,6 +333,17 @@ func checkInputs(inputs, classpath []string) (inputKinds, error) {
 		}
 	}
 	return k, nil
+}
+
+// newInstrumentFlagSet defines instrument's flags (-h included) on a new
+// flag set.
+func newInstrumentFlagSet() (*instrumentFlags, *pflag.FlagSet, *bool) {
+	var fl instrumentFlags
+	flags := pflag.NewFlagSet("instrument", pflag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	fl.define(flags)
+	help := flags.BoolP("help", "h", false, "show this help")
+	return &fl, flags, help
 }
 
 // applyConfig sets every flag the command line did not set from the
