@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -30,14 +31,84 @@ func TestMain(m *testing.M) {
 }
 
 // startCLI starts tracebeat as a process of its own.
-func startCLI(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+func startCLI(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "TRACEBEAT_AS_CLI=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
-	return cmd, &stderr
+	return cmd, stderr
+}
+
+// syncBuffer is a buffer the test reads while the process writes to it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// killPoint is a moment of a run that the test can see from outside: a
+// phase it logged (--log-level debug) or a file it wrote.
+type killPoint struct {
+	name    string
+	reached func(stderr string, out, cache string) bool
+}
+
+// phaseDone: the run logged the end of the phase.
+func phaseDone(phase string) func(string, string, string) bool {
+	return func(stderr, _, _ string) bool { return strings.Contains(stderr, `"phase": "`+phase+`"`) }
+}
+
+// tempIn: a temporary file of at least minSize bytes exists in dir (out
+// or cache, and below it).
+func tempIn(which string, minSize int64) func(string, string, string) bool {
+	return func(_, out, cache string) bool {
+		dir := map[string]string{"out": out, "cache": cache}[which]
+		found := false
+		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil || found || d.IsDir() {
+				return nil
+			}
+			if strings.HasPrefix(d.Name(), ".") && strings.HasSuffix(d.Name(), ".tmp") {
+				if info, err := d.Info(); err == nil && info.Size() >= minSize {
+					found = true
+				}
+			}
+			return nil
+		})
+		return found
+	}
+}
+
+// waitFor polls until the run reaches the point, and reports false when
+// it ended first (a fast machine can finish a phase between two looks).
+func waitFor(t *testing.T, cmd *exec.Cmd, exited <-chan struct{}, stderr *syncBuffer, p killPoint, out, cache string) bool {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		if p.reached(stderr.String(), out, cache) {
+			return true
+		}
+		select {
+		case <-exited:
+			return false
+		case <-time.After(time.Millisecond):
+		}
+	}
+	t.Fatalf("the run did not reach %q in 2 minutes", p.name)
+	return false
 }
 
 // faultInputs are real jars large enough for a run of about a second
@@ -132,15 +203,33 @@ func TestInterruptedRunsLeaveACompleteSet(t *testing.T) {
 		t.Fatalf("a mix of sets: %v\nprevious: %v\nnew: %v", got, prev, want)
 		return ""
 	}
+	// The moments to stop a run at, seen from outside rather than guessed
+	// as delays: a slow machine (or -race) and a fast one stop it at the
+	// same points.
+	points := []killPoint{
+		{"its signal handler is installed", phaseDone("options")},
+		{"it has scanned", phaseDone("scan")},
+		{"it writes a temporary output", tempIn("out", 0)},
+		{"a temporary output holds 1 MB", tempIn("out", 1<<20)},
+		{"it has written the jars", phaseDone("write")},
+		{"it has laid out the maps", phaseDone("maps")},
+	}
+	args := func(extra ...string) []string {
+		return append(append([]string{"instrument", "--log-level", "debug"}, extra...), inputs...)
+	}
 	seen := map[string]int{}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		for _, delay := range []time.Duration{30, 150, 350, 600, 900, 1300} {
-			t.Run(fmt.Sprintf("%v after %d ms", sig, delay), func(t *testing.T) {
+		for _, point := range points {
+			t.Run(fmt.Sprintf("%v when %s", sig, point.name), func(t *testing.T) {
 				copyDir(t, prevDir, out)
-				cmd, stderr := startCLI(t, append([]string{"instrument", "--quiet", "-o", out}, inputs...)...)
-				time.Sleep(delay * time.Millisecond)
-				require.NoError(t, cmd.Process.Signal(sig))
-				err := cmd.Wait()
+				cmd, stderr := startCLI(t, args("-o", out)...)
+				exited := make(chan struct{})
+				var err error
+				go func() { err = cmd.Wait(); close(exited) }()
+				if waitFor(t, cmd, exited, stderr, point, out, "") {
+					require.NoError(t, cmd.Process.Signal(sig))
+				}
+				<-exited
 				got := fileSet(t, out)
 				assert.Empty(t, debris(got), "temporary files left")
 				set := check(t, got)
@@ -168,15 +257,25 @@ func TestInterruptedRunsLeaveACompleteSet(t *testing.T) {
 	// SIGKILL, with a cache: no chance to clean up; the next run does.
 	cache := filepath.Join(work, "cache")
 	leftBehind := 0
-	for _, delay := range []time.Duration{100, 400, 700, 1000, 1300} {
-		t.Run(fmt.Sprintf("SIGKILL after %d ms", delay), func(t *testing.T) {
+	killPoints := []killPoint{
+		{"it has scanned", phaseDone("scan")},
+		{"it writes a temporary cache file", tempIn("cache", 0)},
+		{"it writes a temporary output", tempIn("out", 0)},
+		{"a temporary output holds 1 MB", tempIn("out", 1<<20)},
+		{"it has written the jars", phaseDone("write")},
+		{"it has laid out the maps", phaseDone("maps")},
+	}
+	for _, point := range killPoints {
+		t.Run("SIGKILL when "+point.name, func(t *testing.T) {
 			copyDir(t, prevDir, out)
 			require.NoError(t, os.RemoveAll(cache)) // a cold run: it writes the cache as it goes
-			args := append([]string{"instrument", "--quiet", "--cache", cache, "-o", out}, inputs...)
-			cmd, _ := startCLI(t, args...)
-			time.Sleep(delay * time.Millisecond)
-			require.NoError(t, cmd.Process.Kill())
-			_ = cmd.Wait()
+			cmd, stderr := startCLI(t, args("--cache", cache, "-o", out)...)
+			exited := make(chan struct{})
+			go func() { _ = cmd.Wait(); close(exited) }()
+			if waitFor(t, cmd, exited, stderr, point, out, cache) {
+				require.NoError(t, cmd.Process.Kill())
+			}
+			<-exited
 			got := fileSet(t, out)
 			if len(debris(got)) > 0 || len(cacheDebris(t, cache)) > 0 {
 				leftBehind++
@@ -189,8 +288,8 @@ func TestInterruptedRunsLeaveACompleteSet(t *testing.T) {
 			if !journal {
 				check(t, got)
 			}
-			code, _, stderr := runCLI(args...)
-			require.Equal(t, 0, code, stderr)
+			code, _, stderr2 := runCLI(args("--quiet", "--cache", cache, "-o", out)...)
+			require.Equal(t, 0, code, stderr2)
 			assert.Equal(t, want, fileSet(t, out), "the next run writes what a clean run writes, and nothing else")
 			assert.Empty(t, cacheDebris(t, cache), "the next run removed the cache's half-written files")
 		})
@@ -226,7 +325,7 @@ func TestConcurrentRunsShareACache(t *testing.T) {
 	cache := filepath.Join(work, "cache")
 	for round := 0; round < 5; round++ {
 		var cmds []*exec.Cmd
-		var errs []*bytes.Buffer
+		var errs []*syncBuffer
 		var outs []string
 		for k := 0; k < 2; k++ {
 			out := filepath.Join(work, fmt.Sprintf("out-%d-%d", round, k))
