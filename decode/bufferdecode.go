@@ -49,7 +49,7 @@ func DecodeBuffer(rr RecordReader, out io.Writer, opts BufferOptions) (*BufferRe
 	case FormatText, "":
 		slowest = NewSlowestCalls(orDefault(opts.Top, DefaultTop), orDefault(opts.MaxStack, DefaultMaxStack))
 		consume = func(f Frame) error { slowest.Add(f); return nil }
-	case FormatJSON, FormatSystrace:
+	case FormatJSON, FormatSystrace, FormatPerfetto:
 		sorter = newFrameSorter(opts.TempDir, opts.SortChunk)
 		defer sorter.cleanup()
 		consume = sorter.add
@@ -77,8 +77,8 @@ func DecodeBuffer(rr RecordReader, out io.Writer, opts BufferOptions) (*BufferRe
 	}
 	res.Stats = pairer.Stats()
 	switch opts.Format {
-	case FormatJSON:
-		return res, writeFramesJSON(out, sorter, opts.Names)
+	case FormatJSON, FormatPerfetto:
+		return res, writeFramesEvents(out, opts.Format, sorter, opts.Names)
 	case FormatSystrace:
 		return res, writeFramesSystrace(out, sorter, opts.Names, pairer.Orphans())
 	}
@@ -108,8 +108,8 @@ func appendFrameFlags(args []eventArg, f Frame) []eventArg {
 	return args
 }
 
-func writeFramesJSON(out io.Writer, sorter *frameSorter, names *MethodNames) error {
-	w := newTraceEventWriter(out)
+func writeFramesEvents(out io.Writer, format Format, sorter *frameSorter, names *MethodNames) error {
+	w := newEventSink(format, out)
 	w.write(traceEvent{Name: "process_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []eventArg{strArg("name", "tracebeat decode")}})
 	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []eventArg{strArg("name", bufferTrackName)}})
 	err := sorter.each(func(f Frame) error {

@@ -18,6 +18,7 @@ const (
 	FormatText     Format = "text"     // names: call trees, summaries, rewritten systrace
 	FormatJSON     Format = "json"     // Chrome trace-event JSON (stacks: a JSON tree)
 	FormatSystrace Format = "systrace" // ftrace text for the Perfetto UI
+	FormatPerfetto Format = "perfetto" // Perfetto's protobuf trace (ui.perfetto.dev, trace_processor)
 )
 
 // Options control Decode.

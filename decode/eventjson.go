@@ -30,6 +30,26 @@ func strArg(k, v string) eventArg       { return eventArg{Key: k, Str: v, Kind: 
 func intArg(k string, v int64) eventArg { return eventArg{Key: k, Int: v, Kind: 'i'} }
 func boolArg(k string) eventArg         { return eventArg{Key: k, Int: 1, Kind: 'b'} }
 
+// eventSink takes the events of a decode in the order a viewer shows
+// them: trace-event JSON (traceEventWriter) or a Perfetto trace
+// (perfettoWriter).
+type eventSink interface {
+	write(traceEvent) error
+	close() error
+}
+
+// newEventSink returns the sink of an event format (FormatJSON or
+// FormatPerfetto).
+func newEventSink(format Format, w io.Writer) eventSink {
+	if format == FormatPerfetto {
+		return newPerfettoWriter(w)
+	}
+	return newTraceEventWriter(w)
+}
+
+// eventFormat reports whether a format is written through an eventSink.
+func eventFormat(f Format) bool { return f == FormatJSON || f == FormatPerfetto }
+
 // traceEventWriter streams {"traceEvents":[...],"displayTimeUnit":"ms"},
 // one event per line, holding nothing but a write buffer.
 type traceEventWriter struct {

@@ -11,7 +11,7 @@ import (
 // an E with no open B is dropped, and B events never ended get an E at the
 // last timestamp with args.unclosed, so viewers do not guess.
 type markerJSON struct {
-	w       *traceEventWriter
+	w       eventSink
 	names   *MethodNames
 	res     *MarkerResult
 	open    map[int64][]openSection // per tid
@@ -25,8 +25,8 @@ type openSection struct {
 	pid  int64
 }
 
-func newMarkerJSON(out io.Writer, names *MethodNames, res *MarkerResult) *markerJSON {
-	return &markerJSON{w: newTraceEventWriter(out), names: names, res: res,
+func newMarkerJSON(out io.Writer, format Format, names *MethodNames, res *MarkerResult) *markerJSON {
+	return &markerJSON{w: newEventSink(format, out), names: names, res: res,
 		open: map[int64][]openSection{}, named: map[int64]bool{}}
 }
 

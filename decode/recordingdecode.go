@@ -47,9 +47,9 @@ type threadStack struct {
 // closed at its end and marked.
 func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOptions) (*RecordingResult, error) {
 	switch opts.Format {
-	case FormatText, "", FormatJSON:
+	case FormatText, "", FormatJSON, FormatPerfetto:
 	default:
-		return nil, fmt.Errorf("%s: format %q is not supported for recordings (text or json)", src, opts.Format)
+		return nil, fmt.Errorf("%s: format %q is not supported for recordings (text, json or perfetto)", src, opts.Format)
 	}
 	rec, err := ReadRecording(r, src)
 	if err != nil {
@@ -65,9 +65,9 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 		}
 		return opts.Names.Name(id)
 	}
-	var events *traceEventWriter
-	if opts.Format == FormatJSON {
-		events = newTraceEventWriter(out)
+	var events eventSink
+	if eventFormat(opts.Format) {
+		events = newEventSink(opts.Format, out)
 		events.write(traceEvent{Name: "process_name", Ph: 'M', Pid: rec.Pid, Tid: 0,
 			Args: []eventArg{strArg("name", fmt.Sprintf("java (pid %d)", rec.Pid))}})
 	}
@@ -127,7 +127,7 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 	return res, writeRecordingSummary(out, res, stacks, name, opts)
 }
 
-func writeThreadEvents(w *traceEventWriter, sorter *frameSorter, rec *Recording, t *RecordingThread, name func(int) string) error {
+func writeThreadEvents(w eventSink, sorter *frameSorter, rec *Recording, t *RecordingThread, name func(int) string) error {
 	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: rec.Pid, Tid: t.Tid, Args: []eventArg{strArg("name", t.Name)}})
 	first := true
 	return sorter.each(func(f Frame) error {

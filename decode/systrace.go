@@ -232,8 +232,8 @@ func markerDumpEvents(in io.Reader, res *MarkerResult, fn func(markerEvent) erro
 func DecodeMarkerDump(in io.Reader, out io.Writer, format Format, names *MethodNames) (*MarkerResult, error) {
 	res := &MarkerResult{}
 	switch format {
-	case FormatJSON:
-		mj := newMarkerJSON(out, names, res)
+	case FormatJSON, FormatPerfetto:
+		mj := newMarkerJSON(out, format, names, res)
 		if err := markerDumpEvents(in, res, mj.add); err != nil {
 			return nil, err
 		}
@@ -265,9 +265,9 @@ func DecodeMarkerDump(in io.Reader, out io.Writer, format Format, names *MethodN
 // systrace) or converts its trace_marker events to trace-event JSON.
 func DecodeSystrace(in io.Reader, out io.Writer, format Format, names *MethodNames) (*MarkerResult, error) {
 	switch format {
-	case FormatJSON:
+	case FormatJSON, FormatPerfetto:
 		res := &MarkerResult{}
-		mj := newMarkerJSON(out, names, res)
+		mj := newMarkerJSON(out, format, names, res)
 		if err := systraceEvents(in, res, mj.add); err != nil {
 			return nil, err
 		}

@@ -46,12 +46,17 @@ The input kind is detected (--input-kind forces it):
 
 Ids missing from the map are shown as "<unknown id N>" and counted on stderr.
 JSON output is the Chrome trace-event format (ui.perfetto.dev, chrome://tracing).
+Perfetto output (--format perfetto, recordings, buffers, systrace and marker
+input) is Perfetto's own protobuf trace, which ui.perfetto.dev and
+trace_processor open natively: one track per thread, interned names,
+delta timestamps, several times smaller than the JSON.
 
 Examples:
   tracebeat decode --map methodMapping.txt app.trace
   tracebeat decode --map methodMapping.txt --format json -o app.json --png app.png app.trace
   tracebeat decode --map methodMapping.txt evil-method.json
   tracebeat decode --map methodMapping.txt --format json -o trace.json beat.bin
+  tracebeat decode --map methodMapping.txt --format perfetto -o app.pftrace app.trace
   tracebeat decode --map methodMapping.txt --png trace.png beat.bin
   tracebeat decode --map methodMapping.txt -o named.trace atrace.txt
   adb shell cat /sdcard/marker.txt | tracebeat decode --map methodMapping.txt - > trace.ftrace
@@ -63,7 +68,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("decode", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	mapPath := fs.String("map", "", "methodMapping.txt giving method names for ids")
-	format := fs.String("format", "", "output format: text, json or systrace (default: text; ftrace text for marker input)")
+	format := fs.String("format", "", "output format: text, json, perfetto or systrace (default: text; ftrace text for marker input)")
 	output := fs.StringP("output", "o", "", "write the output to this file instead of standard output")
 	kind := fs.String("input-kind", "auto", "input kind: auto, "+strings.Join(kindNames(), ", "))
 	byteOrder := fs.String("byte-order", "auto", "byte order of binary buffers: auto, big or little")
@@ -93,10 +98,10 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := decode.Options{Top: *top, MaxStack: *maxStack}
 	switch *format {
-	case "", "text", "json", "systrace":
+	case "", "text", "json", "systrace", "perfetto":
 		opts.Format = decode.Format(*format)
 	default:
-		return usageErr("--format must be text, json or systrace, not %q", *format)
+		return usageErr("--format must be text, json, perfetto or systrace, not %q", *format)
 	}
 	if *kind != "auto" {
 		if !slices.Contains(kindNames(), *kind) {

@@ -1,0 +1,421 @@
+package decode
+
+import (
+	"bufio"
+	"encoding/binary"
+	"hash/fnv"
+	"io"
+)
+
+// perfettoWriter streams the decode's events as a Perfetto trace: the
+// protobuf (perfetto.protos.Trace) that ui.perfetto.dev and
+// trace_processor read natively, several times smaller than trace-event
+// JSON. Each thread is a packet sequence of its own with its own track as
+// the default and a sequence-scoped incremental clock, so an event packet
+// carries a timestamp delta, a type and an interned name id: about 15
+// bytes for a begin and 13 for an end.
+//
+// Events must come in time order per thread, as every decode path writes
+// them; a complete event ('X') becomes a begin and an end, the ends held
+// on a stack until a later event or the thread's end passes them.
+type perfettoWriter struct {
+	bw      *bufio.Writer
+	threads map[threadKey]*perfettoThread
+	order   []*perfettoThread // in the order they started: closing is deterministic
+	procs   map[int64]bool
+	counter map[counterKey]uint64 // counter tracks by process and name
+	nextSeq uint32
+	pkt     []byte // the packet being laid out
+	body    []byte // a nested message being laid out
+	err     error
+}
+
+type threadKey struct{ pid, tid int64 }
+
+type counterKey struct {
+	pid  int64
+	name string
+}
+
+// perfettoThread is one thread's sequence.
+type perfettoThread struct {
+	seq    uint32
+	uuid   uint64
+	lastTs int64
+	names  map[string]uint64 // interned event names
+	ends   []int64           // ends of complete events still open, innermost last
+}
+
+// Field numbers of perfetto.protos (trace/trace_packet.proto and the
+// messages it holds), as Perfetto's own descriptors give them.
+const (
+	pbTracePacket = 1 // Trace.packet
+
+	pbTimestamp          = 8  // TracePacket.timestamp
+	pbSequenceID         = 10 // TracePacket.trusted_packet_sequence_id
+	pbTrackEvent         = 11 // TracePacket.track_event
+	pbInternedData       = 12 // TracePacket.interned_data
+	pbSequenceFlags      = 13 // TracePacket.sequence_flags
+	pbClockSnapshot      = 6  // TracePacket.clock_snapshot
+	pbTimestampClockID   = 58 // TracePacket.timestamp_clock_id
+	pbTracePacketDefault = 59 // TracePacket.trace_packet_defaults
+	pbTrackDescriptor    = 60 // TracePacket.track_descriptor
+
+	pbTrackUUID       = 1  // TrackDescriptor.uuid
+	pbTrackName       = 2  // TrackDescriptor.name
+	pbTrackProcess    = 3  // TrackDescriptor.process
+	pbTrackThread     = 4  // TrackDescriptor.thread
+	pbTrackParentUUID = 5  // TrackDescriptor.parent_uuid
+	pbTrackCounter    = 8  // TrackDescriptor.counter
+	pbProcessPid      = 1  // ProcessDescriptor.pid
+	pbProcessName     = 6  // ProcessDescriptor.process_name
+	pbThreadPid       = 1  // ThreadDescriptor.pid
+	pbThreadTid       = 2  // ThreadDescriptor.tid
+	pbThreadName      = 5  // ThreadDescriptor.thread_name
+	pbEventType       = 9  // TrackEvent.type
+	pbEventNameIID    = 10 // TrackEvent.name_iid
+	pbEventTrackUUID  = 11 // TrackEvent.track_uuid
+	pbEventName       = 23 // TrackEvent.name
+	pbEventCounterVal = 30 // TrackEvent.counter_value
+	pbEventAnnotation = 4  // TrackEvent.debug_annotations
+	pbAnnotationName  = 10 // DebugAnnotation.name
+	pbAnnotationBool  = 2  // DebugAnnotation.bool_value
+	pbAnnotationInt   = 4  // DebugAnnotation.int_value
+	pbAnnotationStr   = 6  // DebugAnnotation.string_value
+	pbDefaultsClockID = 58 // TracePacketDefaults.timestamp_clock_id
+	pbDefaultsEvent   = 11 // TracePacketDefaults.track_event_defaults
+	pbEventDefTrack   = 11 // TrackEventDefaults.track_uuid
+	pbInternedNames   = 2  // InternedData.event_names
+	pbNameIID         = 1  // EventName.iid
+	pbNameName        = 2  // EventName.name
+	pbSnapshotClocks  = 1  // ClockSnapshot.clocks
+	pbClockID         = 1  // ClockSnapshot.Clock.clock_id
+	pbClockTimestamp  = 2  // ClockSnapshot.Clock.timestamp
+	pbClockIncrement  = 3  // ClockSnapshot.Clock.is_incremental
+
+	eventSliceBegin = 1 // TrackEvent.Type
+	eventSliceEnd   = 2
+	eventInstant    = 3
+	eventCounter    = 4
+
+	seqIncrementalCleared = 1 // TracePacket.SequenceFlags
+	seqNeedsIncremental   = 2
+
+	clockBoottime = 6  // BuiltinClock.BUILTIN_CLOCK_BOOTTIME
+	clockDeltas   = 64 // the first sequence-scoped clock id
+)
+
+func newPerfettoWriter(w io.Writer) *perfettoWriter {
+	return &perfettoWriter{bw: bufio.NewWriterSize(w, 256*1024), threads: map[threadKey]*perfettoThread{},
+		procs: map[int64]bool{}, counter: map[counterKey]uint64{}, nextSeq: 1}
+}
+
+func (p *perfettoWriter) write(e traceEvent) error {
+	if p.err != nil {
+		return p.err
+	}
+	switch e.Ph {
+	case 'M':
+		name := argString(e.Args, "name")
+		switch e.Name {
+		case "process_name":
+			p.process(e.Pid, name)
+		case "thread_name":
+			p.describeThread(p.thread(e.Pid, e.Tid), e.Pid, e.Tid, name)
+		}
+	case 'X':
+		t := p.thread(e.Pid, e.Tid)
+		p.closeUntil(t, e.TsNs)
+		p.event(t, e.TsNs, eventSliceBegin, e.Name, e.Args)
+		end := e.TsNs + max(e.DurNs, 0)
+		if n := len(t.ends); n > 0 {
+			end = min(end, t.ends[n-1]) // a callee ends within its caller
+		}
+		t.ends = append(t.ends, end)
+	case 'B':
+		t := p.thread(e.Pid, e.Tid)
+		p.closeUntil(t, e.TsNs)
+		p.event(t, e.TsNs, eventSliceBegin, e.Name, e.Args)
+	case 'E':
+		t := p.thread(e.Pid, e.Tid)
+		p.closeUntil(t, e.TsNs)
+		p.event(t, e.TsNs, eventSliceEnd, "", e.Args)
+	case 'i':
+		t := p.thread(e.Pid, e.Tid)
+		p.closeUntil(t, e.TsNs)
+		p.event(t, e.TsNs, eventInstant, e.Name, e.Args)
+	case 'C':
+		t := p.thread(e.Pid, e.Tid)
+		p.closeUntil(t, e.TsNs)
+		p.count(t, e)
+	}
+	return p.err
+}
+
+// closeUntil ends the complete events of t that end by ts.
+func (p *perfettoWriter) closeUntil(t *perfettoThread, ts int64) {
+	for n := len(t.ends); n > 0 && t.ends[n-1] <= ts; n = len(t.ends) {
+		end := t.ends[n-1]
+		t.ends = t.ends[:n-1]
+		p.event(t, end, eventSliceEnd, "", nil)
+	}
+}
+
+func (p *perfettoWriter) close() error {
+	for _, t := range p.order {
+		p.closeUntil(t, 1<<62)
+	}
+	if p.err != nil {
+		return p.err
+	}
+	return p.bw.Flush()
+}
+
+// process describes a process once (and again when it gets its name).
+func (p *perfettoWriter) process(pid int64, name string) {
+	if p.procs[pid] && name == "" {
+		return
+	}
+	p.procs[pid] = true
+	p.body = p.body[:0]
+	p.body = appendVarintField(p.body, pbTrackUUID, processUUID(pid))
+	var proc []byte
+	proc = appendVarintField(proc, pbProcessPid, uint64(pid))
+	if name != "" {
+		proc = appendStringField(proc, pbProcessName, name)
+	}
+	p.body = appendBytesField(p.body, pbTrackProcess, proc)
+	p.pkt = appendBytesField(p.pkt[:0], pbTrackDescriptor, p.body)
+	p.flush()
+}
+
+// thread returns the sequence of a thread, starting it (a packet that
+// clears its incremental state, sets its defaults and its clock, then its
+// track) the first time.
+func (p *perfettoWriter) thread(pid, tid int64) *perfettoThread {
+	k := threadKey{pid, tid}
+	if t := p.threads[k]; t != nil {
+		return t
+	}
+	if !p.procs[pid] {
+		p.process(pid, "")
+	}
+	t := &perfettoThread{seq: p.nextSeq, uuid: threadUUID(pid, tid), names: map[string]uint64{}}
+	p.nextSeq++
+	p.threads[k] = t
+	p.order = append(p.order, t)
+
+	pkt := p.pkt[:0]
+	pkt = appendVarintField(pkt, pbSequenceID, uint64(t.seq))
+	pkt = appendVarintField(pkt, pbSequenceFlags, seqIncrementalCleared)
+	var defaults, eventDefaults []byte
+	eventDefaults = appendVarintField(eventDefaults, pbEventDefTrack, t.uuid)
+	defaults = appendVarintField(defaults, pbDefaultsClockID, clockDeltas)
+	defaults = appendBytesField(defaults, pbDefaultsEvent, eventDefaults)
+	pkt = appendBytesField(pkt, pbTracePacketDefault, defaults)
+	// The sequence's clock counts in deltas from 0 on the boot clock:
+	// timestamps are the decode's own (from the recording's start).
+	var snapshot, clock []byte
+	clock = appendVarintField(clock[:0], pbClockID, clockDeltas)
+	clock = appendVarintField(clock, pbClockTimestamp, 0)
+	clock = appendVarintField(clock, pbClockIncrement, 1)
+	snapshot = appendBytesField(snapshot, pbSnapshotClocks, clock)
+	clock = appendVarintField(clock[:0], pbClockID, clockBoottime)
+	clock = appendVarintField(clock, pbClockTimestamp, 0)
+	snapshot = appendBytesField(snapshot, pbSnapshotClocks, clock)
+	pkt = appendBytesField(pkt, pbClockSnapshot, snapshot)
+	p.pkt = pkt
+	p.flush()
+	p.describeThread(t, pid, tid, "")
+	return t
+}
+
+// describeThread writes the thread's track descriptor; a later one with
+// the name replaces the first.
+func (p *perfettoWriter) describeThread(t *perfettoThread, pid, tid int64, name string) {
+	var thread []byte
+	thread = appendVarintField(thread, pbThreadPid, uint64(pid))
+	thread = appendVarintField(thread, pbThreadTid, uint64(tid))
+	if name != "" {
+		thread = appendStringField(thread, pbThreadName, name)
+	}
+	p.body = p.body[:0]
+	p.body = appendVarintField(p.body, pbTrackUUID, t.uuid)
+	p.body = appendVarintField(p.body, pbTrackParentUUID, processUUID(pid))
+	p.body = appendBytesField(p.body, pbTrackThread, thread)
+	pkt := appendVarintField(p.pkt[:0], pbSequenceID, uint64(t.seq))
+	p.pkt = appendBytesField(pkt, pbTrackDescriptor, p.body)
+	p.flush()
+}
+
+// event writes one track event on t's sequence at ts.
+func (p *perfettoWriter) event(t *perfettoThread, ts int64, typ uint64, name string, args []eventArg) {
+	pkt := p.pkt[:0]
+	delta := ts - t.lastTs
+	if delta < 0 {
+		delta = 0 // never: events come in time order per thread
+	}
+	t.lastTs += delta
+	pkt = appendVarintField(pkt, pbTimestamp, uint64(delta))
+	pkt = appendVarintField(pkt, pbSequenceID, uint64(t.seq))
+	pkt = appendVarintField(pkt, pbSequenceFlags, seqNeedsIncremental)
+	ev := p.body[:0]
+	ev = appendVarintField(ev, pbEventType, typ)
+	if typ != eventSliceEnd {
+		iid, fresh := t.intern(name)
+		if fresh {
+			var entry, interned []byte
+			entry = appendVarintField(entry, pbNameIID, iid)
+			entry = appendStringField(entry, pbNameName, name)
+			interned = appendBytesField(interned, pbInternedNames, entry)
+			pkt = appendBytesField(pkt, pbInternedData, interned)
+		}
+		ev = appendVarintField(ev, pbEventNameIID, iid)
+	}
+	ev = appendAnnotations(ev, args)
+	p.body = ev
+	p.pkt = appendBytesField(pkt, pbTrackEvent, ev)
+	p.flush()
+}
+
+// count writes a counter value on the process's counter track of that
+// name, described the first time.
+func (p *perfettoWriter) count(t *perfettoThread, e traceEvent) {
+	var value int64
+	for _, a := range e.Args {
+		if a.Kind == 'i' {
+			value = a.Int
+			break
+		}
+	}
+	k := counterKey{e.Pid, e.Name}
+	uuid, ok := p.counter[k]
+	if !ok {
+		h := fnv.New64a()
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], uint64(e.Pid))
+		h.Write([]byte("counter"))
+		h.Write(b[:])
+		h.Write([]byte(e.Name))
+		uuid = h.Sum64()
+		p.counter[k] = uuid
+		body := appendVarintField(p.body[:0], pbTrackUUID, uuid)
+		body = appendVarintField(body, pbTrackParentUUID, processUUID(e.Pid))
+		body = appendStringField(body, pbTrackName, e.Name)
+		body = appendBytesField(body, pbTrackCounter, nil)
+		p.body = body
+		pkt := appendVarintField(p.pkt[:0], pbSequenceID, uint64(t.seq))
+		p.pkt = appendBytesField(pkt, pbTrackDescriptor, body)
+		p.flush()
+	}
+	pkt := p.pkt[:0]
+	delta := max(e.TsNs-t.lastTs, 0)
+	t.lastTs += delta
+	pkt = appendVarintField(pkt, pbTimestamp, uint64(delta))
+	pkt = appendVarintField(pkt, pbSequenceID, uint64(t.seq))
+	pkt = appendVarintField(pkt, pbSequenceFlags, seqNeedsIncremental)
+	ev := appendVarintField(p.body[:0], pbEventType, eventCounter)
+	ev = appendVarintField(ev, pbEventTrackUUID, uuid)
+	ev = appendVarintField(ev, pbEventCounterVal, uint64(value))
+	p.body = ev
+	p.pkt = appendBytesField(pkt, pbTrackEvent, ev)
+	p.flush()
+}
+
+// intern returns the id of an event name on this sequence, and whether
+// it is new (to be sent with the packet that uses it first).
+func (t *perfettoThread) intern(name string) (uint64, bool) {
+	if iid, ok := t.names[name]; ok {
+		return iid, false
+	}
+	iid := uint64(len(t.names) + 1)
+	t.names[name] = iid
+	return iid, true
+}
+
+// flush writes the packet laid out in p.pkt as one Trace.packet.
+func (p *perfettoWriter) flush() {
+	if p.err != nil {
+		return
+	}
+	var head [1 + binary.MaxVarintLen64]byte
+	h := appendTag(head[:0], pbTracePacket, wireBytes)
+	h = binary.AppendUvarint(h, uint64(len(p.pkt)))
+	if _, err := p.bw.Write(h); err != nil {
+		p.err = err
+		return
+	}
+	if _, err := p.bw.Write(p.pkt); err != nil {
+		p.err = err
+	}
+}
+
+// appendAnnotations adds the event's arguments as debug annotations; the
+// method id of a slice is left out, as in the JSON: it is the name's.
+func appendAnnotations(ev []byte, args []eventArg) []byte {
+	for _, a := range args {
+		if a.Key == "id" {
+			continue
+		}
+		var ann []byte
+		ann = appendStringField(ann, pbAnnotationName, a.Key)
+		switch a.Kind {
+		case 's':
+			ann = appendStringField(ann, pbAnnotationStr, a.Str)
+		case 'b':
+			ann = appendVarintField(ann, pbAnnotationBool, 1)
+		default:
+			ann = appendVarintField(ann, pbAnnotationInt, uint64(a.Int))
+		}
+		ev = appendBytesField(ev, pbEventAnnotation, ann)
+	}
+	return ev
+}
+
+func argString(args []eventArg, key string) string {
+	for _, a := range args {
+		if a.Key == key {
+			return a.Str
+		}
+	}
+	return ""
+}
+
+func processUUID(pid int64) uint64 { return uuidOf("process", pid, 0) }
+
+func threadUUID(pid, tid int64) uint64 { return uuidOf("thread", pid, tid) }
+
+// uuidOf gives a track a stable id from what it is.
+func uuidOf(kind string, a, b int64) uint64 {
+	h := fnv.New64a()
+	var buf [16]byte
+	binary.LittleEndian.PutUint64(buf[:8], uint64(a))
+	binary.LittleEndian.PutUint64(buf[8:], uint64(b))
+	h.Write([]byte(kind))
+	h.Write(buf[:])
+	return h.Sum64() >> 1 // within int64: some readers take uuids as signed
+}
+
+// Protobuf wire encoding: the few forms a trace needs.
+const (
+	wireVarint = 0
+	wireBytes  = 2
+)
+
+func appendTag(b []byte, field int, wire int) []byte {
+	return binary.AppendUvarint(b, uint64(field)<<3|uint64(wire))
+}
+
+func appendVarintField(b []byte, field int, v uint64) []byte {
+	return binary.AppendUvarint(appendTag(b, field, wireVarint), v)
+}
+
+func appendBytesField(b []byte, field int, v []byte) []byte {
+	b = binary.AppendUvarint(appendTag(b, field, wireBytes), uint64(len(v)))
+	return append(b, v...)
+}
+
+func appendStringField(b []byte, field int, v string) []byte {
+	b = binary.AppendUvarint(appendTag(b, field, wireBytes), uint64(len(v)))
+	return append(b, v...)
+}

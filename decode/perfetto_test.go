@@ -1,0 +1,409 @@
+package decode
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// pfSlice is a slice as a viewer shows it: on a thread, with a name, from
+// start to end (ns).
+type pfSlice struct {
+	Pid, Tid   int64
+	Name       string
+	Start, End int64
+	Depth      int
+}
+
+// pfTrace is what readPerfetto makes of a trace.
+type pfTrace struct {
+	Slices      []pfSlice
+	ThreadNames map[[2]int64]string
+	ProcNames   map[int64]string
+	Instants    []string
+	Counters    map[string][]int64
+	Packets     int
+}
+
+// readPerfetto reads a Perfetto trace with a protobuf reader of its own
+// (wire format and the field numbers of Perfetto's protos), replays each
+// sequence's incremental state (clock deltas, interned names, default
+// track) and pairs begins with ends per track. It fails the test on what
+// a reader would not accept: an end with nothing open, a name id never
+// interned, an event before its sequence was cleared, a slice left open.
+func readPerfetto(t testing.TB, data []byte) *pfTrace {
+	t.Helper()
+	out := &pfTrace{ThreadNames: map[[2]int64]string{}, ProcNames: map[int64]string{}, Counters: map[string][]int64{}}
+	type seqState struct {
+		cleared bool
+		clock   uint64 // the incremental clock's last value
+		track   uint64
+		names   map[uint64]string
+	}
+	seqs := map[uint64]*seqState{}
+	threadOf := map[uint64][2]int64{}
+	counterName := map[uint64]string{}
+	type open struct {
+		name  string
+		start int64
+	}
+	stacks := map[uint64][]open{}
+	for _, pkt := range pbMessages(t, data, pbTracePacket) {
+		out.Packets++
+		f := pbFields(t, pkt)
+		seqID := f.uint(pbSequenceID)
+		if desc, ok := f.msg(pbTrackDescriptor); ok {
+			d := pbFields(t, desc)
+			uuid := d.uint(pbTrackUUID)
+			if p, ok := d.msg(pbTrackProcess); ok {
+				pf := pbFields(t, p)
+				out.ProcNames[int64(pf.uint(pbProcessPid))] = pf.str(pbProcessName)
+			}
+			if th, ok := d.msg(pbTrackThread); ok {
+				tf := pbFields(t, th)
+				k := [2]int64{int64(tf.uint(pbThreadPid)), int64(tf.uint(pbThreadTid))}
+				threadOf[uuid] = k
+				if n := tf.str(pbThreadName); n != "" {
+					out.ThreadNames[k] = n
+				}
+			}
+			if _, ok := d.msg(pbTrackCounter); ok {
+				counterName[uuid] = d.str(pbTrackName)
+			}
+			continue
+		}
+		flags := f.uint(pbSequenceFlags)
+		s := seqs[seqID]
+		if flags&seqIncrementalCleared != 0 {
+			s = &seqState{cleared: true, names: map[uint64]string{}}
+			seqs[seqID] = s
+			if defs, ok := f.msg(pbTracePacketDefault); ok {
+				df := pbFields(t, defs)
+				require.EqualValues(t, clockDeltas, df.uint(pbDefaultsClockID), "the sequence's clock")
+				ev, _ := df.msg(pbDefaultsEvent)
+				s.track = pbFields(t, ev).uint(pbEventDefTrack)
+			}
+		}
+		ev, ok := f.msg(pbTrackEvent)
+		if !ok {
+			continue
+		}
+		require.NotNil(t, s, "packet %d: an event on sequence %d before its state was cleared", out.Packets, seqID)
+		require.NotZero(t, flags&seqNeedsIncremental, "packet %d: an event using the sequence's state says so", out.Packets)
+		if in, ok := f.msg(pbInternedData); ok {
+			for _, name := range pbFields(t, in).msgs(pbInternedNames) {
+				nf := pbFields(t, name)
+				s.names[nf.uint(pbNameIID)] = nf.str(pbNameName)
+			}
+		}
+		s.clock += f.uint(pbTimestamp)
+		ts := int64(s.clock)
+		e := pbFields(t, ev)
+		track := s.track
+		if u, ok := e.has(pbEventTrackUUID); ok {
+			track = u
+		}
+		name := ""
+		if iid, ok := e.has(pbEventNameIID); ok {
+			n, known := s.names[iid]
+			require.True(t, known, "packet %d: name id %d was never interned on sequence %d", out.Packets, iid, seqID)
+			name = n
+		}
+		switch e.uint(pbEventType) {
+		case eventSliceBegin:
+			stacks[track] = append(stacks[track], open{name, ts})
+		case eventSliceEnd:
+			st := stacks[track]
+			require.NotEmpty(t, st, "packet %d: an end with no slice open on its track", out.Packets)
+			top := st[len(st)-1]
+			stacks[track] = st[:len(st)-1]
+			k := threadOf[track]
+			out.Slices = append(out.Slices, pfSlice{Pid: k[0], Tid: k[1], Name: top.name, Start: top.start, End: ts, Depth: len(st) - 1})
+		case eventInstant:
+			out.Instants = append(out.Instants, name)
+		case eventCounter:
+			out.Counters[counterName[track]] = append(out.Counters[counterName[track]], int64(e.uint(pbEventCounterVal)))
+		}
+	}
+	for track, st := range stacks {
+		require.Empty(t, st, "track %d: slices left open", track)
+	}
+	sortSlices(out.Slices)
+	return out
+}
+
+func sortSlices(s []pfSlice) {
+	slices.SortFunc(s, func(a, b pfSlice) int {
+		return cmpAll(a.Pid-b.Pid, a.Tid-b.Tid, a.Start-b.Start, int64(a.Depth-b.Depth))
+	})
+}
+
+func cmpAll(ds ...int64) int {
+	for _, d := range ds {
+		if d != 0 {
+			if d < 0 {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// slicesOfJSON pairs the B/E and X events of decode's trace-event JSON
+// into the same slices.
+func slicesOfJSON(t *testing.T, data []byte) []pfSlice {
+	t.Helper()
+	var doc struct {
+		TraceEvents []struct {
+			Name     string
+			Ph       string
+			Ts, Dur  float64
+			Pid, Tid int64
+		}
+	}
+	require.NoError(t, json.Unmarshal(data, &doc))
+	var out []pfSlice
+	type open struct {
+		name  string
+		start int64
+	}
+	stacks := map[[2]int64][]open{}
+	xOpen := map[[2]int64][]int64{} // ends of X slices, for their depth
+	ns := func(us float64) int64 { return int64(us*1000 + 0.5) }
+	for _, e := range doc.TraceEvents {
+		k := [2]int64{e.Pid, e.Tid}
+		switch e.Ph {
+		case "B":
+			stacks[k] = append(stacks[k], open{e.Name, ns(e.Ts)})
+		case "E":
+			st := stacks[k]
+			top := st[len(st)-1]
+			stacks[k] = st[:len(st)-1]
+			out = append(out, pfSlice{Pid: e.Pid, Tid: e.Tid, Name: top.name, Start: top.start, End: ns(e.Ts), Depth: len(st) - 1})
+		case "X":
+			start, end := ns(e.Ts), ns(e.Ts)+ns(e.Dur)
+			ends := xOpen[k]
+			for len(ends) > 0 && ends[len(ends)-1] <= start {
+				ends = ends[:len(ends)-1]
+			}
+			if len(ends) > 0 {
+				end = min(end, ends[len(ends)-1])
+			}
+			out = append(out, pfSlice{Pid: e.Pid, Tid: e.Tid, Name: e.Name, Start: start, End: end, Depth: len(ends)})
+			xOpen[k] = append(ends, end)
+		}
+	}
+	sortSlices(out)
+	return out
+}
+
+// perfettoInputs are one input of each kind decode writes events for.
+func perfettoInputs(t *testing.T) map[string][]byte {
+	beat, err := os.ReadFile(filepath.Join("testdata", "sample", "beat.txt"))
+	require.NoError(t, err)
+	return map[string][]byte{
+		"recording": writeRecording(90_000, map[int]string{0: "inflate"},
+			testThread{tid: 1, name: "main", records: [][2]uint64{
+				{1000, enterW(1)}, {2500, enterW(2)}, {7_500, exitW(2)}, {7_500, enterW(2)}, {7_900, exitW(2)},
+				{8000, enterW(SectionID(0))}, {9000, exitW(SectionID(0))}, {60_000, exitW(1)},
+			}},
+			testThread{tid: 9, name: "pool-1-thread-1", lost: 7, records: [][2]uint64{
+				{3000, exitW(3)}, {4000, enterW(1)}, {4100, enterW(2)},
+			}}),
+		"buffer text": beat,
+		"buffer":      encodeBinary(appLikeRecords(40), binary.BigEndian),
+		"systrace": []byte("# tracer: nop\n" +
+			"  main-100 [000] ...1 1.000000: tracing_mark_write: B|100|1\n" +
+			"  main-100 [000] ...1 1.000100: tracing_mark_write: B|100|2\n" +
+			"  work-101 [001] ...1 1.000150: tracing_mark_write: B|100|3\n" +
+			"  main-100 [000] ...1 1.000200: tracing_mark_write: E|100\n" +
+			"  main-100 [000] ...1 1.000300: tracing_mark_write: C|100|queue|7\n" +
+			"  main-100 [000] ...1 1.000400: tracing_mark_write: E|100\n" +
+			"  work-101 [001] ...1 1.000500: tracing_mark_write: E|100\n"),
+		"marker": []byte("12.000100 main-1 B|4242|2\n12.000200 main-1 B|4242|1\n12.000250 main-1 E|4242\n12.000300 main-1 E|4242\n12.000400 main-1 B|4242|3\n"),
+	}
+}
+
+// TestPerfettoHasTheJSONsSlices: for every input kind decode writes
+// events for, the Perfetto trace holds the slices the trace-event JSON
+// holds (names, threads, nesting, times to the nanosecond), read back by
+// a reader of its own that replays the format's incremental state, and
+// the thread and process names. Written twice, it is the same bytes.
+func TestPerfettoHasTheJSONsSlices(t *testing.T) {
+	names := testNames(t)
+	for kind, data := range perfettoInputs(t) {
+		t.Run(kind, func(t *testing.T) {
+			var js, pf, again bytes.Buffer
+			_, err := Decode(bytes.NewReader(data), &js, Options{Format: FormatJSON, Names: names})
+			require.NoError(t, err)
+			_, err = Decode(bytes.NewReader(data), &pf, Options{Format: FormatPerfetto, Names: names})
+			require.NoError(t, err)
+			_, err = Decode(bytes.NewReader(data), &again, Options{Format: FormatPerfetto, Names: names})
+			require.NoError(t, err)
+			require.Equal(t, pf.Bytes(), again.Bytes(), "deterministic")
+			want := slicesOfJSON(t, js.Bytes())
+			require.NotEmpty(t, want)
+			got := readPerfetto(t, pf.Bytes())
+			require.Equal(t, want, got.Slices)
+			for k, name := range jsonThreadNames(t, js.Bytes()) {
+				require.Equal(t, name, got.ThreadNames[k], "thread %v", k)
+			}
+			require.Less(t, pf.Len(), js.Len(), "smaller than the JSON")
+		})
+	}
+}
+
+// TestPerfettoCarriesNotesAndCounters: what the JSON says beside slices
+// (a counter's values, the instant that marks lost records, a slice's
+// unclosed mark) is in the Perfetto trace too.
+func TestPerfettoCarriesNotesAndCounters(t *testing.T) {
+	in := perfettoInputs(t)
+	var pf bytes.Buffer
+	_, err := Decode(bytes.NewReader(in["systrace"]), &pf, Options{Format: FormatPerfetto})
+	require.NoError(t, err)
+	require.Equal(t, []int64{7}, readPerfetto(t, pf.Bytes()).Counters["queue"])
+	pf.Reset()
+	_, err = Decode(bytes.NewReader(in["recording"]), &pf, Options{Format: FormatPerfetto})
+	require.NoError(t, err)
+	tr := readPerfetto(t, pf.Bytes())
+	require.Equal(t, []string{"7 earlier records lost (buffer full)"}, tr.Instants)
+	require.Equal(t, "java (pid 4242)", tr.ProcNames[4242])
+	require.Contains(t, pf.String(), "unclosed", "the mark of a call still open at the end")
+}
+
+func jsonThreadNames(t *testing.T, data []byte) map[[2]int64]string {
+	var doc struct {
+		TraceEvents []struct {
+			Name     string
+			Ph       string
+			Pid, Tid int64
+			Args     map[string]any
+		}
+	}
+	require.NoError(t, json.Unmarshal(data, &doc))
+	out := map[[2]int64]string{}
+	for _, e := range doc.TraceEvents {
+		if e.Ph == "M" && e.Name == "thread_name" {
+			out[[2]int64{e.Pid, e.Tid}] = fmt.Sprint(e.Args["name"])
+		}
+	}
+	return out
+}
+
+// TestPerfettoSchema has Perfetto's own compiled protos (the PyPI package
+// perfetto, with protobuf) parse every packet of each input's trace and
+// check the tracks, the balance per track and the names. It needs a
+// Python that has them: TRACEBEAT_PERFETTO_PYTHON, which
+// scripts/perfetto-check.sh sets up (CI runs it); without it the test is
+// skipped.
+func TestPerfettoSchema(t *testing.T) {
+	python := os.Getenv("TRACEBEAT_PERFETTO_PYTHON")
+	if python == "" {
+		t.Skip("TRACEBEAT_PERFETTO_PYTHON not set (scripts/perfetto-check.sh sets it)")
+	}
+	names := testNames(t)
+	dir := t.TempDir()
+	for kind, data := range perfettoInputs(t) {
+		var js, pf bytes.Buffer
+		_, err := Decode(bytes.NewReader(data), &js, Options{Format: FormatJSON, Names: names})
+		require.NoError(t, err)
+		_, err = Decode(bytes.NewReader(data), &pf, Options{Format: FormatPerfetto, Names: names})
+		require.NoError(t, err)
+		trace := filepath.Join(dir, strings.ReplaceAll(kind, " ", "-")+".pftrace")
+		require.NoError(t, os.WriteFile(trace, pf.Bytes(), 0o644))
+		want := slicesOfJSON(t, js.Bytes())
+		var lines []string
+		for _, s := range want {
+			lines = append(lines, fmt.Sprintf("%d\t%d\t%d\t%d\t%s", s.Tid, s.Start, s.End, s.Depth, s.Name))
+		}
+		out, err := exec.Command(python, filepath.Join("testdata", "perfetto", "check_trace.py"), trace).CombinedOutput()
+		require.NoError(t, err, "%s: %s", kind, out)
+		got := strings.Split(strings.TrimSpace(string(out)), "\n")
+		require.Equal(t, "ok", got[len(got)-1], "%s: %s", kind, out)
+		require.Equal(t, lines, got[:len(got)-1], "%s: the slices as Perfetto's protos read them", kind)
+	}
+}
+
+// pbRecord is one field of a protobuf message.
+type pbRecord struct {
+	num   int
+	value uint64 // varint fields
+	bytes []byte // length-delimited fields
+	wire  int
+}
+
+type pbMessage []pbRecord
+
+// pbFields reads one message's fields (varint and length-delimited: all a
+// trace of ours has; any other wire type fails the test).
+func pbFields(t testing.TB, b []byte) pbMessage {
+	t.Helper()
+	var out pbMessage
+	for len(b) > 0 {
+		key, n := binary.Uvarint(b)
+		require.Positive(t, n, "bad field key")
+		b = b[n:]
+		r := pbRecord{num: int(key >> 3), wire: int(key & 7)}
+		switch r.wire {
+		case wireVarint:
+			r.value, n = binary.Uvarint(b)
+			require.Positive(t, n, "bad varint")
+			b = b[n:]
+		case wireBytes:
+			l, n := binary.Uvarint(b)
+			require.Positive(t, n, "bad length")
+			b = b[n:]
+			require.LessOrEqual(t, l, uint64(len(b)), "field %d runs past its message", r.num)
+			r.bytes, b = b[:l], b[l:]
+		default:
+			t.Fatalf("field %d: wire type %d", r.num, r.wire)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// pbMessages returns the messages in the repeated field num of b.
+func pbMessages(t testing.TB, b []byte, num int) [][]byte { return pbFields(t, b).msgs(num) }
+
+func (m pbMessage) msgs(num int) [][]byte {
+	var out [][]byte
+	for _, r := range m {
+		if r.num == num && r.wire == wireBytes {
+			out = append(out, r.bytes)
+		}
+	}
+	return out
+}
+
+func (m pbMessage) msg(num int) ([]byte, bool) {
+	for _, r := range m {
+		if r.num == num && r.wire == wireBytes {
+			return r.bytes, true
+		}
+	}
+	return nil, false
+}
+
+func (m pbMessage) has(num int) (uint64, bool) {
+	for _, r := range m {
+		if r.num == num && r.wire == wireVarint {
+			return r.value, true
+		}
+	}
+	return 0, false
+}
+
+func (m pbMessage) uint(num int) uint64 { v, _ := m.has(num); return v }
+
+func (m pbMessage) str(num int) string { b, _ := m.msg(num); return string(b) }
