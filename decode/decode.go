@@ -89,8 +89,10 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 			err = WriteStacksText(out, stacks, opts.Names)
 		case FormatJSON:
 			err = WriteStacksJSON(out, stacks, opts.Names)
+		case FormatPerfetto:
+			err = writeStacksEvents(out, format, stacks, opts.Names)
 		default:
-			return nil, fmt.Errorf("%s: format %q is not supported for stack reports (text or json)", src, format)
+			return nil, fmt.Errorf("%s: format %q is not supported for stack reports (text, json or perfetto)", src, format)
 		}
 		return res, err
 	case KindBuffer, KindBufferText:

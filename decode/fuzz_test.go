@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -68,6 +69,23 @@ func FuzzDecode(f *testing.F) {
 		var again bytes.Buffer
 		if _, err := Decode(bytes.NewReader(data), &again, Options{Format: FormatJSON, Names: names, Source: "fuzz"}); err != nil || !bytes.Equal(out.Bytes(), again.Bytes()) {
 			t.Fatalf("a second decode differs (%v)", err)
+		}
+		// The Perfetto trace of the same input reads back (balanced per
+		// track, names interned) to the JSON's slices.
+		var pf bytes.Buffer
+		res, err := Decode(bytes.NewReader(data), &pf, Options{Format: FormatPerfetto, Names: names, Source: "fuzz"})
+		if err != nil {
+			t.Fatalf("decoded to JSON, not to Perfetto: %v", err)
+		}
+		got := readPerfetto(t, pf.Bytes())
+		if res.Kind != KindStack {
+			want, ordered := slicesOfJSONOrdered(t, out.Bytes())
+			if !ordered { // times clamped in the Perfetto trace: compare the rest
+				want, got.Slices = withoutTimes(want), withoutTimes(got.Slices)
+			}
+			if !slices.Equal(want, got.Slices) {
+				t.Fatalf("the Perfetto trace holds other slices than the JSON:\njson     %v\nperfetto %v", want, got.Slices)
+			}
 		}
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"hash/fnv"
 	"io"
+	"math"
+	"strings"
 )
 
 // perfettoWriter streams the decode's events as a Perfetto trace: the
@@ -128,6 +130,9 @@ func (p *perfettoWriter) write(e traceEvent) error {
 		p.closeUntil(t, e.TsNs)
 		p.event(t, e.TsNs, eventSliceBegin, e.Name, e.Args)
 		end := e.TsNs + max(e.DurNs, 0)
+		if end < e.TsNs {
+			end = math.MaxInt64 // a damaged duration must not wrap around
+		}
 		if n := len(t.ends); n > 0 {
 			end = min(end, t.ends[n-1]) // a callee ends within its caller
 		}
@@ -163,7 +168,7 @@ func (p *perfettoWriter) closeUntil(t *perfettoThread, ts int64) {
 
 func (p *perfettoWriter) close() error {
 	for _, t := range p.order {
-		p.closeUntil(t, 1<<62)
+		p.closeUntil(t, math.MaxInt64)
 	}
 	if p.err != nil {
 		return p.err
@@ -266,7 +271,7 @@ func (p *perfettoWriter) event(t *perfettoThread, ts int64, typ uint64, name str
 		if fresh {
 			var entry, interned []byte
 			entry = appendVarintField(entry, pbNameIID, iid)
-			entry = appendStringField(entry, pbNameName, name)
+			entry = appendStringField(entry, pbNameName, strings.ToValidUTF8(name, "\uFFFD"))
 			interned = appendBytesField(interned, pbInternedNames, entry)
 			pkt = appendBytesField(pkt, pbInternedData, interned)
 		}
@@ -415,7 +420,10 @@ func appendBytesField(b []byte, field int, v []byte) []byte {
 	return append(b, v...)
 }
 
+// appendStringField writes a string field; Perfetto's strings are UTF-8,
+// so what is not (a damaged name) is written as U+FFFD, as in the JSON.
 func appendStringField(b []byte, field int, v string) []byte {
+	v = strings.ToValidUTF8(v, "\uFFFD")
 	b = binary.AppendUvarint(appendTag(b, field, wireBytes), uint64(len(v)))
 	return append(b, v...)
 }

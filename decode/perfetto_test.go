@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -143,7 +144,7 @@ func readPerfetto(t testing.TB, data []byte) *pfTrace {
 
 func sortSlices(s []pfSlice) {
 	slices.SortFunc(s, func(a, b pfSlice) int {
-		return cmpAll(a.Pid-b.Pid, a.Tid-b.Tid, a.Start-b.Start, int64(a.Depth-b.Depth))
+		return cmpAll(a.Pid-b.Pid, a.Tid-b.Tid, a.Start-b.Start, int64(a.Depth-b.Depth), a.End-b.End, int64(strings.Compare(a.Name, b.Name)))
 	})
 }
 
@@ -162,16 +163,27 @@ func cmpAll(ds ...int64) int {
 // slicesOfJSON pairs the B/E and X events of decode's trace-event JSON
 // into the same slices.
 func slicesOfJSON(t *testing.T, data []byte) []pfSlice {
+	s, _ := slicesOfJSONOrdered(t, data)
+	return s
+}
+
+// slicesOfJSONOrdered also reports whether every thread's events come in
+// time order. Where they do not (a buffer whose clock went backwards), a
+// Perfetto trace, whose sequences count time in deltas that cannot be
+// negative, shows such an event at the time of the one before it.
+func slicesOfJSONOrdered(t *testing.T, data []byte) ([]pfSlice, bool) {
 	t.Helper()
 	var doc struct {
 		TraceEvents []struct {
 			Name     string
 			Ph       string
-			Ts, Dur  float64
+			Ts, Dur  json.Number
 			Pid, Tid int64
 		}
 	}
-	require.NoError(t, json.Unmarshal(data, &doc))
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	require.NoError(t, dec.Decode(&doc))
 	var out []pfSlice
 	type open struct {
 		name  string
@@ -179,9 +191,29 @@ func slicesOfJSON(t *testing.T, data []byte) []pfSlice {
 	}
 	stacks := map[[2]int64][]open{}
 	xOpen := map[[2]int64][]int64{} // ends of X slices, for their depth
-	ns := func(us float64) int64 { return int64(us*1000 + 0.5) }
+	// ns reads microseconds with up to three decimals exactly: a float
+	// would lose the nanoseconds of times past 2^53.
+	ns := func(us json.Number) int64 {
+		if us == "" {
+			return 0
+		}
+		whole, frac, _ := strings.Cut(string(us), ".")
+		w, err := strconv.ParseInt(whole, 10, 64)
+		require.NoError(t, err)
+		f, _ := strconv.ParseInt((frac + "000")[:3], 10, 64)
+		if strings.HasPrefix(whole, "-") {
+			f = -f
+		}
+		return w*1000 + f
+	}
+	last := map[[2]int64]int64{}
+	ordered := true
 	for _, e := range doc.TraceEvents {
 		k := [2]int64{e.Pid, e.Tid}
+		if e.Ph == "B" || e.Ph == "E" || e.Ph == "X" {
+			ordered = ordered && ns(e.Ts) >= last[k]
+			last[k] = max(last[k], ns(e.Ts))
+		}
 		switch e.Ph {
 		case "B":
 			stacks[k] = append(stacks[k], open{e.Name, ns(e.Ts)})
@@ -204,6 +236,19 @@ func slicesOfJSON(t *testing.T, data []byte) []pfSlice {
 		}
 	}
 	sortSlices(out)
+	return out, ordered
+}
+
+// withoutTimes keeps what a slice is (thread, name, depth), in an order
+// of its own.
+func withoutTimes(s []pfSlice) []pfSlice {
+	out := make([]pfSlice, len(s))
+	for i, x := range s {
+		out[i] = pfSlice{Pid: x.Pid, Tid: x.Tid, Name: x.Name, Depth: x.Depth}
+	}
+	slices.SortFunc(out, func(a, b pfSlice) int {
+		return cmpAll(a.Pid-b.Pid, a.Tid-b.Tid, int64(strings.Compare(a.Name, b.Name)), int64(a.Depth-b.Depth))
+	})
 	return out
 }
 
@@ -263,6 +308,31 @@ func TestPerfettoHasTheJSONsSlices(t *testing.T) {
 	}
 }
 
+// TestPerfettoStacks: a Matrix stack report becomes a track per stack
+// whose slices are its lines: nested by depth, each lasting its cost,
+// siblings one after the other from their parent's start.
+func TestPerfettoStacks(t *testing.T) {
+	report := "0,1,1,100\n1,2,1,60\n2,3,2,10\n1,3,1,30\n0,2,1,5\n\n0,3,1,7\n"
+	var pf bytes.Buffer
+	res, err := Decode(strings.NewReader(report), &pf, Options{Format: FormatPerfetto, Names: testNames(t)})
+	require.NoError(t, err)
+	require.Equal(t, KindStack, res.Kind)
+	tr := readPerfetto(t, pf.Bytes())
+	ms := int64(1e6)
+	name := testNames(t).Name
+	want := []pfSlice{
+		{Pid: 1, Tid: 1, Name: name(1), Start: 0, End: 100 * ms, Depth: 0},
+		{Pid: 1, Tid: 1, Name: name(2), Start: 0, End: 60 * ms, Depth: 1},
+		{Pid: 1, Tid: 1, Name: name(3), Start: 0, End: 10 * ms, Depth: 2},
+		{Pid: 1, Tid: 1, Name: name(3), Start: 60 * ms, End: 90 * ms, Depth: 1},
+		{Pid: 1, Tid: 1, Name: name(2), Start: 100 * ms, End: 105 * ms, Depth: 0},
+		{Pid: 1, Tid: 2, Name: name(3), Start: 0, End: 7 * ms, Depth: 0},
+	}
+	sortSlices(want)
+	require.Equal(t, want, tr.Slices)
+	require.Equal(t, "stack 1: 100 ms", tr.ThreadNames[[2]int64{1, 1}])
+}
+
 // TestPerfettoCarriesNotesAndCounters: what the JSON says beside slices
 // (a counter's values, the instant that marks lost records, a slice's
 // unclosed mark) is in the Perfetto trace too.
@@ -313,15 +383,16 @@ func TestPerfettoSchema(t *testing.T) {
 	}
 	names := testNames(t)
 	dir := t.TempDir()
-	for kind, data := range perfettoInputs(t) {
-		var js, pf bytes.Buffer
-		_, err := Decode(bytes.NewReader(data), &js, Options{Format: FormatJSON, Names: names})
-		require.NoError(t, err)
-		_, err = Decode(bytes.NewReader(data), &pf, Options{Format: FormatPerfetto, Names: names})
+	inputs := perfettoInputs(t)
+	inputs["stack report"] = []byte(evilMethodIssue)
+	for kind, data := range inputs {
+		var pf bytes.Buffer
+		_, err := Decode(bytes.NewReader(data), &pf, Options{Format: FormatPerfetto, Names: names})
 		require.NoError(t, err)
 		trace := filepath.Join(dir, strings.ReplaceAll(kind, " ", "-")+".pftrace")
 		require.NoError(t, os.WriteFile(trace, pf.Bytes(), 0o644))
-		want := slicesOfJSON(t, js.Bytes())
+		want := readPerfetto(t, pf.Bytes()).Slices // the JSON's, as TestPerfettoHasTheJSONsSlices shows
+		require.NotEmpty(t, want, kind)
 		var lines []string
 		for _, s := range want {
 			lines = append(lines, fmt.Sprintf("%d\t%d\t%d\t%d\t%s", s.Tid, s.Start, s.End, s.Depth, s.Name))

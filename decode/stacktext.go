@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // WriteStacksText writes stacks as indented, named call trees. Key methods
@@ -119,4 +120,45 @@ func WriteStacksJSON(w io.Writer, stacks []Stack, names *MethodNames) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// writeStacksEvents writes stack reports as events (FormatPerfetto): each
+// stack a track of its own ("stack N"), each line a slice that starts
+// where its previous sibling ended (the first child where its parent
+// starts) and lasts its cost, so the picture is the stack's call tree
+// drawn as a flame chart. Key methods and counts are annotations.
+func writeStacksEvents(w io.Writer, format Format, stacks []Stack, names *MethodNames) error {
+	const pid = 1
+	sink := newEventSink(format, w)
+	sink.write(traceEvent{Name: "process_name", Ph: 'M', Pid: pid, Args: []eventArg{strArg("name", "tracebeat decode: stacks")}})
+	for i, s := range stacks {
+		tid := int64(i + 1)
+		unit := int64(time.Millisecond)
+		if s.Unit != 0 {
+			unit = int64(s.Unit)
+		}
+		sink.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: pid, Tid: tid,
+			Args: []eventArg{strArg("name", fmt.Sprintf("stack %d: %s", i+1, s.formatCost(s.Cost())))}})
+		marks := s.KeyMarks()
+		cursor := []int64{0} // by depth: where the next call at that depth starts
+		for k, l := range s.Lines {
+			for len(cursor) <= l.Depth+1 {
+				cursor = append(cursor, cursor[len(cursor)-1])
+			}
+			start := cursor[l.Depth]
+			cost := min(l.Cost, (1<<62)/unit) // a damaged cost must not wrap around
+			args := []eventArg{intArg("count", int64(l.Count))}
+			if marks[k] {
+				args = append(args, boolArg("key"))
+			}
+			args = appendFrameFlags(args, Frame{Unclosed: l.Unclosed, NoEnter: l.NoEnter})
+			if err := sink.write(traceEvent{Name: names.Name(l.MethodID), Ph: 'X', TsNs: start, DurNs: cost * unit,
+				Pid: pid, Tid: tid, Args: args}); err != nil {
+				return err
+			}
+			cursor[l.Depth] = min(start+cost*unit, 1<<62)
+			cursor[l.Depth+1] = start
+		}
+	}
+	return sink.close()
 }

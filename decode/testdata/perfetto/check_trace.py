@@ -5,7 +5,7 @@ sequence was cleared first and its track is described (a thread of a
 described process); name ids were interned on their sequence; every end
 closes a begin on its track and no slice is left open. Prints the slices,
 one per line (tid, start ns, end ns, depth, name, sorted by pid, tid,
-start and depth), then "ok"; exits 1 with the reason otherwise."""
+start, depth, end and name), then "ok"; exits 1 with the reason otherwise."""
 import sys
 
 from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
@@ -82,7 +82,7 @@ def main(path):
     for track, stack in stacks.items():
         if stack:
             fail("track %d: %d slices left open" % (track, len(stack)))
-    for pid, tid, start, depth, end, name in sorted(slices, key=lambda s: s[:4]):
+    for pid, tid, start, depth, end, name in sorted(slices):
         print("%d\t%d\t%d\t%d\t%s" % (tid, start, end, depth, name))
     print("ok")
 
