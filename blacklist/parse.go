@@ -223,7 +223,7 @@ func checkSegments(internal string) error {
 	if strings.ContainsAny(internal, "*?") {
 		return errors.New("wildcards are not supported")
 	}
-	if strings.ContainsAny(internal, ";[<>:(),{}") {
+	if strings.ContainsAny(internal, ";[<>:(),{}@") {
 		return errors.New("character not allowed in a class name")
 	}
 	// A blank or a control character is the list's own separator or

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,13 +31,16 @@ import (
 // entries (the first of each name) in the input's order, the same bytes
 // in every entry but rewritten classes, which parse.
 //
-// Each execution starts from the same process state, so that coverage
-// depends on the input alone: one worker (the scheduling of several
-// changes which branches run), and buffer pools emptied by two
-// collections and not emptied in the middle of the run by another. With
-// pools that a collection empties at random moments every run looked like
-// new coverage to the fuzzer, which spent its time minimising them: 17
-// executions in 150 s.
+// Coverage should depend on the input alone: one worker (the scheduling
+// of several changes which branches run), and no collection during a run,
+// which would empty the buffer pools (sync.Pool) at a random moment and
+// send the run down other branches. A collection between two runs still
+// can, so a few inputs look new for that alone; emptying the pools before
+// every run (two forced collections) removed that, but at 125 executions/s
+// where this runs at 708 beside another target (60 s each, this machine).
+// The stall the issue saw (17 executions in 150 s) was Go minimising each
+// input that found new coverage for up to 60 s without counting it:
+// scripts/fuzz.sh passes -fuzzminimizetime 100x.
 func FuzzInstrumentJar(f *testing.F) {
 	javatest.RequireJava(f)
 	dir := javatest.Javac(f, javatest.Options{Release: 8}, javatest.Testdata(f, "zip", "src"))
@@ -77,8 +81,6 @@ func FuzzInstrumentJar(f *testing.F) {
 			t.Fatal(err)
 		}
 		out := filepath.Join(run, "out")
-		runtime.GC()
-		runtime.GC()
 		gc := debug.SetGCPercent(-1)
 		// A run that hangs crashes the worker with every goroutine's
 		// stack, so the fuzzer keeps the input.
@@ -134,6 +136,9 @@ func FuzzInstrumentJar(f *testing.F) {
 			if bytes.Equal(e.Body, want[i].Body) {
 				continue
 			}
+			if strings.HasSuffix(e.Name, "/") && len(e.Body) == 0 && warned(res.Warnings, e.Name+": a directory entry holding") {
+				continue // a directory is written empty, and the run says so
+			}
 			if filepath.Ext(e.Name) != ".class" || res.Rewritten == 0 {
 				t.Fatalf("%s: changed, and is not a class the run rewrote", e.Name)
 			}
@@ -142,6 +147,16 @@ func FuzzInstrumentJar(f *testing.F) {
 			}
 		}
 	})
+}
+
+// warned reports whether a warning contains text.
+func warned(warnings []string, text string) bool {
+	for _, w := range warnings {
+		if strings.Contains(w, text) {
+			return true
+		}
+	}
+	return false
 }
 
 // readEntry reads an entry whole; a run that succeeded has read or

@@ -345,6 +345,16 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 		return nil
 	}
 	if f.res.body == nil && e.zf != nil {
+		if isDirName(e.name) && e.zf.UncompressedSize64 != 0 {
+			// archive/zip writes no data for a directory (copyRaw).
+			if p.opt.Strict {
+				return fmt.Errorf("%s: %s: a directory entry holding %d bytes (--strict)", in.path, e.name, e.zf.UncompressedSize64)
+			}
+			p.warnAt(idx, "%s: %s: a directory entry holding %d bytes: written empty", in.path, e.name, e.zf.UncompressedSize64)
+			if ic != nil {
+				ic.emitWarned = true
+			}
+		}
 		return s.copyRaw(e.zf)
 	}
 	body := f.res.body

@@ -222,7 +222,7 @@ func (p *parser) methodLine(line, content string) error {
 	params := rest[open+1 : closing]
 	tail := strings.TrimSpace(rest[closing+1:])
 	if dot := strings.LastIndexByte(name, '.'); dot >= 0 {
-		ml.qualifier, name = name[:dot], name[dot+1:]
+		ml.qualifier, name = name[:dot], strings.TrimSpace(name[dot+1:])
 		if !validDottedName(ml.qualifier) {
 			return bad("bad class qualifier")
 		}

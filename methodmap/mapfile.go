@@ -175,12 +175,24 @@ func parseMember(s string, access uint16) (MethodKey, error) {
 		// Lines are read without their trailing blanks: such a name would
 		// not read back as itself (found by FuzzParseMap).
 		return MethodKey{}, fmt.Errorf("method name %q in %q begins or ends with a blank", name, s)
+	case ambiguousName(name):
+		// "a.B f (x" with its descriptor left out (a native method)
+		// would read back as the method f with descriptor "(x" (found by
+		// FuzzParseMap).
+		return MethodKey{}, fmt.Errorf("method name %q in %q has a blank followed by '(': it cannot be told from a descriptor", name, s)
 	case desc == "" && access&accNative == 0:
 		return MethodKey{}, fmt.Errorf("missing descriptor in %q (only native methods omit it)", s)
 	case desc != "" && !strings.Contains(desc, ")"):
 		return MethodKey{}, fmt.Errorf("bad descriptor %q", desc)
 	}
 	return MethodKey{Class: slashed(class), Name: name, Desc: slashed(desc)}, nil
+}
+
+// ambiguousName reports whether a method name, written before a
+// descriptor or without one, would read back split in two.
+func ambiguousName(name string) bool {
+	i := strings.LastIndexByte(name, ' ')
+	return i >= 0 && strings.HasPrefix(name[i+1:], "(")
 }
 
 // parseDecimal accepts plain decimal digits only (no sign, no blanks).

@@ -119,7 +119,7 @@ func (f *instrumentFlags) define(fs *pflag.FlagSet) {
 	fs.StringVar(&f.ignoreMap, "ignore-map", "", "ignoreMethodMapping.txt to write (default: beside the method map)")
 	fs.StringVar(&f.report, "report", "", "JSON report of ignored methods with reasons")
 	fs.StringVar(&f.beatClass, "beat-class", rewrite.DefaultRuntime().BeatClass, "runtime class with static i(I)V, o(I)V, at(Activity,Z)V")
-	fs.BoolVar(&f.strict, "strict", false, "make these errors instead of warnings: a class that cannot be parsed (else copied untouched), a missing base map or block list (else read as empty), a block-list line Matrix would skip, a jar entry whose CRC does not match (else read as Java reads it), code instrumented before (else left as it is)")
+	fs.BoolVar(&f.strict, "strict", false, "make these errors instead of warnings: a class that cannot be parsed (else copied untouched), a missing base map or block list (else read as empty), a block-list line Matrix would skip, a jar entry whose CRC does not match (else read as Java reads it), a directory entry holding data (else written empty), code instrumented before (else left as it is)")
 	fs.StringVar(&f.config, "config", "", "file of \"flag = value\" lines (\"input = PATH\" adds inputs); command-line flags win")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&f.logFormat, "log-format", "console", "console or json")
