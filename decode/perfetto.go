@@ -116,8 +116,7 @@ func (p *perfettoWriter) write(e traceEvent) error {
 	if p.err != nil {
 		return p.err
 	}
-	switch e.Ph {
-	case 'M':
+	if e.Ph == 'M' {
 		name := argString(e.Args, "name")
 		switch e.Name {
 		case "process_name":
@@ -125,9 +124,13 @@ func (p *perfettoWriter) write(e traceEvent) error {
 		case "thread_name":
 			p.describeThread(p.thread(e.Pid, e.Tid), e.Pid, e.Tid, name)
 		}
+		return p.err
+	}
+	// Every other event first ends the complete events it comes after.
+	t := p.thread(e.Pid, e.Tid)
+	p.closeUntil(t, e.TsNs)
+	switch e.Ph {
 	case 'X':
-		t := p.thread(e.Pid, e.Tid)
-		p.closeUntil(t, e.TsNs)
 		p.event(t, e.TsNs, eventSliceBegin, e.Name, e.Args)
 		end := e.TsNs + max(e.DurNs, 0)
 		if end < e.TsNs {
@@ -138,20 +141,12 @@ func (p *perfettoWriter) write(e traceEvent) error {
 		}
 		t.ends = append(t.ends, end)
 	case 'B':
-		t := p.thread(e.Pid, e.Tid)
-		p.closeUntil(t, e.TsNs)
 		p.event(t, e.TsNs, eventSliceBegin, e.Name, e.Args)
 	case 'E':
-		t := p.thread(e.Pid, e.Tid)
-		p.closeUntil(t, e.TsNs)
 		p.event(t, e.TsNs, eventSliceEnd, "", e.Args)
 	case 'i':
-		t := p.thread(e.Pid, e.Tid)
-		p.closeUntil(t, e.TsNs)
 		p.event(t, e.TsNs, eventInstant, e.Name, e.Args)
 	case 'C':
-		t := p.thread(e.Pid, e.Tid)
-		p.closeUntil(t, e.TsNs)
 		p.count(t, e)
 	}
 	return p.err
@@ -255,15 +250,7 @@ func (p *perfettoWriter) describeThread(t *perfettoThread, pid, tid int64, name 
 
 // event writes one track event on t's sequence at ts.
 func (p *perfettoWriter) event(t *perfettoThread, ts int64, typ uint64, name string, args []eventArg) {
-	pkt := p.pkt[:0]
-	delta := ts - t.lastTs
-	if delta < 0 {
-		delta = 0 // never: events come in time order per thread
-	}
-	t.lastTs += delta
-	pkt = appendVarintField(pkt, pbTimestamp, uint64(delta))
-	pkt = appendVarintField(pkt, pbSequenceID, uint64(t.seq))
-	pkt = appendVarintField(pkt, pbSequenceFlags, seqNeedsIncremental)
+	pkt := p.eventHeader(t, ts)
 	ev := p.body[:0]
 	ev = appendVarintField(ev, pbEventType, typ)
 	if typ != eventSliceEnd {
@@ -281,6 +268,18 @@ func (p *perfettoWriter) event(t *perfettoThread, ts int64, typ uint64, name str
 	p.body = ev
 	p.pkt = appendBytesField(pkt, pbTrackEvent, ev)
 	p.flush()
+}
+
+// eventHeader starts the packet of an event on t's sequence at ts: the
+// time since the sequence's last event (an event that a damaged input
+// places earlier is drawn at that one's time: the deltas cannot be
+// negative), the sequence and its flag.
+func (p *perfettoWriter) eventHeader(t *perfettoThread, ts int64) []byte {
+	delta := max(ts-t.lastTs, 0)
+	t.lastTs += delta
+	pkt := appendVarintField(p.pkt[:0], pbTimestamp, uint64(delta))
+	pkt = appendVarintField(pkt, pbSequenceID, uint64(t.seq))
+	return appendVarintField(pkt, pbSequenceFlags, seqNeedsIncremental)
 }
 
 // count writes a counter value on the process's counter track of that
@@ -313,12 +312,7 @@ func (p *perfettoWriter) count(t *perfettoThread, e traceEvent) {
 		p.pkt = appendBytesField(pkt, pbTrackDescriptor, body)
 		p.flush()
 	}
-	pkt := p.pkt[:0]
-	delta := max(e.TsNs-t.lastTs, 0)
-	t.lastTs += delta
-	pkt = appendVarintField(pkt, pbTimestamp, uint64(delta))
-	pkt = appendVarintField(pkt, pbSequenceID, uint64(t.seq))
-	pkt = appendVarintField(pkt, pbSequenceFlags, seqNeedsIncremental)
+	pkt := p.eventHeader(t, e.TsNs)
 	ev := appendVarintField(p.body[:0], pbEventType, eventCounter)
 	ev = appendVarintField(ev, pbEventTrackUUID, uuid)
 	ev = appendVarintField(ev, pbEventCounterVal, uint64(value))
