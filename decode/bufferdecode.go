@@ -19,6 +19,9 @@ type BufferOptions struct {
 	// SortChunk is the number of frames sorted in memory before spilling
 	// (0 = default); tests lower it to exercise the merge.
 	SortChunk int
+	// IDs puts each slice's method id in its args (json and perfetto);
+	// without it a slice carries its name alone, which keeps files small.
+	IDs bool
 }
 
 // Buffer defaults.
@@ -78,7 +81,7 @@ func DecodeBuffer(rr RecordReader, out io.Writer, opts BufferOptions) (*BufferRe
 	res.Stats = pairer.Stats()
 	switch opts.Format {
 	case FormatJSON, FormatPerfetto:
-		return res, writeFramesEvents(out, opts.Format, sorter, opts.Names)
+		return res, writeFramesEvents(out, opts.Format, sorter, opts.Names, opts.IDs)
 	case FormatSystrace:
 		return res, writeFramesSystrace(out, sorter, opts.Names, pairer.Orphans())
 	}
@@ -93,7 +96,10 @@ func orDefault(v, d int) int {
 	return v
 }
 
-func frameArgs(f Frame) []eventArg {
+func frameArgs(f Frame, ids bool) []eventArg {
+	if !ids {
+		return appendFrameFlags(nil, f)
+	}
 	return appendFrameFlags([]eventArg{intArg("id", int64(f.MethodID))}, f)
 }
 
@@ -108,14 +114,14 @@ func appendFrameFlags(args []eventArg, f Frame) []eventArg {
 	return args
 }
 
-func writeFramesEvents(out io.Writer, format Format, sorter *frameSorter, names *MethodNames) error {
+func writeFramesEvents(out io.Writer, format Format, sorter *frameSorter, names *MethodNames, ids bool) error {
 	w := newEventSink(format, out)
 	w.write(traceEvent{Name: "process_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []eventArg{strArg("name", "tracebeat decode")}})
 	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []eventArg{strArg("name", bufferTrackName)}})
 	err := sorter.each(func(f Frame) error {
-		return w.write(traceEvent{Name: names.Name(f.MethodID), Cat: "method", Ph: 'X',
+		return w.write(traceEvent{Name: names.Name(f.MethodID), Ph: 'X',
 			TsNs: int64(f.Start) * 1e6, DurNs: int64(f.Cost()) * 1e6,
-			Pid: bufferPid, Tid: bufferTid, Args: frameArgs(f)})
+			Pid: bufferPid, Tid: bufferTid, Args: frameArgs(f, ids)})
 	})
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package decode
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/stretchr/testify/require"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -45,11 +46,34 @@ func decodeBufferString(t *testing.T, recs []Record, opts BufferOptions) (string
 	return out.String(), res
 }
 
+// TestJSONLeavesOutIDsUnlessAsked: a slice carries its name, time and
+// thread, and its method id only with IDs; no category.
+func TestJSONLeavesOutIDsUnlessAsked(t *testing.T) {
+	recs := []Record{I(2, 1), I(6, 1), O(6, 3), O(2, 4)}
+	for _, ids := range []bool{false, true} {
+		out, _ := decodeBufferString(t, recs, BufferOptions{Format: FormatJSON, Names: testNames(t), IDs: ids})
+		slices := 0
+		for _, e := range validateTraceJSON(t, []byte(out)) {
+			if e["ph"] != "X" {
+				continue
+			}
+			slices++
+			require.NotContains(t, e, "cat")
+			args, hasArgs := e["args"].(map[string]any)
+			require.Equal(t, ids, hasArgs, "args of %v", e)
+			if ids {
+				require.Contains(t, args, "id")
+			}
+		}
+		require.Equal(t, 2, slices)
+	}
+}
+
 func TestBufferJSON(t *testing.T) {
 	// Wrap at the start (o(4) before any i), an exception skipping o(7),
 	// an unknown id, calls open at the end; several start in the same ms.
 	recs := []Record{O(4, 0), O(3, 1), I(2, 1), I(6, 1), I(7, 1), O(6, 3), I(99, 3), O(99, 3), O(2, 4), I(5, 6)}
-	out, res := decodeBufferString(t, recs, BufferOptions{Format: FormatJSON, Names: testNames(t)})
+	out, res := decodeBufferString(t, recs, BufferOptions{Format: FormatJSON, Names: testNames(t), IDs: true})
 	events := validateTraceJSON(t, []byte(out))
 	checkPreorderNesting(t, events)
 	type ev struct {

@@ -31,6 +31,7 @@ type Options struct {
 	Top       int              // buffers: slowest calls shown (DefaultTop)
 	MaxStack  int              // buffers: calls per stack (DefaultMaxStack)
 	TempDir   string           // buffers: spill directory for sorting
+	IDs       bool             // json and perfetto: each slice's method id in its args
 }
 
 // Result tells what Decode did; Notes are for the user (stderr).
@@ -67,7 +68,7 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 	switch kind {
 	case KindRecording:
 		rres, err := DecodeRecording(br, out, src, BufferOptions{Format: format, Names: opts.Names, Top: opts.Top,
-			MaxStack: opts.MaxStack, TempDir: opts.TempDir})
+			MaxStack: opts.MaxStack, TempDir: opts.TempDir, IDs: opts.IDs})
 		if err != nil {
 			return nil, err
 		}
@@ -107,7 +108,7 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 			rr = NewTextRecordReader(br, src)
 		}
 		bres, err := DecodeBuffer(rr, out, BufferOptions{Format: format, Names: opts.Names, Top: opts.Top,
-			MaxStack: opts.MaxStack, TempDir: opts.TempDir})
+			MaxStack: opts.MaxStack, TempDir: opts.TempDir, IDs: opts.IDs})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", src, err)
 		}

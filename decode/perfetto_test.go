@@ -346,7 +346,7 @@ func TestPerfettoCarriesNotesAndCounters(t *testing.T) {
 	_, err = Decode(bytes.NewReader(in["recording"]), &pf, Options{Format: FormatPerfetto})
 	require.NoError(t, err)
 	tr := readPerfetto(t, pf.Bytes())
-	require.Equal(t, []string{"7 earlier records lost (buffer full)"}, tr.Instants)
+	require.Equal(t, []string{"clock: precise, System.nanoTime() read for every record", "7 earlier records lost (buffer full)"}, tr.Instants)
 	require.Equal(t, "java (pid 4242)", tr.ProcNames[4242])
 	require.Contains(t, pf.String(), "unclosed", "the mark of a call still open at the end")
 }

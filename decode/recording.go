@@ -15,8 +15,9 @@ import (
 // (RECORDING.md describes the format).
 const RecordingMagic = "TBREC\x00"
 
-// RecordingVersion is the format version this package reads.
-const RecordingVersion = 1
+// RecordingVersion is the newest format version this package reads; it
+// reads every version since 1 (version 2 added the clock).
+const RecordingVersion = 2
 
 // Word bits of a recording's records.
 const (
@@ -46,13 +47,17 @@ type Recording struct {
 	Budget   int64          // the runtime's memory budget in bytes
 	Sections map[int]string // names of sections that were not method ids
 	Threads  int            // number of threads in the file
+	Clock    RecordingClock
 
 	r       *bufio.Reader
 	src     string
 	off     int64 // bytes consumed
 	next    int   // index of the next thread
 	pending *RecordingThread
-	left    uint32 // records of pending not yet read
+	left    uint32 // records (version 1) or slots (version 2) of pending not yet read
+	seen    uint32 // version 2: records of pending read so far
+	timed   bool   // version 2: a time mark of pending has been read
+	time    uint64 // version 2: the time of the last mark
 }
 
 // RecordingThread is one thread's part of a recording.
@@ -83,8 +88,8 @@ func ReadRecording(r *bufio.Reader, src string) (*Recording, error) {
 	if err != nil {
 		return nil, err
 	}
-	if version != RecordingVersion {
-		return nil, fmt.Errorf("%s: recording format version %d; this tracebeat reads version %d (use the tracebeat whose runtime wrote it)", src, version, RecordingVersion)
+	if version < 1 || version > RecordingVersion {
+		return nil, fmt.Errorf("%s: recording format version %d; this tracebeat reads versions 1 to %d (use the tracebeat whose runtime wrote it)", src, version, RecordingVersion)
 	}
 	rec.Version = int(version)
 	startMs, err := rec.u64("start time")
@@ -105,6 +110,11 @@ func ReadRecording(r *bufio.Reader, src string) (*Recording, error) {
 		return nil, err
 	}
 	rec.Budget = int64(budget)
+	if version >= 2 {
+		if rec.Clock, err = rec.clock(); err != nil {
+			return nil, err
+		}
+	}
 	n, err := rec.count("section names", maxRecordingSections)
 	if err != nil {
 		return nil, err
@@ -160,7 +170,15 @@ func (rec *Recording) NextThread() (*RecordingThread, error) {
 		return nil, err
 	}
 	rec.next++
-	rec.pending, rec.left = t, t.Records
+	rec.pending, rec.left, rec.seen, rec.timed = t, t.Records, 0, false
+	if rec.Version >= 2 {
+		if rec.left, err = rec.u32(what + ": slot count"); err != nil {
+			return nil, err
+		}
+		if rec.left < t.Records {
+			return nil, fmt.Errorf("%s: %s: %d records in %d slots: damaged file?", rec.src, what, t.Records, rec.left)
+		}
+	}
 	return t, nil
 }
 
@@ -168,6 +186,9 @@ func (rec *Recording) NextThread() (*RecordingThread, error) {
 // enter or exit, the id (a method id, or SectionID(i) for the i-th section
 // name) and the time in nanoseconds after Start.
 func (rec *Recording) Records(fn func(enter bool, id int, t uint64) error) error {
+	if rec.Version >= 2 {
+		return rec.slots(fn)
+	}
 	var b [12]byte
 	t := rec.pending
 	for ; rec.left > 0; rec.left-- {
@@ -194,6 +215,9 @@ func (rec *Recording) Where() string {
 	if t == nil {
 		return fmt.Sprintf("byte %d", rec.off)
 	}
+	if rec.Version >= 2 {
+		return fmt.Sprintf("thread %d (%s) record %d", t.Index+1, t.Label(), rec.seen)
+	}
 	return fmt.Sprintf("thread %d (%s) record %d", t.Index+1, t.Label(), t.Records-rec.left)
 }
 
@@ -207,6 +231,32 @@ func sectionIndex(id int) (int, bool) {
 		return id & recordingIDMask, true
 	}
 	return 0, false
+}
+
+// clock reads version 2's clock fields.
+func (rec *Recording) clock() (RecordingClock, error) {
+	var c RecordingClock
+	var mode [1]byte
+	if err := rec.full(mode[:], "clock"); err != nil {
+		return c, err
+	}
+	if mode[0] > 1 {
+		return c, fmt.Errorf("%s: recording header: clock %d at byte %d is neither 0 (precise) nor 1 (shared)", rec.src, mode[0], rec.off-1)
+	}
+	c.Shared = mode[0] == 1
+	var err error
+	if c.Tick, err = rec.u64("clock tick"); err != nil {
+		return c, err
+	}
+	every, err := rec.u32("clock reads")
+	if err != nil {
+		return c, err
+	}
+	c.ReadEvery = int64(every)
+	if c.LongestGap, err = rec.u64("longest clock gap"); err != nil {
+		return c, err
+	}
+	return c, nil
 }
 
 func (rec *Recording) full(b []byte, what string) error {

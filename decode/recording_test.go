@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,18 +20,35 @@ type testThread struct {
 	records [][2]uint64 // time, word
 }
 
-// writeRecording builds a recording as the runtime's TraceFile writes it.
+// writeRecording builds a recording as the runtime's TraceFile writes it,
+// in the newest version with the precise clock.
 func writeRecording(end uint64, sections map[int]string, threads ...testThread) []byte {
+	return writeRecordingAs(RecordingVersion, RecordingClock{}, end, sections, threads...)
+}
+
+// writeRecordingAs builds a recording of a given version (the clock is
+// written from version 2 on).
+func writeRecordingAs(version int, clock RecordingClock, end uint64, sections map[int]string, threads ...testThread) []byte {
 	var b bytes.Buffer
 	be := binary.BigEndian
 	put := func(v any) { binary.Write(&b, be, v) }
 	str := func(s string) { put(uint16(len(s))); b.WriteString(s) }
 	b.WriteString(RecordingMagic)
-	put(uint16(RecordingVersion))
+	put(uint16(version))
 	put(uint64(1_700_000_000_000))
 	put(end)
 	put(uint64(4242))
 	put(uint64(64 << 20))
+	if version >= 2 {
+		mode := uint8(0)
+		if clock.Shared {
+			mode = 1
+		}
+		put(mode)
+		put(clock.Tick)
+		put(uint32(clock.ReadEvery))
+		put(clock.LongestGap)
+	}
 	put(uint32(len(sections)))
 	for i := 0; i < len(sections); i++ {
 		put(uint32(i))
@@ -41,10 +60,23 @@ func writeRecording(end uint64, sections map[int]string, threads ...testThread) 
 		str(t.name)
 		put(uint64(t.lost))
 		put(uint32(len(t.records)))
-		for _, r := range t.records {
-			put(r[0])
-			put(uint32(r[1]))
+		if version == 1 {
+			for _, r := range t.records {
+				put(r[0])
+				put(uint32(r[1]))
+			}
+			continue
 		}
+		// Slots: a time mark wherever the time changes, as the runtime writes.
+		var slots []uint32
+		for i, r := range t.records {
+			if i == 0 || r[0] != t.records[i-1][0] {
+				slots = append(slots, markHigh|uint32(r[0]>>28), markLow|uint32(r[0]&markValue))
+			}
+			slots = append(slots, uint32(r[1]))
+		}
+		put(uint32(len(slots)))
+		put(slots)
 	}
 	return b.Bytes()
 }
@@ -70,7 +102,8 @@ func TestDecodeRecordingText(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, KindRecording, res.Kind)
 	text := out.String()
-	require.Contains(t, text, "tracebeat recording: pid 4242, started 2023-11-14 22:13:20.000 UTC, 0.090 ms long, 2 threads, 5 calls\n")
+	require.Contains(t, text, "tracebeat recording: pid 4242, started 2023-11-14 22:13:20.000 UTC, 0.090 ms long, 2 threads, 5 calls\n"+
+		"clock: precise, System.nanoTime() read for every record\n")
 	require.Contains(t, text, `  tid 1 "main": 3 calls, max depth 2`+"\n")
 	require.Contains(t, text, `  tid 9 "pool-1-thread-1": 2 calls, max depth 1, 7 records lost (buffer full), 1 started before the kept records, 1 unclosed`+"\n")
 	require.Contains(t, text, "stack 1 of 3, tid 9 \"pool-1-thread-1\": 86.000 µs")
@@ -88,16 +121,60 @@ func TestDecodeRecordingJSON(t *testing.T) {
 			{1500, enterW(SectionID(0))}, {1500, enterW(7)}, {2250, exitW(7)}, {9001, exitW(SectionID(0))},
 		}})
 	var out bytes.Buffer
-	_, err := Decode(bytes.NewReader(data), &out, Options{Format: FormatJSON})
+	_, err := Decode(bytes.NewReader(data), &out, Options{Format: FormatJSON, IDs: true})
 	require.NoError(t, err)
 	want := `{"traceEvents":[
 {"name":"process_name","ph":"M","ts":0,"pid":4242,"tid":0,"args":{"name":"java (pid 4242)"}},
+{"name":"thread_name","ph":"M","ts":0,"pid":4242,"tid":0,"args":{"name":"tracebeat"}},
+{"name":"clock: precise, System.nanoTime() read for every record","ph":"i","ts":0,"pid":4242,"tid":0,"args":{"resolution_ns":0}},
 {"name":"thread_name","ph":"M","ts":0,"pid":4242,"tid":5,"args":{"name":"worker"}},
-{"name":"custom \"section\"","cat":"method","ph":"X","ts":1.5,"dur":7.501,"pid":4242,"tid":5},
-{"name":"<unknown id 7>","cat":"method","ph":"X","ts":1.5,"dur":0.75,"pid":4242,"tid":5,"args":{"id":7}}
+{"name":"custom \"section\"","ph":"X","ts":1.5,"dur":7.501,"pid":4242,"tid":5},
+{"name":"<unknown id 7>","ph":"X","ts":1.5,"dur":0.75,"pid":4242,"tid":5,"args":{"id":7}}
 ],"displayTimeUnit":"ms"}
 `
 	require.Equal(t, want, out.String())
+}
+
+// TestRecordingClockIsStated: every output says how the recording was
+// timed, and version 1 files (before the clock was written) still read,
+// as the precise clock they used.
+func TestRecordingClockIsStated(t *testing.T) {
+	shared := RecordingClock{Shared: true, Tick: 1_000_000, ReadEvery: 64, LongestGap: 1_250_000}
+	thread := testThread{tid: 1, name: "main", records: [][2]uint64{{1000, enterW(1)}, {1000, exitW(1)}}}
+	tests := []struct {
+		name    string
+		version int
+		clock   RecordingClock
+		line    string
+		res     int64
+	}{
+		{"version 1", 1, RecordingClock{}, "clock: precise, System.nanoTime() read for every record", 0},
+		{"precise", 2, RecordingClock{}, "clock: precise, System.nanoTime() read for every record", 0},
+		{"shared", 2, shared, "clock: shared, read after each 1 ms tick and every 64 records; a time may be up to 1.25 ms late (the longest gap between ticks), never out of order", 1_250_000},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			data := writeRecordingAs(tc.version, tc.clock, 5000, nil, thread)
+			var text, js, pf bytes.Buffer
+			_, err := Decode(bytes.NewReader(data), &text, Options{})
+			require.NoError(t, err)
+			require.Equal(t, tc.line, strings.Split(text.String(), "\n")[1])
+			_, err = Decode(bytes.NewReader(data), &js, Options{Format: FormatJSON})
+			require.NoError(t, err)
+			var clock map[string]any
+			for _, e := range validateTraceJSON(t, js.Bytes()) {
+				if e["ph"] == "i" && e["tid"] == json.Number("0") {
+					clock = e
+				}
+			}
+			require.NotNil(t, clock, js.String())
+			require.Equal(t, tc.line, clock["name"])
+			require.Equal(t, json.Number(strconv.FormatInt(tc.res, 10)), clock["args"].(map[string]any)["resolution_ns"])
+			_, err = Decode(bytes.NewReader(data), &pf, Options{Format: FormatPerfetto})
+			require.NoError(t, err)
+			require.Equal(t, []string{tc.line}, readPerfetto(t, pf.Bytes()).Instants)
+		})
+	}
 }
 
 func TestRecordingErrors(t *testing.T) {
@@ -105,15 +182,15 @@ func TestRecordingErrors(t *testing.T) {
 	version := bytes.Clone(good)
 	version[7] = 9
 	sections := bytes.Clone(good)
-	copy(sections[40:], []byte{0x7f, 0, 0, 0})
+	copy(sections[61:], []byte{0x7f, 0, 0, 0})
 	tests := []struct {
 		name string
 		data []byte
 		want string
 	}{
 		{"truncated header", good[:20], "recording header: end time at byte 16: the file ends here (truncated?)"},
-		{"version", version, "recording format version 9; this tracebeat reads version 1"},
-		{"huge count", sections, "2130706432 section names at byte 40 (at most 16777216 expected): damaged file?"},
+		{"version", version, "recording format version 9; this tracebeat reads versions 1 to 2"},
+		{"huge count", sections, "2130706432 section names at byte 61 (at most 16777216 expected): damaged file?"},
 		{"truncated record", good[:len(good)-3], `thread 1 (tid 1 "main"): record 2 of 2: the file ends here (truncated?)`},
 		{"trailing data", append(bytes.Clone(good), 0), "data after the last thread"},
 	}

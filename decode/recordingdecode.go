@@ -70,6 +70,7 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 		events = newEventSink(opts.Format, out)
 		events.write(traceEvent{Name: "process_name", Ph: 'M', Pid: rec.Pid, Tid: 0,
 			Args: []eventArg{strArg("name", fmt.Sprintf("java (pid %d)", rec.Pid))}})
+		writeClockEvent(events, rec)
 	}
 	var stacks []threadStack
 	for {
@@ -100,7 +101,7 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 			err = pairer.FinishAt(rec.End)
 		}
 		if err == nil && events != nil {
-			err = writeThreadEvents(events, sorter, rec, t, name)
+			err = writeThreadEvents(events, sorter, rec, t, name, opts.IDs)
 		}
 		if sorter != nil {
 			sorter.cleanup()
@@ -127,7 +128,15 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 	return res, writeRecordingSummary(out, res, stacks, name, opts)
 }
 
-func writeThreadEvents(w eventSink, sorter *frameSorter, rec *Recording, t *RecordingThread, name func(int) string) error {
+// writeClockEvent says how the recording was timed, where a viewer shows
+// it: an instant at the start on a track of its own ("tracebeat", tid 0).
+func writeClockEvent(w eventSink, rec *Recording) {
+	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: rec.Pid, Tid: 0, Args: []eventArg{strArg("name", "tracebeat")}})
+	w.write(traceEvent{Name: rec.Clock.String(), Ph: 'i', Pid: rec.Pid, Tid: 0,
+		Args: []eventArg{intArg("resolution_ns", int64(rec.Clock.Resolution()))}})
+}
+
+func writeThreadEvents(w eventSink, sorter *frameSorter, rec *Recording, t *RecordingThread, name func(int) string, ids bool) error {
 	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: rec.Pid, Tid: t.Tid, Args: []eventArg{strArg("name", t.Name)}})
 	first := true
 	return sorter.each(func(f Frame) error {
@@ -137,11 +146,11 @@ func writeThreadEvents(w eventSink, sorter *frameSorter, rec *Recording, t *Reco
 				Ph: 'i', TsNs: int64(f.Start), Pid: rec.Pid, Tid: t.Tid, Args: []eventArg{intArg("lost", t.Lost)}})
 		}
 		first = false
-		args := frameArgs(f)
+		args := frameArgs(f, ids)
 		if _, ok := sectionIndex(f.MethodID); ok {
 			args = appendFrameFlags(nil, f) // a section has no method id
 		}
-		return w.write(traceEvent{Name: name(f.MethodID), Cat: "method", Ph: 'X',
+		return w.write(traceEvent{Name: name(f.MethodID), Ph: 'X',
 			TsNs: int64(f.Start), DurNs: int64(f.Cost()), Pid: rec.Pid, Tid: t.Tid, Args: args})
 	})
 }
@@ -151,6 +160,7 @@ func writeRecordingSummary(out io.Writer, res *RecordingResult, stacks []threadS
 	h := res.Header
 	fmt.Fprintf(bw, "tracebeat recording: pid %d, started %s, %s long, %s, %s\n",
 		h.Pid, h.Start.Format("2006-01-02 15:04:05.000 MST"), formatNs(h.End), english.Count(len(res.Threads), "thread"), english.Count(res.Calls(), "call"))
+	fmt.Fprintf(bw, "%s\n", h.Clock)
 	for _, t := range res.Threads {
 		st := t.Stats
 		fmt.Fprintf(bw, "  %s: %s, max depth %d", t.Thread.Label(), english.Count(st.Frames, "call"), st.MaxDepth)

@@ -74,6 +74,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	byteOrder := fs.String("byte-order", "auto", "byte order of binary buffers: auto, big or little")
 	top := fs.Int("top", decode.DefaultTop, "buffers and recordings, text format: number of slowest top-level calls shown")
 	maxStack := fs.Int("max-stack", decode.DefaultMaxStack, "buffers and recordings, text format: calls kept per call tree (cheapest dropped first)")
+	ids := fs.Bool("ids", false, "json and perfetto: put each slice's method id in its args (left out by default: names say it, and files stay smaller)")
 	pngPath := fs.String("png", "", "also draw a flame chart of the trace to this PNG file (recording, buffer, systrace and marker input)")
 	pngDepth := fs.Int("png-depth", 40, "depth rows the PNG draws per thread; deeper calls are left out, and the picture and stderr say so")
 	help := fs.BoolP("help", "h", false, "show this help")
@@ -96,7 +97,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() != 1 {
 		return usageErr("expected exactly one INPUT (a file or -), got %d", fs.NArg())
 	}
-	opts := decode.Options{Top: *top, MaxStack: *maxStack}
+	opts := decode.Options{Top: *top, MaxStack: *maxStack, IDs: *ids}
 	switch *format {
 	case "", "text", "json", "systrace", "perfetto":
 		opts.Format = decode.Format(*format)

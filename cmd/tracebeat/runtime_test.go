@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -71,13 +72,16 @@ func TestRuntimeRecordsEveryThread(t *testing.T) {
 		name           string
 		instrumentArgs []string
 		runtimeArgs    []string
+		jvmArgs        []string
 	}{
-		{"beat", nil, nil},
-		{"beat-class", []string{"--beat-class", "com.acme.trace.Beat"}, []string{"--beat-class", "com.acme.trace.Beat"}},
-		{"systrace", []string{"--mode", "systrace"}, nil},
+		{"beat", nil, nil, nil},
+		{"beat-precise", nil, nil, []string{"-Dtracebeat.clock=precise"}},
+		{"beat-class", []string{"--beat-class", "com.acme.trace.Beat"}, []string{"--beat-class", "com.acme.trace.Beat"}, nil},
+		{"systrace", []string{"--mode", "systrace"}, nil, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			trace, methodMap, output := recordThreads(t, classes, c.instrumentArgs, c.runtimeArgs, nil, workers, rounds)
+			precise := slices.Contains(c.jvmArgs, "-Dtracebeat.clock=precise")
+			trace, methodMap, output := recordThreads(t, classes, c.instrumentArgs, c.runtimeArgs, c.jvmArgs, workers, rounds)
 			require.Contains(t, output, "threads: 4 workers")
 			code, stdout, stderr := runDecodeArgs("--map", methodMap, "--format", "json", trace)
 			require.Equal(t, exitOK, code, stderr)
@@ -90,17 +94,25 @@ func TestRuntimeRecordsEveryThread(t *testing.T) {
 			require.NoError(t, json.Unmarshal([]byte(stdout), &doc))
 			names := map[int64]string{}
 			calls := map[int64][]traceEventJSON{}
+			var clock []string
 			for _, e := range doc.TraceEvents {
-				switch e.Ph {
-				case "M":
-					if e.Name == "thread_name" {
-						names[e.Tid] = e.Args["name"].(string)
-					}
-				case "X":
+				switch {
+				case e.Ph == "M" && e.Name == "thread_name" && e.Tid != 0:
+					names[e.Tid] = e.Args["name"].(string)
+				case e.Ph == "M":
+				case e.Ph == "X":
 					calls[e.Tid] = append(calls[e.Tid], e)
+				case e.Ph == "i" && e.Tid == 0:
+					clock = append(clock, e.Name)
 				default:
 					t.Errorf("unexpected event %+v", e)
 				}
+			}
+			require.Len(t, clock, 1, "the clock's note")
+			if precise {
+				require.Equal(t, "clock: precise, System.nanoTime() read for every record", clock[0])
+			} else {
+				require.Regexp(t, `^clock: shared, read after each 1 ms tick and every 64 records; a time may be up to [0-9.]+ (ms|µs) late`, clock[0])
 			}
 			byName := map[string]int64{}
 			for tid, n := range names {
@@ -119,8 +131,15 @@ func TestRuntimeRecordsEveryThread(t *testing.T) {
 				var open []traceEventJSON // enclosing calls; events come in entry order
 				for _, e := range calls[tid] {
 					counts[e.Name]++
-					require.Greater(t, e.Dur, 0.0, "%s lasts 0", e.Name)
 					require.Nil(t, e.Args["unclosed"], "%s was not closed by its exit", e.Name)
+					if !precise {
+						// A shared clock may give a short call the same time at both
+						// ends, and then times cannot say who called whom; the
+						// summary's depth (below) comes from the records' order.
+						require.GreaterOrEqual(t, e.Dur, 0.0, e.Name)
+						continue
+					}
+					require.Greater(t, e.Dur, 0.0, "%s lasts 0", e.Name)
 					for len(open) > 0 && open[len(open)-1].Ts+open[len(open)-1].Dur <= e.Ts {
 						open = open[:len(open)-1]
 					}
@@ -190,7 +209,7 @@ func TestRuntimeRingBudget(t *testing.T) {
 			require.Equal(t, perWorker, int64(th.Records)+th.Lost, "%s: kept %d + lost %d", th.Name, th.Records, th.Lost)
 		}
 	}
-	require.LessOrEqual(t, kept*12, int64(budget), "records kept: %d", kept)
+	require.LessOrEqual(t, kept*4, int64(budget), "records kept: %d (4 bytes each in memory, time marks aside)", kept)
 	require.Equal(t, int64(workers)*perWorker+2, kept+lost)
 	require.Greater(t, lost, int64(0))
 

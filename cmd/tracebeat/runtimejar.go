@@ -29,10 +29,13 @@ class path next to the instrumented jars:
   java -Dtracebeat.trace=app.trace -cp tracebeat-runtime.jar:app.jar Main
   tracebeat decode --map methodMapping.txt app.trace
 
-The recorder keeps every thread's calls with System.nanoTime stamps in
-per-thread ring buffers within one budget (-Dtracebeat.budget=64m by
-default); when a thread's buffer is full its oldest records go, and decode
-says how many. It writes the file named by -Dtracebeat.trace at exit, and
+The recorder keeps every thread's calls in per-thread ring buffers within
+one budget (-Dtracebeat.budget=16m by default, about four million records);
+when a thread's buffer is full its oldest records go, and decode says how
+many. A thread reads System.nanoTime() after each tick of a 1 ms clock
+thread and every 64 records, and the records in between share that time,
+which decode states as the trace's resolution; -Dtracebeat.clock=precise
+reads it for every record (slower: README, "What recording costs"). It writes the file named by -Dtracebeat.trace at exit, and
 whenever the program calls com.github.tracebeat.runtime.Recorder.write(path).
 Do not put it on an Android app's class path: Matrix's runtime belongs there.
 

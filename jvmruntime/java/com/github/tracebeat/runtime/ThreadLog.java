@@ -3,31 +3,75 @@ package com.github.tracebeat.runtime;
 import java.lang.ref.WeakReference;
 
 /**
- * One thread's records: a ring of (time, word) pairs, written by its thread
- * only. It starts small and doubles while the shared budget allows; after
- * that it wraps, and the oldest records are overwritten.
+ * One thread's records, written by its thread only: a ring of int slots.
+ * A slot is a record's word (see {@link Recorder}), or half of a time mark:
+ * the time is written only when the thread reads the clock (see
+ * {@link Clock}), and the records after a mark happened at its time. So a
+ * record costs one int store, and the budget holds three times the records
+ * that a time per record would.
+ *
+ * <p>A mark is two slots whose top three bits are set, which no record word
+ * has (that would be the exit of a section whose index is 2^29 or more, and
+ * section indexes stay below): {@code MARK_HIGH | time >>> 28}, then
+ * {@code MARK_LOW | time & 0x0FFFFFFF}. Times are nanoseconds since the
+ * start, below 2^56 (more than two years).
+ *
+ * <p>The ring starts small and doubles while the shared budget allows;
+ * after that it wraps, and the oldest slots are overwritten.
  */
 final class ThreadLog {
-    /** Bytes one record takes: a long time and an int word. */
-    static final int RECORD_BYTES = 12;
+    /** Bytes a slot takes. */
+    static final int SLOT_BYTES = 4;
     static final int FIRST_CAPACITY = 1 << 10;
     static final int MAX_CAPACITY = 1 << 28;
+
+    static final int MARK_HIGH = 0xF0000000;
+    static final int MARK_LOW = 0xE0000000;
+    static final int MARK_BITS = 0xE0000000;
+    static final int MARK_PART = 0x10000000;
+    static final int MARK_VALUE = 0x0FFFFFFF;
 
     final long threadId;
     final String firstName;
     final WeakReference<Thread> thread;
 
-    /** Replaced as a whole when the ring grows, so a reader never mixes two. */
-    volatile Ring ring = Ring.EMPTY;
-    /** Records written since the thread started, kept or not. */
+    /** The ring as a whole, for a reader on another thread; replaced when it grows. */
+    volatile int[] ring = new int[0];
+    /** Slots written since the thread started, kept or not. */
     long count;
-    /** count at which add must make room (grow, or start wrapping). */
+    /** Of count, the slots that were time marks. */
+    long marks;
+
+    /**
+     * The owner's copy of ring and its index mask. A thread the budget left
+     * without a ring writes to a slot of its own that nobody reads.
+     */
+    private int[] slots = new int[1];
+    private int mask;
+    /** count at which a write must make room (grow, or start wrapping). */
     private long limit;
     private boolean starved;
+
+    /** count from which the next record reads the clock again although it has not ticked. */
+    private long nextRead;
+    /** The smaller of limit and nextRead: below it, and with no tick, a record is one store. */
+    private long check;
+    /** The clock's tick this thread last read the time at, and that time. */
+    private int seenTick = -1;
+    private long lastTime = -1;
 
     /** The words of this thread's open sections, for endSection. */
     private int[] sections = new int[16];
     private int sectionDepth;
+
+    /** A log of no thread (id -1), so that a lookup never meets null. */
+    static final ThreadLog NONE = new ThreadLog();
+
+    private ThreadLog() {
+        threadId = -1;
+        firstName = "";
+        thread = new WeakReference<Thread>(null);
+    }
 
     ThreadLog(Thread t) {
         threadId = t.getId();
@@ -41,80 +85,106 @@ final class ThreadLog {
         return t != null ? t.getName() : firstName;
     }
 
-    void add(int word, long time) {
-        long c = count;
-        Ring r = ring;
-        if (c >= limit) {
-            r = makeRoom(c);
-            if (r == null) {
-                count = c + 1; // no buffer at all: the record is lost
-                return;
-            }
+    /**
+     * Records word now. This and the methods it calls on the way to the
+     * store stay under 35 bytes of bytecode, the most HotSpot's first
+     * compiler inlines: most of a short program runs in that compiler's code.
+     */
+    void record(int word) {
+        if (count >= check || Clock.tick != seenTick) {
+            prepare();
         }
-        int i = (int) c & r.mask;
-        r.times[i] = time;
-        r.words[i] = word;
+        put(word);
+    }
+
+    /**
+     * Readies the ring for a record: reads the clock when it has ticked, or
+     * the thread has written Clock.READ_EVERY slots since the last read, or
+     * always with the precise clock (see {@link Clock}), marks the time
+     * unless it has not moved (a thread's times never go back), and makes
+     * room for one more slot.
+     */
+    private void prepare() {
+        int tick = Clock.tick;
+        if (Clock.MODE == Clock.MODE_PRECISE || tick != seenTick || count >= nextRead) {
+            seenTick = tick;
+            long t = Clock.now();
+            if (t > lastTime) {
+                lastTime = t;
+                putWithRoom(MARK_HIGH | (int) (t >>> 28));
+                putWithRoom(MARK_LOW | ((int) t & MARK_VALUE));
+                marks += 2;
+            }
+            nextRead = Clock.MODE == Clock.MODE_PRECISE ? 0 : count + Clock.READ_EVERY;
+        }
+        if (count >= limit) {
+            makeRoom();
+        }
+        check = Math.min(limit, nextRead);
+    }
+
+    /** Writes a slot; the caller has made room. */
+    private void put(int slot) {
+        long c = count;
+        slots[(int) c & mask] = slot;
         count = c + 1;
     }
 
-    void beginSection(int word, long time) {
+    /** Writes a slot, making room first if needed. */
+    private void putWithRoom(int slot) {
+        if (count >= limit) {
+            makeRoom();
+        }
+        put(slot);
+    }
+
+    void beginSection(int word) {
         if (sectionDepth == sections.length) {
             int[] bigger = new int[sections.length * 2];
             System.arraycopy(sections, 0, bigger, 0, sections.length);
             sections = bigger;
         }
         sections[sectionDepth++] = word;
-        add(word, time);
+        record(word);
     }
 
-    void endSection(long time) {
+    void endSection() {
         if (sectionDepth > 0) {
-            add(Recorder.EXIT | sections[--sectionDepth], time);
+            record(Recorder.EXIT | sections[--sectionDepth]);
         }
     }
 
     /**
      * Called when the ring is full (or absent): grows it if the budget
-     * allows, else lets it wrap from now on. Returns the ring to write to,
-     * or null when this thread got no buffer at all.
+     * allows, else lets it wrap from now on. A thread that never got a ring
+     * keeps writing to its unread slot, counting what it loses.
      */
-    private Ring makeRoom(long c) {
-        Ring r = ring;
-        int cap = r.words.length;
+    private void makeRoom() {
+        int cap = ring.length;
         if (cap == 0) {
-            if (starved || !Recorder.reserve((long) FIRST_CAPACITY * RECORD_BYTES)) {
+            if (starved || !Recorder.reserve((long) FIRST_CAPACITY * SLOT_BYTES)) {
                 starved = true;
-                return null;
+                limit = Long.MAX_VALUE;
+                return;
             }
-            r = new Ring(FIRST_CAPACITY);
-            ring = r;
+            use(new int[FIRST_CAPACITY]);
             limit = FIRST_CAPACITY;
-            return r;
+            return;
         }
-        if (cap < MAX_CAPACITY && Recorder.reserve((long) cap * RECORD_BYTES)) {
-            // Full but not yet wrapped: slot i holds record i.
-            Ring bigger = new Ring(cap * 2);
-            System.arraycopy(r.times, 0, bigger.times, 0, cap);
-            System.arraycopy(r.words, 0, bigger.words, 0, cap);
-            ring = bigger;
+        if (cap < MAX_CAPACITY && Recorder.reserve((long) cap * SLOT_BYTES)) {
+            // Full but not yet wrapped: slot i holds slot i.
+            int[] bigger = new int[cap * 2];
+            System.arraycopy(slots, 0, bigger, 0, cap);
+            use(bigger);
             limit = cap * 2L;
-            return bigger;
+            return;
         }
         limit = Long.MAX_VALUE; // wrap from now on
-        return r;
     }
 
-    static final class Ring {
-        static final Ring EMPTY = new Ring(0);
-
-        final long[] times;
-        final int[] words;
-        final int mask;
-
-        Ring(int capacity) {
-            times = new long[capacity];
-            words = new int[capacity];
-            mask = capacity - 1;
-        }
+    private void use(int[] ring) {
+        slots = ring;
+        mask = ring.length - 1;
+        this.ring = ring;
     }
 }

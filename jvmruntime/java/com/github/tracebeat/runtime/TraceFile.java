@@ -6,6 +6,8 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.IntBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -20,20 +22,23 @@ import java.util.TreeMap;
  * tracebeat repository is its reference):
  *
  * <pre>
- * "TBREC" 0x00, u16 version (1)
+ * "TBREC" 0x00, u16 version (2)
  * u64 wall-clock milliseconds at the recording's start
  * u64 nanoseconds from the start to this write (the last timestamp)
  * u64 process id (0: unknown)
  * u64 memory budget in bytes
+ * u8 clock (0 precise, 1 shared), u64 tick nanoseconds, u32 records between
+ *     reads, u64 longest gap between ticks in nanoseconds (see Clock)
  * u32 section names, each: u32 index, u16 length, UTF-8 bytes
  * u32 threads, each: u64 thread id, u16 length, UTF-8 name,
- *     u64 records lost (overwritten, or never stored), u32 records n,
- *     n times: u64 nanoseconds since the start, u32 word
+ *     u64 records lost (overwritten, never stored, or before the first time
+ *     mark), u32 records, u32 slots n, n times u32 slot (see ThreadLog: a
+ *     word, or half of a time mark; the first slot starts a mark)
  * word: bit 31 exit, bit 30 section index (else method id), bits 0..29 id
  * </pre>
  */
 final class TraceFile {
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     private TraceFile() {
     }
@@ -92,6 +97,11 @@ final class TraceFile {
         out.writeLong(endNanos);
         out.writeLong(pid());
         out.writeLong(Recorder.BUDGET);
+        boolean shared = Recorder.CLOCK_MODE == Clock.MODE_SHARED;
+        out.writeByte(Recorder.CLOCK_MODE);
+        out.writeLong(shared ? Clock.TICK_NANOS : 0);
+        out.writeInt(shared ? Clock.READ_EVERY : 1);
+        out.writeLong(shared ? Clock.longestGap() : 0);
         Map<Integer, String> sections = new TreeMap<Integer, String>(Recorder.SECTION_NAMES);
         out.writeInt(sections.size());
         for (Map.Entry<Integer, String> e : sections.entrySet()) {
@@ -104,11 +114,9 @@ final class TraceFile {
             out.writeLong(log.threadId);
             writeString(out, log.name());
             out.writeLong(s.lost);
-            out.writeInt(s.words.length);
-            for (int i = 0; i < s.words.length; i++) {
-                out.writeLong(s.times[i]);
-                out.writeInt(s.words[i]);
-            }
+            out.writeInt(s.records);
+            out.writeInt(s.len);
+            s.writeTo(out);
         }
     }
 
@@ -129,41 +137,110 @@ final class TraceFile {
         }
     }
 
-    /** One thread's records, oldest first, copied while the thread may run on. */
+    /**
+     * One thread's slots (see {@link ThreadLog}), oldest first, from its
+     * first whole time mark: logical slot k is a[off + k] for k below len1,
+     * else a[k - len1] (a ring that wrapped). The slots of a thread that
+     * still runs are a copy; those of a thread that ended (or that writes
+     * the file) are its ring itself, which no longer changes: at exit that
+     * saves copying the whole budget.
+     */
     static final class Snapshot {
-        long[] times;
-        int[] words;
+        int[] a;
+        int off;
+        int len1;
+        int len;
+        int records;
         long lost;
 
         static Snapshot of(ThreadLog log) {
-            ThreadLog.Ring r;
+            Thread owner = log.thread.get();
+            boolean still = owner == null || !owner.isAlive() || owner == Thread.currentThread();
+            Snapshot snap = new Snapshot();
+            int[] r;
             long c;
+            long marks;
             do {
                 r = log.ring;
                 c = log.count;
+                marks = log.marks;
             } while (r != log.ring);
-            int cap = r.words.length;
+            int cap = r.length;
             long first = Math.max(0, c - cap);
             int n = (int) (c - first);
-            long[] times = new long[n];
-            int[] words = new int[n];
-            for (int k = 0; k < n; k++) {
-                int i = (int) (first + k) & r.mask;
-                times[k] = r.times[i];
-                words[k] = r.words[i];
+            int skip = 0;
+            if (still || cap == 0) {
+                snap.a = r;
+                snap.off = cap == 0 ? 0 : (int) first & (cap - 1);
+                snap.len1 = Math.min(n, cap - snap.off);
+            } else {
+                int[] copy = new int[n];
+                for (int k = 0; k < n; k++) {
+                    copy[k] = r[(int) (first + k) & (cap - 1)];
+                }
+                // Slots the thread reused while we copied hold newer
+                // records: drop them from the front.
+                if (r == log.ring) {
+                    skip = (int) Math.min(n, Math.max(first, log.count - cap) - first);
+                }
+                snap.a = copy;
+                snap.len1 = n;
             }
-            // Slots the thread reused while we copied hold newer records:
-            // drop them from the front.
-            long valid = first;
-            if (r == log.ring && cap > 0) {
-                valid = Math.max(first, log.count - cap);
+            snap.len = n;
+            snap.startAtMark(skip);
+            snap.lost = Math.max(0, c - marks - snap.records);
+            return snap;
+        }
+
+        int slot(int k) {
+            return k < len1 ? a[off + k] : a[k - len1];
+        }
+
+        /**
+         * Drops the slots before the first whole time mark at or after
+         * from (the records there have no time), and counts the records
+         * kept.
+         */
+        void startAtMark(int from) {
+            int start = len;
+            for (int k = from; k + 1 < len; k++) {
+                if ((slot(k) & (ThreadLog.MARK_BITS | ThreadLog.MARK_PART)) == ThreadLog.MARK_HIGH
+                    && (slot(k + 1) & (ThreadLog.MARK_BITS | ThreadLog.MARK_PART)) == ThreadLog.MARK_LOW) {
+                    start = k;
+                    break;
+                }
             }
-            int skip = (int) Math.min(n, valid - first);
-            Snapshot s = new Snapshot();
-            s.lost = first + skip;
-            s.times = skip == 0 ? times : java.util.Arrays.copyOfRange(times, skip, n);
-            s.words = skip == 0 ? words : java.util.Arrays.copyOfRange(words, skip, n);
-            return s;
+            if (start <= len1) {
+                off += start;
+                len1 -= start;
+            } else {
+                off = start - len1;
+                len1 = len - start;
+            }
+            len -= start;
+            records = 0;
+            for (int k = 0; k < len; k++) {
+                if ((slot(k) & ThreadLog.MARK_BITS) != ThreadLog.MARK_BITS) {
+                    records++;
+                }
+            }
+        }
+
+        /** Writes the slots big-endian, a block at a time. */
+        void writeTo(DataOutputStream out) throws IOException {
+            ByteBuffer block = ByteBuffer.allocate(1 << 16);
+            IntBuffer ints = block.asIntBuffer();
+            writeRange(out, block, ints, off, len1);
+            writeRange(out, block, ints, 0, len - len1);
+        }
+
+        private void writeRange(DataOutputStream out, ByteBuffer block, IntBuffer ints, int from, int n) throws IOException {
+            for (int i = 0; i < n; i += ints.capacity()) {
+                int m = Math.min(ints.capacity(), n - i);
+                ints.clear();
+                ints.put(a, from + i, m);
+                out.write(block.array(), 0, m * 4);
+            }
         }
     }
 }
