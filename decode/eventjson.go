@@ -3,6 +3,7 @@ package decode
 import (
 	"bufio"
 	"io"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -39,8 +40,11 @@ type eventSink interface {
 }
 
 // newEventSink returns the sink of an event format (FormatJSON or
-// FormatPerfetto).
+// FormatPerfetto), or the slices adapter when w is a SliceSink.
 func newEventSink(format Format, w io.Writer) eventSink {
+	if s, ok := w.(SliceSink); ok {
+		return newSliceAdapter(s)
+	}
 	if format == FormatPerfetto {
 		return newPerfettoWriter(w)
 	}
@@ -56,7 +60,14 @@ type traceEventWriter struct {
 	bw    *bufio.Writer
 	count int64
 	buf   []byte
+	// names holds names already quoted: a trace repeats few names many
+	// times, and quoting was a third of the writer's time.
+	names     map[string][]byte
+	namesSize int
 }
+
+// maxQuotedNames bounds the bytes the quoted-name cache holds.
+const maxQuotedNames = 16 << 20
 
 func newTraceEventWriter(w io.Writer) *traceEventWriter {
 	t := &traceEventWriter{bw: bufio.NewWriterSize(w, 256*1024)}
@@ -70,7 +81,7 @@ func (t *traceEventWriter) write(e traceEvent) error {
 		b = append(b, ',')
 	}
 	b = append(b, "\n{\"name\":"...)
-	b = appendJSONString(b, e.Name)
+	b = t.appendName(b, e.Name)
 	if e.Cat != "" {
 		b = append(b, `,"cat":`...)
 		b = appendJSONString(b, e.Cat)
@@ -111,6 +122,23 @@ func (t *traceEventWriter) write(e traceEvent) error {
 	t.count++
 	_, err := t.bw.Write(b)
 	return err
+}
+
+// appendName appends name quoted, from the cache when it is there.
+func (t *traceEventWriter) appendName(b []byte, name string) []byte {
+	if q, ok := t.names[name]; ok {
+		return append(b, q...)
+	}
+	start := len(b)
+	b = appendJSONString(b, name)
+	if t.namesSize < maxQuotedNames {
+		if t.names == nil {
+			t.names = map[string][]byte{}
+		}
+		t.names[name] = slices.Clone(b[start:])
+		t.namesSize += 2*len(name) + 64
+	}
+	return b
 }
 
 func (t *traceEventWriter) close() error {

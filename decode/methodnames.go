@@ -18,10 +18,15 @@ type Method struct {
 	Class  string // dotted, e.g. "com.example.Foo$1"
 	Name   string // method name, e.g. "run" or "<init>"
 	Desc   string // dotted descriptor, e.g. "(Ljava.lang.String;)V"; empty for native methods
+
+	display string // DisplayName, built once when the map is read
 }
 
 // DisplayName is "class.method(desc)", the name shown in every output.
 func (m Method) DisplayName() string {
+	if m.display != "" {
+		return m.display
+	}
 	return m.Class + "." + m.Name + m.Desc
 }
 
@@ -64,7 +69,9 @@ func ReadMethodNames(r io.Reader, source string) (*MethodNames, error) {
 			return nil, fmt.Errorf("%s: line %d: method id %d already defined at line %d", source, e.Line, e.ID, prev)
 		}
 		firstLine[e.ID] = e.Line
-		names.byID[e.ID] = Method{ID: e.ID, Access: int(e.Access), Class: dotted(e.Key.Class), Name: e.Key.Name, Desc: dotted(e.Key.Desc)}
+		m := Method{ID: e.ID, Access: int(e.Access), Class: dotted(e.Key.Class), Name: e.Key.Name, Desc: dotted(e.Key.Desc)}
+		m.display = m.DisplayName() // once here rather than per record decoded
+		names.byID[e.ID] = m
 	}
 	return names, nil
 }

@@ -236,29 +236,25 @@ func spoolToTemp(r io.Reader) (string, error) {
 	return f.Name(), f.Close()
 }
 
-// renderPNG decodes the input again as trace-event JSON into a temporary
-// file and draws it.
+// renderPNG decodes the input again, handing its slices to the flame
+// chart's collector, and draws them.
 func renderPNG(inPath, pngPath, title string, depth int, opts decode.Options, stderr io.Writer) error {
-	tmp, err := os.CreateTemp("", "tracebeat-png-*.json")
+	collector, err := flamepng.NewCollector(opts.TempDir)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
+	defer collector.Close()
 	in, err := os.Open(inPath)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	if _, err := decode.Decode(in, tmp, opts); err != nil {
-		return err
-	}
-	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+	if _, err := decode.Decode(in, collector, opts); err != nil {
 		return err
 	}
 	var cuts []flamepng.Cut
 	err = atomicfile.Write(pngPath, 0o644, func(w io.Writer) error {
-		cuts, err = flamepng.RenderJSON(tmp, w, flamepng.Options{Title: "tracebeat decode: " + title, MaxRows: depth,
+		cuts, err = collector.Render(w, flamepng.Options{Title: "tracebeat decode: " + title, MaxRows: depth,
 			CutHint: func(maxDepth int) string { return fmt.Sprintf("--png-depth %d draws them", maxDepth+1) }})
 		return err
 	})

@@ -1,7 +1,7 @@
 // Package flamepng draws a flame chart (time on x, call depth on y, one
-// band per thread) of a Chrome trace-event JSON file as a PNG image. It is
-// meant for pictures in documentation, not for exploring big traces: all
-// slices are held in memory.
+// band per thread) as a PNG image: of slices a decode hands a Collector as
+// it makes them (memory holds a pixel grid per thread, not the slices), or
+// of a Chrome trace-event JSON file (read whole; for small traces).
 package flamepng
 
 import (
@@ -12,7 +12,6 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 	"io"
 	"math"
 	"slices"
@@ -280,87 +279,38 @@ type Cut struct {
 const (
 	rowHeight = 16
 	margin    = 10
-	headerH   = 44
+	headerH   = 58 // the title, the line on merged slices, the axis labels
 )
 
 // Render draws tracks as a PNG and returns the tracks whose deeper calls
 // it did not draw.
 func Render(tracks []Track, w io.Writer, opts Options) ([]Cut, error) {
-	width := opts.Width
-	if width <= 0 {
-		width = 1600
+	c, err := NewCollector("")
+	if err != nil {
+		return nil, err
 	}
-	maxRows := opts.MaxRows
-	if maxRows <= 0 {
-		maxRows = 40
-	}
-	if len(tracks) == 0 {
-		return nil, errors.New("nothing to draw: no slices in the trace")
-	}
-	minT, maxT := math.Inf(1), math.Inf(-1)
-	height := headerH
+	defer c.Close()
 	for _, t := range tracks {
+		c.Thread(t.Pid, t.Tid, t.Name)
 		for _, s := range t.Slices {
-			minT, maxT = math.Min(minT, s.StartUs), math.Max(maxT, s.EndUs)
-		}
-		height += rowHeight + min(t.MaxDepth+1, maxRows)*rowHeight + margin
-		if t.MaxDepth >= maxRows {
-			height += rowHeight // the line that says what was cut
+			if err := c.Slice(t.Pid, t.Tid, s.Name, usToNs(s.StartUs), usToNs(s.EndUs), s.Depth, s.Unclosed); err != nil {
+				return nil, err
+			}
 		}
 	}
-	if maxT <= minT {
-		maxT = minT + 1
-	}
-	img := image.NewRGBA(image.Rect(0, 0, width, height))
-	draw.Draw(img, img.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
-	plotW := float64(width - 2*margin)
-	x := func(us float64) int { return margin + int(math.Round((us-minT)/(maxT-minT)*plotW)) }
+	return c.Render(w, opts)
+}
 
-	text(img, margin, 14, opts.Title, color.Black)
-	drawAxis(img, minT, maxT, x, height)
-
-	var cuts []Cut
-	y := headerH
-	for _, t := range tracks {
-		label := fmt.Sprintf("pid %d  tid %d", t.Pid, t.Tid)
-		if t.Name != "" {
-			label += "  " + t.Name
-		}
-		text(img, margin, y+12, label, color.RGBA{0x33, 0x33, 0x33, 0xff})
-		y += rowHeight
-		for _, s := range t.Slices {
-			if s.Depth >= maxRows {
-				continue
-			}
-			x0, x1 := x(s.StartUs), x(s.EndUs)
-			if x1 <= x0 {
-				x1 = x0 + 1
-			}
-			top := y + s.Depth*rowHeight
-			fill := colorFor(s.Name)
-			draw.Draw(img, image.Rect(x0, top, x1, top+rowHeight-1), image.NewUniform(fill), image.Point{}, draw.Src)
-			edge := darker(fill)
-			if s.Unclosed {
-				edge = color.RGBA{0xd0, 0x10, 0x10, 0xff}
-			}
-			draw.Draw(img, image.Rect(max(x1-1, x0), top, x1, top+rowHeight-1), image.NewUniform(edge), image.Point{}, draw.Src)
-			if chars := (x1 - x0 - 4) / 7; chars >= 2 {
-				text(img, x0+2, top+12, fitLabel(s.Name, chars), color.Black)
-			}
-		}
-		y += min(t.MaxDepth+1, maxRows) * rowHeight
-		if t.MaxDepth >= maxRows {
-			cuts = append(cuts, Cut{Track: label, MaxDepth: t.MaxDepth, Rows: maxRows})
-			note := fmt.Sprintf("calls deeper than %d rows not drawn (deepest at depth %d)", maxRows, t.MaxDepth+1)
-			if opts.CutHint != nil {
-				note += ": " + opts.CutHint(t.MaxDepth)
-			}
-			text(img, margin, y+12, note, color.RGBA{0xc0, 0x10, 0x10, 0xff})
-			y += rowHeight
-		}
-		y += margin
+// usToNs turns a trace-event time into nanoseconds, saturating.
+func usToNs(us float64) int64 {
+	ns := math.Round(us * 1e3)
+	switch {
+	case ns >= math.MaxInt64:
+		return math.MaxInt64
+	case ns <= math.MinInt64:
+		return math.MinInt64
 	}
-	return cuts, png.Encode(w, img)
+	return int64(ns)
 }
 
 func drawAxis(img *image.RGBA, minT, maxT float64, x func(float64) int, height int) {

@@ -3,6 +3,7 @@ package flamepng
 import (
 	"bytes"
 	"fmt"
+	"image"
 	"image/color"
 	"image/png"
 	"reflect"
@@ -166,5 +167,69 @@ func TestRenderSaysWhatItCut(t *testing.T) {
 	}
 	if got, want := img.Bounds().Dy(), headerH+rowHeight+120*rowHeight+margin; got != want {
 		t.Errorf("height = %d, want %d", got, want)
+	}
+}
+
+// TestCollectorMergesNarrowSlices: slices narrower than a pixel share it,
+// and the one covering most of it is drawn there; the picture says how
+// many were merged, and draws no such line when none were.
+func TestCollectorMergesNarrowSlices(t *testing.T) {
+	const width = 2*margin + 100 // 10,000 ns over 100 pixels: pixel p is p*100 ns, ±50
+	draw := func(add func(c *Collector)) image.Image {
+		c, err := NewCollector(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.Thread(1, 1, "main")
+		if err := c.Slice(1, 1, "outer", 0, 10_000, 0, false); err != nil {
+			t.Fatal(err)
+		}
+		add(c)
+		var out bytes.Buffer
+		if _, err := c.Render(&out, Options{Width: width}); err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(&out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img
+	}
+	noteInk := func(img image.Image) int {
+		ink := 0
+		for y := 18; y < 32; y++ {
+			for x := 0; x < width; x++ {
+				if c := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA); c.R < 0x80 {
+					ink++
+				}
+			}
+		}
+		return ink
+	}
+	// Pixel 40 holds slices of 0.2 and then 0.69 pixels, pixel 60 of 0.6
+	// and then 0.3: the longer wins whichever came first.
+	img := draw(func(c *Collector) {
+		for _, s := range []struct {
+			name       string
+			start, end int64
+		}{{"short", 3960, 3980}, {"long", 3980, 4049}, {"long", 5955, 6015}, {"short", 6015, 6045}} {
+			if err := c.Slice(1, 1, s.name, s.start, s.end, 1, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	row := headerH + rowHeight + rowHeight + 4 // inside depth row 1
+	for _, px := range []int{40, 60} {
+		got := color.RGBAModel.Convert(img.At(margin+px, row)).(color.RGBA)
+		if want := colorFor("long"); got != want && got != darker(want) {
+			t.Errorf("pixel %d is %v, want long's %v", px, got, want)
+		}
+	}
+	if noteInk(img) == 0 {
+		t.Error("no line says slices were merged")
+	}
+	if ink := noteInk(draw(func(*Collector) {})); ink != 0 {
+		t.Errorf("%d dark pixels where no merge note belongs", ink)
 	}
 }

@@ -1,0 +1,98 @@
+package decode
+
+import (
+	"errors"
+	"math"
+)
+
+// A SliceSink takes a decode's slices instead of bytes: an io.Writer that
+// is also a SliceSink, given to Decode with the json or perfetto format,
+// gets every thread's name and each slice with its depth, and no bytes.
+// That is how --png draws a trace without writing it out first.
+type SliceSink interface {
+	Thread(pid, tid int64, name string)
+	// Slice is one call or section: times in nanoseconds, depth the number
+	// of slices of its thread that enclose it.
+	Slice(pid, tid int64, name string, startNs, endNs int64, depth int, unclosed bool) error
+}
+
+// sliceAdapter is the eventSink that turns events into SliceSink calls:
+// complete events (which come callers first per thread) nest by their
+// ends, B/E pairs by their order.
+type sliceAdapter struct {
+	sink   SliceSink
+	tracks map[threadKey]*sliceTrack
+}
+
+type sliceTrack struct {
+	ends  []int64 // ends of the complete events enclosing the next one
+	begun []traceEvent
+}
+
+func newSliceAdapter(s SliceSink) *sliceAdapter {
+	return &sliceAdapter{sink: s, tracks: map[threadKey]*sliceTrack{}}
+}
+
+func (a *sliceAdapter) track(pid, tid int64) *sliceTrack {
+	k := threadKey{pid, tid}
+	t := a.tracks[k]
+	if t == nil {
+		t = &sliceTrack{}
+		a.tracks[k] = t
+	}
+	return t
+}
+
+func (a *sliceAdapter) write(e traceEvent) error {
+	switch e.Ph {
+	case 'M':
+		if e.Name == "thread_name" {
+			a.sink.Thread(e.Pid, e.Tid, argString(e.Args, "name"))
+		}
+	case 'X':
+		t := a.track(e.Pid, e.Tid)
+		for n := len(t.ends); n > 0 && t.ends[n-1] <= e.TsNs; n = len(t.ends) {
+			t.ends = t.ends[:n-1]
+		}
+		end := e.TsNs + max(e.DurNs, 0)
+		if end < e.TsNs {
+			end = math.MaxInt64
+		}
+		if err := a.sink.Slice(e.Pid, e.Tid, e.Name, e.TsNs, end, len(t.ends), hasFlag(e.Args, "unclosed")); err != nil {
+			return err
+		}
+		t.ends = append(t.ends, end)
+	case 'B':
+		t := a.track(e.Pid, e.Tid)
+		t.begun = append(t.begun, e)
+	case 'E':
+		t := a.track(e.Pid, e.Tid)
+		n := len(t.begun)
+		if n == 0 {
+			return nil
+		}
+		b := t.begun[n-1]
+		t.begun = t.begun[:n-1]
+		return a.sink.Slice(e.Pid, e.Tid, b.Name, b.TsNs, e.TsNs, n-1, hasFlag(e.Args, "unclosed"))
+	}
+	return nil
+}
+
+func (a *sliceAdapter) close() error {
+	for _, t := range a.tracks {
+		if len(t.begun) > 0 {
+			return errors.New("slices: a begin without its end reached the end of the trace")
+		}
+	}
+	return nil
+}
+
+// hasFlag reports whether args hold the boolean key set.
+func hasFlag(args []eventArg, key string) bool {
+	for _, a := range args {
+		if a.Key == key && a.Kind == 'b' {
+			return a.Int != 0
+		}
+	}
+	return false
+}

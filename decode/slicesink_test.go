@@ -1,0 +1,48 @@
+package decode
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// sliceRecorder is a SliceSink that keeps what it is given.
+type sliceRecorder struct {
+	slices  []pfSlice
+	threads map[[2]int64]string
+}
+
+func (r *sliceRecorder) Write([]byte) (int, error) { return 0, errors.New("bytes written to a SliceSink") }
+
+func (r *sliceRecorder) Thread(pid, tid int64, name string) { r.threads[[2]int64{pid, tid}] = name }
+
+func (r *sliceRecorder) Slice(pid, tid int64, name string, start, end int64, depth int, _ bool) error {
+	r.slices = append(r.slices, pfSlice{Pid: pid, Tid: tid, Name: name, Start: start, End: end, Depth: depth})
+	return nil
+}
+
+// TestSliceSinkGetsThePerfettoSlices: for every input kind, a SliceSink
+// (what --png draws from) gets the slices the Perfetto trace holds, with
+// the same depths and thread names, and no bytes are written.
+func TestSliceSinkGetsThePerfettoSlices(t *testing.T) {
+	names := testNames(t)
+	for kind, data := range perfettoInputs(t) {
+		t.Run(kind, func(t *testing.T) {
+			var pf bytes.Buffer
+			_, err := Decode(bytes.NewReader(data), &pf, Options{Format: FormatPerfetto, Names: names})
+			require.NoError(t, err)
+			want := readPerfetto(t, pf.Bytes())
+			got := &sliceRecorder{threads: map[[2]int64]string{}}
+			_, err = Decode(bytes.NewReader(data), got, Options{Format: FormatJSON, Names: names})
+			require.NoError(t, err)
+			sortSlices(got.slices)
+			require.Equal(t, want.Slices, got.slices)
+			require.NotEmpty(t, got.threads)
+			for k, name := range got.threads {
+				require.Equal(t, want.ThreadNames[k], name, "thread %v", k)
+			}
+		})
+	}
+}
