@@ -32,6 +32,14 @@ func threadsProgram(t *testing.T) string {
 // method map and java's output.
 func recordThreads(t *testing.T, classes string, instrumentArgs []string, runtimeArgs []string, javaProps []string, workers, rounds int) (trace, methodMap, output string) {
 	t.Helper()
+	return recordProgram(t, classes, "fixture.Threads", instrumentArgs, runtimeArgs, javaProps, fmt.Sprint(workers), fmt.Sprint(rounds))
+}
+
+// recordProgram instruments the classes directory, writes the runtime jar
+// and runs mainClass with them and the java properties; it returns the
+// recording, the method map and java's output.
+func recordProgram(t *testing.T, classes, mainClass string, instrumentArgs, runtimeArgs, javaProps []string, programArgs ...string) (trace, methodMap, output string) {
+	t.Helper()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
 	methodMap = filepath.Join(dir, "methodMapping.txt")
@@ -43,8 +51,8 @@ func recordThreads(t *testing.T, classes string, instrumentArgs []string, runtim
 
 	trace = filepath.Join(dir, "app.trace")
 	args := append([]string{"-Dtracebeat.trace=" + trace}, javaProps...)
-	args = append(args, "-cp", runtimeJar+string(os.PathListSeparator)+filepath.Join(out, "threads"),
-		"fixture.Threads", fmt.Sprint(workers), fmt.Sprint(rounds))
+	args = append(args, "-cp", runtimeJar+string(os.PathListSeparator)+filepath.Join(out, filepath.Base(classes)), mainClass)
+	args = append(args, programArgs...)
 	msg, err := exec.Command("java", args...).CombinedOutput()
 	require.NoError(t, err, "java %s\n%s", strings.Join(args, " "), msg)
 	return trace, methodMap, string(msg)
