@@ -3,6 +3,7 @@ package jvmruntime
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,4 +127,31 @@ func TestBuiltInRulesKeepTheRecorderUntraced(t *testing.T) {
 			require.True(t, blocked, "%s is traced with beat class %q", cls, beat)
 		}
 	}
+}
+
+// TestRecordStaysTooBigToInline: ThreadLog.record is kept over 325 bytes
+// of bytecode (HotSpot's FreqInlineSize) so that the JIT calls it rather
+// than inlining it into every traced method (see its comment); an edit
+// that shrinks it below would bring the compile cost back unnoticed.
+func TestRecordStaysTooBigToInline(t *testing.T) {
+	classes, err := Classes(Jar())
+	require.NoError(t, err)
+	c, err := classfile.Parse(classes["com/github/tracebeat/runtime/ThreadLog.class"])
+	require.NoError(t, err)
+	for i := range c.Methods {
+		m := &c.Methods[i]
+		name, desc, err := c.MemberName(m)
+		require.NoError(t, err)
+		if name+desc != "record(I)V" {
+			continue
+		}
+		for _, a := range m.Attributes {
+			if n, _ := c.Pool.Utf8(a.Name); n == "Code" {
+				length := binary.BigEndian.Uint32(a.Data[4:8])
+				require.Greater(t, length, uint32(325), "bytes of bytecode in ThreadLog.record(int)")
+				return
+			}
+		}
+	}
+	t.Fatal("no ThreadLog.record(int) with code")
 }

@@ -43,28 +43,6 @@ public final class Recorder {
 
     static final ConcurrentLinkedQueue<ThreadLog> LOGS = new ConcurrentLinkedQueue<ThreadLog>();
 
-    private static final ThreadLocal<ThreadLog> LOG = new ThreadLocal<ThreadLog>() {
-        @Override
-        protected ThreadLog initialValue() {
-            ThreadLog log = new ThreadLog(Thread.currentThread());
-            LOGS.add(log);
-            return log;
-        }
-    };
-
-    /**
-     * Each thread's log by thread id modulo its size, read before the
-     * ThreadLocal, which costs several times more on a path taken twice per
-     * call. A slot holds the log of the last thread with its id modulo 1024
-     * that recorded; ids are never reused, so the id check is exact, and two
-     * live threads that share a slot only fall back to the ThreadLocal.
-     */
-    private static final ThreadLog[] BY_ID = new ThreadLog[1024];
-
-    static {
-        java.util.Arrays.fill(BY_ID, ThreadLog.NONE);
-    }
-
     private static final ConcurrentHashMap<String, Integer> SECTION_IDS = new ConcurrentHashMap<String, Integer>();
     static final ConcurrentHashMap<Integer, String> SECTION_NAMES = new ConcurrentHashMap<Integer, String>();
     private static final AtomicInteger NEXT_SECTION = new AtomicInteger();
@@ -86,14 +64,14 @@ public final class Recorder {
     /** A method starts. Negative ids are ignored. */
     public static void enter(int methodId) {
         if (methodId >= 0) {
-            log().record(methodId & ID_MASK);
+            ThreadLog.record(methodId & ID_MASK);
         }
     }
 
     /** A method ends, normally or by an exception. */
     public static void exit(int methodId) {
         if (methodId >= 0) {
-            log().record(EXIT | (methodId & ID_MASK));
+            ThreadLog.record(EXIT | (methodId & ID_MASK));
         }
     }
 
@@ -102,29 +80,12 @@ public final class Recorder {
      * digits is a method id, as tracebeat's systrace mode writes them.
      */
     public static void beginSection(String name) {
-        log().beginSection(sectionWord(name));
+        ThreadLog.current().beginSection(sectionWord(name));
     }
 
     /** The innermost open section of this thread ends. */
     public static void endSection() {
-        log().endSection();
-    }
-
-    /** The calling thread's log (under 35 bytes of bytecode: see ThreadLog.record). */
-    private static ThreadLog log() {
-        long id = Thread.currentThread().getId();
-        ThreadLog log = BY_ID[(int) id & (BY_ID.length - 1)];
-        if (log.threadId != id) {
-            log = remember(id);
-        }
-        return log;
-    }
-
-    /** The calling thread's log from the ThreadLocal, kept in its slot. */
-    private static ThreadLog remember(long id) {
-        ThreadLog log = LOG.get();
-        BY_ID[(int) id & (BY_ID.length - 1)] = log; // racy by design: a reader checks the id, a final field
-        return log;
+        ThreadLog.current().endSection();
     }
 
     /**

@@ -65,7 +65,29 @@ final class ThreadLog {
     private int sectionDepth;
 
     /** A log of no thread (id -1), so that a lookup never meets null. */
-    static final ThreadLog NONE = new ThreadLog();
+    private static final ThreadLog NONE = new ThreadLog();
+
+    private static final ThreadLocal<ThreadLog> LOG = new ThreadLocal<ThreadLog>() {
+        @Override
+        protected ThreadLog initialValue() {
+            ThreadLog log = new ThreadLog(Thread.currentThread());
+            Recorder.LOGS.add(log);
+            return log;
+        }
+    };
+
+    /**
+     * Each thread's log by thread id modulo its size, read before the
+     * ThreadLocal, which costs several times more on a path taken twice per
+     * call. A slot holds the log of the last thread with its id modulo 1024
+     * that recorded; ids are never reused, so the id check is exact, and two
+     * live threads that share a slot only fall back to the ThreadLocal.
+     */
+    private static final ThreadLog[] BY_ID = new ThreadLog[1024];
+
+    static {
+        java.util.Arrays.fill(BY_ID, NONE);
+    }
 
     private ThreadLog() {
         threadId = -1;
@@ -79,6 +101,17 @@ final class ThreadLog {
         thread = new WeakReference<Thread>(t);
     }
 
+    /** The calling thread's log. */
+    static ThreadLog current() {
+        long id = Thread.currentThread().getId();
+        ThreadLog log = BY_ID[(int) id & (BY_ID.length - 1)];
+        if (log.threadId != id) {
+            log = LOG.get();
+            BY_ID[(int) id & (BY_ID.length - 1)] = log; // racy by design: a reader checks the id, a final field
+        }
+        return log;
+    }
+
     /** The thread's name now, or the one it had when it first recorded. */
     String name() {
         Thread t = thread.get();
@@ -86,56 +119,71 @@ final class ThreadLog {
     }
 
     /**
-     * Records word now. This and the methods it calls on the way to the
-     * store stay under 35 bytes of bytecode, the most HotSpot's first
-     * compiler inlines: most of a short program runs in that compiler's code.
+     * Records word now, in the calling thread's log. It first readies the
+     * ring when it must: reads the clock when it has ticked, or the thread
+     * has written Clock.READ_EVERY slots since its last read, or always with
+     * the precise clock (see {@link Clock}); marks the time unless it has
+     * not moved (a thread's times never go back); makes room for the slots.
+     *
+     * <p>One method, the lookup and the ring's growth included, on purpose:
+     * at over 325 bytes of bytecode (HotSpot's FreqInlineSize) the JIT calls
+     * it instead of inlining it into every traced method twice, and the
+     * compiler threads, which took more CPU than ProGuard's own thread in a
+     * recorded run (perf, two cores), have less to compile. README, "What
+     * recording costs", has the figures.
      */
-    void record(int word) {
-        if (count >= check || Clock.tick != seenTick) {
-            prepare();
-        }
-        put(word);
-    }
-
-    /**
-     * Readies the ring for a record: reads the clock when it has ticked, or
-     * the thread has written Clock.READ_EVERY slots since the last read, or
-     * always with the precise clock (see {@link Clock}), marks the time
-     * unless it has not moved (a thread's times never go back), and makes
-     * room for one more slot.
-     */
-    private void prepare() {
-        int tick = Clock.tick;
-        if (Clock.MODE == Clock.MODE_PRECISE || tick != seenTick || count >= nextRead) {
-            seenTick = tick;
-            long t = Clock.now();
-            if (t > lastTime) {
-                lastTime = t;
-                putWithRoom(MARK_HIGH | (int) (t >>> 28));
-                putWithRoom(MARK_LOW | ((int) t & MARK_VALUE));
-                marks += 2;
+    static void record(int word) {
+        ThreadLog log = current();
+        if (log.count >= log.check || Clock.tick != log.seenTick) {
+            int tick = Clock.tick;
+            boolean read = Clock.MODE == Clock.MODE_PRECISE || tick != log.seenTick || log.count >= log.nextRead;
+            long t = -1; // the time to mark, if any
+            if (read) {
+                log.seenTick = tick;
+                long now = Clock.now();
+                if (now > log.lastTime) {
+                    log.lastTime = now;
+                    t = now;
+                }
             }
-            nextRead = Clock.MODE == Clock.MODE_PRECISE ? 0 : count + Clock.READ_EVERY;
+            // Room for the mark's two slots and the word's: grow the ring
+            // while the budget allows (not yet wrapped: slot i holds slot
+            // i), else wrap from now on; a thread that never got a ring
+            // writes to its unread slot, counting what it loses.
+            long need = log.count + (t >= 0 ? 3 : 1);
+            while (need > log.limit) {
+                int cap = log.ring.length;
+                if (cap == 0) {
+                    if (log.starved || !Recorder.reserve((long) FIRST_CAPACITY * SLOT_BYTES)) {
+                        log.starved = true;
+                        log.limit = Long.MAX_VALUE;
+                    } else {
+                        log.use(new int[FIRST_CAPACITY]);
+                        log.limit = FIRST_CAPACITY;
+                    }
+                } else if (cap < MAX_CAPACITY && Recorder.reserve((long) cap * SLOT_BYTES)) {
+                    int[] bigger = new int[cap * 2];
+                    System.arraycopy(log.slots, 0, bigger, 0, cap);
+                    log.use(bigger);
+                    log.limit = cap * 2L;
+                } else {
+                    log.limit = Long.MAX_VALUE;
+                }
+            }
+            if (t >= 0) {
+                log.slots[(int) log.count & log.mask] = MARK_HIGH | (int) (t >>> 28);
+                log.slots[(int) (log.count + 1) & log.mask] = MARK_LOW | ((int) t & MARK_VALUE);
+                log.count += 2;
+                log.marks += 2;
+            }
+            if (read) {
+                log.nextRead = Clock.MODE == Clock.MODE_PRECISE ? 0 : log.count + Clock.READ_EVERY;
+            }
+            log.check = Math.min(log.limit, log.nextRead);
         }
-        if (count >= limit) {
-            makeRoom();
-        }
-        check = Math.min(limit, nextRead);
-    }
-
-    /** Writes a slot; the caller has made room. */
-    private void put(int slot) {
-        long c = count;
-        slots[(int) c & mask] = slot;
-        count = c + 1;
-    }
-
-    /** Writes a slot, making room first if needed. */
-    private void putWithRoom(int slot) {
-        if (count >= limit) {
-            makeRoom();
-        }
-        put(slot);
+        long c = log.count;
+        log.slots[(int) c & log.mask] = word;
+        log.count = c + 1;
     }
 
     void beginSection(int word) {
@@ -152,34 +200,6 @@ final class ThreadLog {
         if (sectionDepth > 0) {
             record(Recorder.EXIT | sections[--sectionDepth]);
         }
-    }
-
-    /**
-     * Called when the ring is full (or absent): grows it if the budget
-     * allows, else lets it wrap from now on. A thread that never got a ring
-     * keeps writing to its unread slot, counting what it loses.
-     */
-    private void makeRoom() {
-        int cap = ring.length;
-        if (cap == 0) {
-            if (starved || !Recorder.reserve((long) FIRST_CAPACITY * SLOT_BYTES)) {
-                starved = true;
-                limit = Long.MAX_VALUE;
-                return;
-            }
-            use(new int[FIRST_CAPACITY]);
-            limit = FIRST_CAPACITY;
-            return;
-        }
-        if (cap < MAX_CAPACITY && Recorder.reserve((long) cap * SLOT_BYTES)) {
-            // Full but not yet wrapped: slot i holds slot i.
-            int[] bigger = new int[cap * 2];
-            System.arraycopy(slots, 0, bigger, 0, cap);
-            use(bigger);
-            limit = cap * 2L;
-            return;
-        }
-        limit = Long.MAX_VALUE; // wrap from now on
     }
 
     private void use(int[] ring) {
