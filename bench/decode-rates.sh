@@ -46,6 +46,7 @@ cat >proguard.pro <<PRO
 -dontoptimize
 -dontnote
 -dontwarn java.beans.**
+-printmapping out-mapping.txt
 PRO
 for who in before now; do
   "$who/tracebeat" runtime -o "$who/runtime.jar" 2>/dev/null

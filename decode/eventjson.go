@@ -55,7 +55,8 @@ func newEventSink(format Format, w io.Writer) eventSink {
 func eventFormat(f Format) bool { return f == FormatJSON || f == FormatPerfetto }
 
 // traceEventWriter streams {"traceEvents":[...],"displayTimeUnit":"ms"},
-// one event per line, holding nothing but a write buffer.
+// on one line (a newline per event would be a byte of the 160 a slice
+// may take), holding nothing but a write buffer and the quoted names.
 type traceEventWriter struct {
 	bw    *bufio.Writer
 	count int64
@@ -80,7 +81,7 @@ func (t *traceEventWriter) write(e traceEvent) error {
 	if t.count > 0 {
 		b = append(b, ',')
 	}
-	b = append(b, "\n{\"name\":"...)
+	b = append(b, "{\"name\":"...) // no newline: a byte of 160 per slice
 	b = t.appendName(b, e.Name)
 	if e.Cat != "" {
 		b = append(b, `,"cat":`...)
@@ -142,7 +143,7 @@ func (t *traceEventWriter) appendName(b []byte, name string) []byte {
 }
 
 func (t *traceEventWriter) close() error {
-	t.bw.WriteString("\n],\"displayTimeUnit\":\"ms\"}\n")
+	t.bw.WriteString("],\"displayTimeUnit\":\"ms\"}\n")
 	return t.bw.Flush()
 }
 

@@ -347,7 +347,7 @@ func TestPerfettoCarriesNotesAndCounters(t *testing.T) {
 	require.NoError(t, err)
 	tr := readPerfetto(t, pf.Bytes())
 	require.Equal(t, []string{"clock: precise, System.nanoTime() read for every record", "7 earlier records lost (buffer full)"}, tr.Instants)
-	require.Equal(t, "java (pid 4242)", tr.ProcNames[4242])
+	require.Equal(t, "java (pid 4242)", tr.ProcNames[1], "the process id is in its name; events carry 1")
 	require.Contains(t, pf.String(), "unclosed", "the mark of a call still open at the end")
 }
 

@@ -123,15 +123,14 @@ func TestDecodeRecordingJSON(t *testing.T) {
 	var out bytes.Buffer
 	_, err := Decode(bytes.NewReader(data), &out, Options{Format: FormatJSON, IDs: true})
 	require.NoError(t, err)
-	want := `{"traceEvents":[
-{"name":"process_name","ph":"M","ts":0,"pid":4242,"tid":0,"args":{"name":"java (pid 4242)"}},
-{"name":"thread_name","ph":"M","ts":0,"pid":4242,"tid":0,"args":{"name":"tracebeat"}},
-{"name":"clock: precise, System.nanoTime() read for every record","ph":"i","ts":0,"pid":4242,"tid":0,"args":{"resolution_ns":0}},
-{"name":"thread_name","ph":"M","ts":0,"pid":4242,"tid":5,"args":{"name":"worker"}},
-{"name":"custom \"section\"","ph":"X","ts":1.5,"dur":7.501,"pid":4242,"tid":5},
-{"name":"<unknown id 7>","ph":"X","ts":1.5,"dur":0.75,"pid":4242,"tid":5,"args":{"id":7}}
-],"displayTimeUnit":"ms"}
-`
+	want := `{"traceEvents":[` + strings.Join([]string{
+		`{"name":"process_name","ph":"M","ts":0,"pid":1,"tid":0,"args":{"name":"java (pid 4242)"}}`,
+		`{"name":"thread_name","ph":"M","ts":0,"pid":1,"tid":0,"args":{"name":"tracebeat"}}`,
+		`{"name":"clock: precise, System.nanoTime() read for every record","ph":"i","ts":0,"pid":1,"tid":0,"args":{"resolution_ns":0}}`,
+		`{"name":"thread_name","ph":"M","ts":0,"pid":1,"tid":5,"args":{"name":"worker"}}`,
+		`{"name":"custom \"section\"","ph":"X","ts":1.5,"dur":7.501,"pid":1,"tid":5}`,
+		`{"name":"<unknown id 7>","ph":"X","ts":1.5,"dur":0.75,"pid":1,"tid":5,"args":{"id":7}}`,
+	}, ",") + `],"displayTimeUnit":"ms"}` + "\n"
 	require.Equal(t, want, out.String())
 }
 

@@ -68,7 +68,9 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 	var events eventSink
 	if eventFormat(opts.Format) {
 		events = newEventSink(opts.Format, out)
-		events.write(traceEvent{Name: "process_name", Ph: 'M', Pid: rec.Pid, Tid: 0,
+		// The process's own id is in its name; events carry a 1, which
+		// takes 4 to 6 bytes fewer in each of millions of JSON slices.
+		events.write(traceEvent{Name: "process_name", Ph: 'M', Pid: recordingPid, Tid: 0,
 			Args: []eventArg{strArg("name", fmt.Sprintf("java (pid %d)", rec.Pid))}})
 		writeClockEvent(events, rec)
 	}
@@ -131,19 +133,22 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 // writeClockEvent says how the recording was timed, where a viewer shows
 // it: an instant at the start on a track of its own ("tracebeat", tid 0).
 func writeClockEvent(w eventSink, rec *Recording) {
-	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: rec.Pid, Tid: 0, Args: []eventArg{strArg("name", "tracebeat")}})
-	w.write(traceEvent{Name: rec.Clock.String(), Ph: 'i', Pid: rec.Pid, Tid: 0,
+	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: recordingPid, Tid: 0, Args: []eventArg{strArg("name", "tracebeat")}})
+	w.write(traceEvent{Name: rec.Clock.String(), Ph: 'i', Pid: recordingPid, Tid: 0,
 		Args: []eventArg{intArg("resolution_ns", int64(rec.Clock.Resolution()))}})
 }
 
+// recordingPid is the process id a recording's events carry.
+const recordingPid = 1
+
 func writeThreadEvents(w eventSink, sorter *frameSorter, rec *Recording, t *RecordingThread, name func(int) string, ids bool) error {
-	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: rec.Pid, Tid: t.Tid, Args: []eventArg{strArg("name", t.Name)}})
+	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: recordingPid, Tid: t.Tid, Args: []eventArg{strArg("name", t.Name)}})
 	first := true
 	return sorter.each(func(f Frame) error {
 		if first && t.Lost > 0 {
 			// An instant event where the kept records start says what is missing.
 			w.write(traceEvent{Name: fmt.Sprintf("%d earlier records lost (buffer full)", t.Lost), Cat: "tracebeat",
-				Ph: 'i', TsNs: int64(f.Start), Pid: rec.Pid, Tid: t.Tid, Args: []eventArg{intArg("lost", t.Lost)}})
+				Ph: 'i', TsNs: int64(f.Start), Pid: recordingPid, Tid: t.Tid, Args: []eventArg{intArg("lost", t.Lost)}})
 		}
 		first = false
 		args := frameArgs(f, ids)
@@ -151,7 +156,7 @@ func writeThreadEvents(w eventSink, sorter *frameSorter, rec *Recording, t *Reco
 			args = appendFrameFlags(nil, f) // a section has no method id
 		}
 		return w.write(traceEvent{Name: name(f.MethodID), Ph: 'X',
-			TsNs: int64(f.Start), DurNs: int64(f.Cost()), Pid: rec.Pid, Tid: t.Tid, Args: args})
+			TsNs: int64(f.Start), DurNs: int64(f.Cost()), Pid: recordingPid, Tid: t.Tid, Args: args})
 	})
 }
 
