@@ -14,7 +14,9 @@ type sliceRecorder struct {
 	threads map[[2]int64]string
 }
 
-func (r *sliceRecorder) Write([]byte) (int, error) { return 0, errors.New("bytes written to a SliceSink") }
+func (r *sliceRecorder) Write([]byte) (int, error) {
+	return 0, errors.New("bytes written to a SliceSink")
+}
 
 func (r *sliceRecorder) Thread(pid, tid int64, name string) { r.threads[[2]int64{pid, tid}] = name }
 
