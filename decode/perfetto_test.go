@@ -264,6 +264,11 @@ func perfettoInputs(t *testing.T) map[string][]byte {
 			}},
 			testThread{tid: 9, name: "pool-1-thread-1", lost: 7, records: [][2]uint64{
 				{3000, exitW(3)}, {4000, enterW(1)}, {4100, enterW(2)},
+			}},
+			// A call, then the exit of one whose enter the ring lost: it
+			// encloses the call (the slices' depth is only known then).
+			testThread{tid: 11, name: "late", records: [][2]uint64{
+				{1000, enterW(1)}, {1500, enterW(2)}, {1700, exitW(2)}, {2000, exitW(1)}, {2500, exitW(3)},
 			}}),
 		"buffer text": beat,
 		"buffer":      encodeBinary(appLikeRecords(40), binary.BigEndian),

@@ -65,8 +65,11 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 		}
 		return opts.Names.Name(id)
 	}
+	// A SliceSink (the PNG) needs depths, not entry order: it takes
+	// frames as the pairer closes them, without the sort.
+	direct, _ := out.(SliceSink)
 	var events eventSink
-	if eventFormat(opts.Format) {
+	if eventFormat(opts.Format) && direct == nil {
 		events = newEventSink(opts.Format, out)
 		// The process's own id is in its name; events carry a 1, which
 		// takes 4 to 6 bytes fewer in each of millions of JSON slices.
@@ -86,10 +89,14 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 		var slowest *SlowestCalls
 		var sorter *frameSorter
 		consume := func(f Frame) error { slowest.Add(f); return nil }
-		if events != nil {
+		switch {
+		case direct != nil:
+			direct.Thread(recordingPid, t.Tid, t.Name)
+			consume = func(f Frame) error { return sliceOfFrame(direct, recordingPid, t.Tid, name(f.MethodID), f) }
+		case events != nil:
 			sorter = newFrameSorter(opts.TempDir, opts.SortChunk)
 			consume = sorter.add
-		} else {
+		default:
 			slowest = NewSlowestCalls(orDefault(opts.Top, DefaultTop), orDefault(opts.MaxStack, DefaultMaxStack))
 		}
 		pairer := NewPairer(func(f Frame) error {
@@ -120,6 +127,9 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 				stacks = append(stacks, threadStack{stack: s, thread: tr})
 			}
 		}
+	}
+	if direct != nil {
+		return res, nil
 	}
 	if events != nil {
 		return res, events.close()

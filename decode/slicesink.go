@@ -9,11 +9,30 @@ import (
 // is also a SliceSink, given to Decode with the json or perfetto format,
 // gets every thread's name and each slice with its depth, and no bytes.
 // That is how --png draws a trace without writing it out first.
+//
+// Slices come in no particular order. A recording's come as its calls
+// close, unsorted, and one whose start the ring no longer held (it
+// encloses every slice of its thread given before it) first lifts those
+// by one level: Lift.
 type SliceSink interface {
 	Thread(pid, tid int64, name string)
 	// Slice is one call or section: times in nanoseconds, depth the number
-	// of slices of its thread that enclose it.
+	// of slices of its thread that enclose it (Lifts to come aside).
 	Slice(pid, tid int64, name string, startNs, endNs int64, depth int, unclosed bool) error
+	// Lift adds one to the depth of every slice of the thread given so far.
+	Lift(pid, tid int64)
+}
+
+// sliceOfFrame gives a recording's frame to a SliceSink as it closes.
+func sliceOfFrame(s SliceSink, pid, tid int64, name string, f Frame) error {
+	if f.NoEnter {
+		s.Lift(pid, tid)
+	}
+	end := int64(f.End)
+	if end < int64(f.Start) {
+		end = math.MaxInt64
+	}
+	return s.Slice(pid, tid, name, int64(f.Start), end, f.Depth, f.Unclosed)
 }
 
 // sliceAdapter is the eventSink that turns events into SliceSink calls:

@@ -3,6 +3,7 @@ package decode
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -11,7 +12,21 @@ import (
 // sliceRecorder is a SliceSink that keeps what it is given.
 type sliceRecorder struct {
 	slices  []pfSlice
+	liftsAt []int // the thread's lifts when the slice came
+	lifts   map[[2]int64]int
 	threads map[[2]int64]string
+}
+
+func (r *sliceRecorder) Lift(pid, tid int64) { r.lifts[[2]int64{pid, tid}]++ }
+
+// final is the slices with every lift applied.
+func (r *sliceRecorder) final() []pfSlice {
+	out := slices.Clone(r.slices)
+	for i := range out {
+		out[i].Depth += r.lifts[[2]int64{out[i].Pid, out[i].Tid}] - r.liftsAt[i]
+	}
+	sortSlices(out)
+	return out
 }
 
 func (r *sliceRecorder) Write([]byte) (int, error) {
@@ -22,12 +37,14 @@ func (r *sliceRecorder) Thread(pid, tid int64, name string) { r.threads[[2]int64
 
 func (r *sliceRecorder) Slice(pid, tid int64, name string, start, end int64, depth int, _ bool) error {
 	r.slices = append(r.slices, pfSlice{Pid: pid, Tid: tid, Name: name, Start: start, End: end, Depth: depth})
+	r.liftsAt = append(r.liftsAt, r.lifts[[2]int64{pid, tid}])
 	return nil
 }
 
 // TestSliceSinkGetsThePerfettoSlices: for every input kind, a SliceSink
 // (what --png draws from) gets the slices the Perfetto trace holds, with
-// the same depths and thread names, and no bytes are written.
+// the same depths (a recording's unsorted, its lifts applied) and thread
+// names, and no bytes are written.
 func TestSliceSinkGetsThePerfettoSlices(t *testing.T) {
 	names := testNames(t)
 	for kind, data := range perfettoInputs(t) {
@@ -36,11 +53,10 @@ func TestSliceSinkGetsThePerfettoSlices(t *testing.T) {
 			_, err := Decode(bytes.NewReader(data), &pf, Options{Format: FormatPerfetto, Names: names})
 			require.NoError(t, err)
 			want := readPerfetto(t, pf.Bytes())
-			got := &sliceRecorder{threads: map[[2]int64]string{}}
+			got := &sliceRecorder{threads: map[[2]int64]string{}, lifts: map[[2]int64]int{}}
 			_, err = Decode(bytes.NewReader(data), got, Options{Format: FormatJSON, Names: names})
 			require.NoError(t, err)
-			sortSlices(got.slices)
-			require.Equal(t, want.Slices, got.slices)
+			require.Equal(t, want.Slices, got.final())
 			require.NotEmpty(t, got.threads)
 			for k, name := range got.threads {
 				require.Equal(t, want.ThreadNames[k], name, "thread %v", k)

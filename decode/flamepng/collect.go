@@ -29,15 +29,22 @@ type Collector struct {
 }
 
 type trackInfo struct {
-	index    uint32
-	name     string
-	slices   int64
-	maxDepth int
+	index  uint32
+	name   string
+	slices int64
+	lifts  int64 // Lift calls so far
+	// maxDepth is the deepest slice's depth less the lifts before it; the
+	// track's deepest is maxDepth + lifts once all have come.
+	maxDepth int64
 }
 
+// depth is the deepest slice's depth, all lifts counted.
+func (t *trackInfo) depth() int { return int(t.maxDepth + t.lifts) }
+
 // sliceRecordSize is a slice in the temporary file: track, depth, name
-// (u32 each), flags (u8), start and end (i64).
-const sliceRecordSize = 29
+// (u32 each), the track's lifts before it (u32), flags (u8), start and
+// end (i64).
+const sliceRecordSize = 33
 
 // NewCollector starts a collection with its temporary file in dir ("" is
 // the system's).
@@ -79,6 +86,12 @@ func (c *Collector) Thread(pid, tid int64, name string) {
 	c.track(pid, tid).name = name
 }
 
+// Lift adds one to the depth of the thread's slices so far (see
+// decode.SliceSink).
+func (c *Collector) Lift(pid, tid int64) {
+	c.track(pid, tid).lifts++
+}
+
 // Slice adds one slice (times in nanoseconds).
 func (c *Collector) Slice(pid, tid int64, name string, startNs, endNs int64, depth int, unclosed bool) error {
 	if c.err != nil {
@@ -86,7 +99,10 @@ func (c *Collector) Slice(pid, tid int64, name string, startNs, endNs int64, dep
 	}
 	t := c.track(pid, tid)
 	t.slices++
-	t.maxDepth = max(t.maxDepth, depth)
+	if t.slices == 1 {
+		t.maxDepth = int64(depth) - t.lifts
+	}
+	t.maxDepth = max(t.maxDepth, int64(depth)-t.lifts)
 	n, ok := c.names[name]
 	if !ok {
 		n = uint32(len(c.list))
@@ -100,19 +116,21 @@ func (c *Collector) Slice(pid, tid int64, name string, startNs, endNs int64, dep
 	binary.LittleEndian.PutUint32(rec[0:], t.index)
 	binary.LittleEndian.PutUint32(rec[4:], uint32(depth))
 	binary.LittleEndian.PutUint32(rec[8:], n)
+	binary.LittleEndian.PutUint32(rec[12:], uint32(t.lifts))
 	if unclosed {
-		rec[12] = 1
+		rec[16] = 1
 	}
-	binary.LittleEndian.PutUint64(rec[13:], uint64(startNs))
-	binary.LittleEndian.PutUint64(rec[21:], uint64(endNs))
+	binary.LittleEndian.PutUint64(rec[17:], uint64(startNs))
+	binary.LittleEndian.PutUint64(rec[25:], uint64(endNs))
 	if _, err := c.bw.Write(rec[:]); err != nil {
 		c.err = fmt.Errorf("png: %w", err)
 	}
 	return c.err
 }
 
-// each reads the slices back in the order they came.
-func (c *Collector) each(fn func(track, depth, name uint32, unclosed bool, startNs, endNs int64)) error {
+// each reads the slices back in the order they came, each with its depth
+// counting the lifts after it (see byIndex).
+func (c *Collector) each(byIndex []*trackInfo, fn func(track uint32, depth int, name uint32, unclosed bool, startNs, endNs int64)) error {
 	if c.err != nil {
 		return c.err
 	}
@@ -128,8 +146,10 @@ func (c *Collector) each(fn func(track, depth, name uint32, unclosed bool, start
 		if _, err := io.ReadFull(br, rec[:]); err != nil {
 			return fmt.Errorf("png: reading slices back: %w", err)
 		}
-		fn(binary.LittleEndian.Uint32(rec[0:]), binary.LittleEndian.Uint32(rec[4:]), binary.LittleEndian.Uint32(rec[8:]),
-			rec[12] != 0, int64(binary.LittleEndian.Uint64(rec[13:])), int64(binary.LittleEndian.Uint64(rec[21:])))
+		track := binary.LittleEndian.Uint32(rec[0:])
+		depth := int(int32(binary.LittleEndian.Uint32(rec[4:]))) + int(byIndex[track].lifts-int64(binary.LittleEndian.Uint32(rec[12:])))
+		fn(track, depth, binary.LittleEndian.Uint32(rec[8:]),
+			rec[16] != 0, int64(binary.LittleEndian.Uint64(rec[17:])), int64(binary.LittleEndian.Uint64(rec[25:])))
 	}
 	if _, err := c.tmp.Seek(0, io.SeekEnd); err != nil {
 		return fmt.Errorf("png: %w", err)

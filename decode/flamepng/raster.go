@@ -72,23 +72,27 @@ func (c *Collector) Render(w io.Writer, opts Options) ([]Cut, error) {
 	plotW := width - 2*margin
 	cols := plotW + 1
 	grids := make([]*grid, len(c.order)) // by track index; nil: not drawn
+	byIndex := make([]*trackInfo, len(c.order))
+	for _, k := range c.order {
+		byIndex[c.tracks[k].index] = c.tracks[k]
+	}
 	for _, k := range keys {
 		t := c.tracks[k]
-		rows := min(t.maxDepth+1, maxRows)
+		rows := min(t.depth()+1, maxRows)
 		grids[t.index] = &grid{key: k, info: t, rows: rows, owner: make([]uint32, rows*cols),
 			cover: make([]float32, rows*cols), edge: make([]uint8, rows*cols)}
 	}
 	span := float64(maxNs - minNs)
 	var merged int64
-	err := c.each(func(track, depth, name uint32, unclosed bool, startNs, endNs int64) {
+	err := c.each(byIndex, func(track uint32, depth int, name uint32, unclosed bool, startNs, endNs int64) {
 		g := grids[track]
-		if g == nil || int(depth) >= g.rows {
+		if g == nil || depth < 0 || depth >= g.rows {
 			return
 		}
 		fx0 := float64(startNs-minNs) / span * float64(plotW)
 		fx1 := float64(endNs-minNs) / span * float64(plotW)
 		x0, x1 := int(math.Round(fx0)), int(math.Round(fx1))
-		row := int(depth) * cols
+		row := depth * cols
 		if x1 > x0 {
 			for x := x0; x < x1; x++ {
 				g.owner[row+x], g.cover[row+x] = name+1, float32(math.Inf(1))
@@ -100,7 +104,7 @@ func (c *Collector) Render(w io.Writer, opts Options) ([]Cut, error) {
 				g.edge[row+x1-1] = edgeRed
 			}
 			if (x1-x0-4)/7 >= 2 {
-				g.labels = append(g.labels, label{row: int(depth), x0: x0, x1: x1, name: name})
+				g.labels = append(g.labels, label{row: depth, x0: x0, x1: x1, name: name})
 			}
 			return
 		}
@@ -120,8 +124,8 @@ func (c *Collector) Render(w io.Writer, opts Options) ([]Cut, error) {
 	height := headerH
 	for _, k := range keys {
 		t := c.tracks[k]
-		height += rowHeight + min(t.maxDepth+1, maxRows)*rowHeight + margin
-		if t.maxDepth >= maxRows {
+		height += rowHeight + min(t.depth()+1, maxRows)*rowHeight + margin
+		if t.depth() >= maxRows {
 			height += rowHeight // the line that says what was cut
 		}
 	}
@@ -155,11 +159,11 @@ func (c *Collector) Render(w io.Writer, opts Options) ([]Cut, error) {
 			text(img, margin+l.x0+2, y+l.row*rowHeight+12, fitLabel(c.list[l.name], (l.x1-l.x0-4)/7), color.Black)
 		}
 		y += g.rows * rowHeight
-		if g.info.maxDepth >= maxRows {
-			cuts = append(cuts, Cut{Track: label, MaxDepth: g.info.maxDepth, Rows: maxRows})
-			note := fmt.Sprintf("calls deeper than %d rows not drawn (deepest at depth %d)", maxRows, g.info.maxDepth+1)
+		if deepest := g.info.depth(); deepest >= maxRows {
+			cuts = append(cuts, Cut{Track: label, MaxDepth: deepest, Rows: maxRows})
+			note := fmt.Sprintf("calls deeper than %d rows not drawn (deepest at depth %d)", maxRows, deepest+1)
 			if opts.CutHint != nil {
-				note += ": " + opts.CutHint(g.info.maxDepth)
+				note += ": " + opts.CutHint(deepest)
 			}
 			text(img, margin, y+12, note, color.RGBA{0xc0, 0x10, 0x10, 0xff})
 			y += rowHeight
