@@ -27,6 +27,12 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("0,1048574,1,803\n1,2,1,803\n2,3,1,800\n"))
 	f.Add([]byte(evilMethodIssue))
 	f.Add(encodeBinary(appLikeRecords(8), binary.LittleEndian))
+	for _, data := range perfettoInputs(f) {
+		f.Add(data)
+	}
+	thread := testThread{tid: 1, name: "main", records: [][2]uint64{{10, enterW(1)}, {10, enterW(2)}, {30, exitW(2)}, {40, exitW(1)}, {50, exitW(3)}}}
+	f.Add(writeRecordingAs(1, RecordingClock{}, 60, nil, thread))
+	f.Add(writeRecordingAs(2, RecordingClock{Shared: true, Tick: 1e6, ReadEvery: 64, LongestGap: 2e6}, 60, nil, thread))
 	names := testNames(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var out bytes.Buffer
@@ -85,6 +91,18 @@ func FuzzDecode(f *testing.F) {
 			}
 			if !slices.Equal(want, got.Slices) {
 				t.Fatalf("the Perfetto trace holds other slices than the JSON:\njson     %v\nperfetto %v", want, got.Slices)
+			}
+			// What --png draws from: the same slices and depths.
+			sink := &sliceRecorder{threads: map[[2]int64]string{}, lifts: map[[2]int64]int{}}
+			if _, err := Decode(bytes.NewReader(data), sink, Options{Format: FormatJSON, Names: names, Source: "fuzz"}); err != nil {
+				t.Fatalf("decoded to JSON, not to slices: %v", err)
+			}
+			drawn := sink.final()
+			if !ordered {
+				drawn = withoutTimes(drawn)
+			}
+			if !slices.Equal(want, drawn) {
+				t.Fatalf("a SliceSink got other slices than the JSON:\njson   %v\nslices %v", want, drawn)
 			}
 		}
 	})

@@ -210,7 +210,9 @@ func slicesOfJSONOrdered(t *testing.T, data []byte) ([]pfSlice, bool) {
 	ordered := true
 	for _, e := range doc.TraceEvents {
 		k := [2]int64{e.Pid, e.Tid}
-		if e.Ph == "B" || e.Ph == "E" || e.Ph == "X" {
+		// Every event on a thread moves its Perfetto sequence's clock,
+		// counters and instants too.
+		if e.Ph == "B" || e.Ph == "E" || e.Ph == "X" || e.Ph == "C" || e.Ph == "i" {
 			ordered = ordered && ns(e.Ts) >= last[k]
 			last[k] = max(last[k], ns(e.Ts))
 		}
@@ -253,7 +255,7 @@ func withoutTimes(s []pfSlice) []pfSlice {
 }
 
 // perfettoInputs are one input of each kind decode writes events for.
-func perfettoInputs(t *testing.T) map[string][]byte {
+func perfettoInputs(t testing.TB) map[string][]byte {
 	beat, err := os.ReadFile(filepath.Join("testdata", "sample", "beat.txt"))
 	require.NoError(t, err)
 	return map[string][]byte{

@@ -77,6 +77,9 @@ func (a *sliceAdapter) write(e traceEvent) error {
 		if end < e.TsNs {
 			end = math.MaxInt64
 		}
+		if n := len(t.ends); n > 0 {
+			end = min(end, t.ends[n-1]) // a callee ends within its caller, as the other formats show it
+		}
 		if err := a.sink.Slice(e.Pid, e.Tid, e.Name, e.TsNs, end, len(t.ends), hasFlag(e.Args, "unclosed")); err != nil {
 			return err
 		}

@@ -19,11 +19,28 @@ type sliceRecorder struct {
 
 func (r *sliceRecorder) Lift(pid, tid int64) { r.lifts[[2]int64{pid, tid}]++ }
 
-// final is the slices with every lift applied.
+// final is the slices with every lift applied, each ending within its
+// caller as a viewer shows it (and the Perfetto trace writes it): a
+// damaged file's callee may end after its caller, and a sink gets the
+// times as they are.
 func (r *sliceRecorder) final() []pfSlice {
 	out := slices.Clone(r.slices)
 	for i := range out {
 		out[i].Depth += r.lifts[[2]int64{out[i].Pid, out[i].Tid}] - r.liftsAt[i]
+	}
+	slices.SortStableFunc(out, func(a, b pfSlice) int {
+		return cmpAll(a.Pid-b.Pid, a.Tid-b.Tid, a.Start-b.Start, int64(a.Depth-b.Depth))
+	})
+	var ends []int64 // the enclosing slices' ends, by depth
+	for i := range out {
+		if i > 0 && (out[i].Pid != out[i-1].Pid || out[i].Tid != out[i-1].Tid) {
+			ends = ends[:0]
+		}
+		d := out[i].Depth
+		if d > 0 && d <= len(ends) {
+			out[i].End = min(out[i].End, ends[d-1])
+		}
+		ends = append(ends[:min(d, len(ends))], out[i].End)
 	}
 	sortSlices(out)
 	return out
