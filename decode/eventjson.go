@@ -200,3 +200,19 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	return append(b, '"')
 }
+
+// validUTF8 is s with each byte that is not part of UTF-8 replaced by
+// U+FFFD, as appendJSONString writes it: the JSON and Perfetto traces
+// spell a damaged name the same.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		b = utf8.AppendRune(b, r) // utf8.RuneError for an invalid byte
+		i += size
+	}
+	return string(b)
+}

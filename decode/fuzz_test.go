@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -89,6 +90,12 @@ func FuzzDecode(f *testing.F) {
 			if !ordered { // times clamped in the Perfetto trace: compare the rest
 				want, got.Slices = withoutTimes(want), withoutTimes(got.Slices)
 			}
+			if slices.ContainsFunc(want, func(s pfSlice) bool { return s.End == s.Start }) {
+				// Times cannot nest slices of no length, and each writer
+				// reads them forward from its own (clamped) times: compare
+				// what the slices are.
+				want, got.Slices = withoutDepths(want), withoutDepths(got.Slices)
+			}
 			if !slices.Equal(want, got.Slices) {
 				t.Fatalf("the Perfetto trace holds other slices than the JSON:\njson     %v\nperfetto %v", want, got.Slices)
 			}
@@ -101,9 +108,32 @@ func FuzzDecode(f *testing.F) {
 			if !ordered {
 				drawn = withoutTimes(drawn)
 			}
+			if slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "time went backwards") }) {
+				// The records say who called whom, the times say
+				// otherwise: the JSON nests by time, a recording's sink by
+				// the records. Compare what the slices are.
+				want, drawn = withoutDepths(withoutTimes(want)), withoutDepths(withoutTimes(drawn))
+			}
+			if slices.ContainsFunc(want, func(s pfSlice) bool { return s.End == s.Start }) {
+				// Times cannot nest slices of no length: the JSON's depth
+				// for them is a viewer's reading, a recording's sink gets
+				// the records' own. Compare what the slices are.
+				want, drawn = withoutDepths(want), withoutDepths(drawn)
+			}
 			if !slices.Equal(want, drawn) {
 				t.Fatalf("a SliceSink got other slices than the JSON:\njson   %v\nslices %v", want, drawn)
 			}
 		}
 	})
+}
+
+// withoutDepths keeps what a slice is but its depth, sorted.
+func withoutDepths(s []pfSlice) []pfSlice {
+	out := make([]pfSlice, len(s))
+	for i, x := range s {
+		x.Depth = 0
+		out[i] = x
+	}
+	sortSlices(out)
+	return out
 }

@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
-	"strings"
 )
 
 // perfettoWriter streams the decode's events as a Perfetto trace: the
@@ -258,7 +257,7 @@ func (p *perfettoWriter) event(t *perfettoThread, ts int64, typ uint64, name str
 		if fresh {
 			var entry, interned []byte
 			entry = appendVarintField(entry, pbNameIID, iid)
-			entry = appendStringField(entry, pbNameName, strings.ToValidUTF8(name, "\uFFFD"))
+			entry = appendStringField(entry, pbNameName, validUTF8(name))
 			interned = appendBytesField(interned, pbInternedNames, entry)
 			pkt = appendBytesField(pkt, pbInternedData, interned)
 		}
@@ -417,7 +416,7 @@ func appendBytesField(b []byte, field int, v []byte) []byte {
 // appendStringField writes a string field; Perfetto's strings are UTF-8,
 // so what is not (a damaged name) is written as U+FFFD, as in the JSON.
 func appendStringField(b []byte, field int, v string) []byte {
-	v = strings.ToValidUTF8(v, "\uFFFD")
+	v = validUTF8(v)
 	b = binary.AppendUvarint(appendTag(b, field, wireBytes), uint64(len(v)))
 	return append(b, v...)
 }

@@ -53,7 +53,7 @@ func (r *sliceRecorder) Write([]byte) (int, error) {
 func (r *sliceRecorder) Thread(pid, tid int64, name string) { r.threads[[2]int64{pid, tid}] = name }
 
 func (r *sliceRecorder) Slice(pid, tid int64, name string, start, end int64, depth int, _ bool) error {
-	r.slices = append(r.slices, pfSlice{Pid: pid, Tid: tid, Name: name, Start: start, End: end, Depth: depth})
+	r.slices = append(r.slices, pfSlice{Pid: pid, Tid: tid, Name: validUTF8(name), Start: start, End: end, Depth: depth})
 	r.liftsAt = append(r.liftsAt, r.lifts[[2]int64{pid, tid}])
 	return nil
 }
