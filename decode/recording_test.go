@@ -81,6 +81,14 @@ func writeRecordingAs(version int, clock RecordingClock, end uint64, sections ma
 	return b.Bytes()
 }
 
+// patchSlot returns data with slot i of the last n slots (the last
+// thread's) set to word.
+func patchSlot(data []byte, n, i int, word uint64) []byte {
+	out := bytes.Clone(data)
+	binary.BigEndian.PutUint32(out[len(out)-4*(n-i):], uint32(word))
+	return out
+}
+
 func enterW(id int) uint64 { return uint64(id) }
 func exitW(id int) uint64  { return uint64(id) | recordingExit }
 
@@ -192,6 +200,9 @@ func TestRecordingErrors(t *testing.T) {
 		{"huge count", sections, "2130706432 section names at byte 61 (at most 16777216 expected): damaged file?"},
 		{"truncated record", good[:len(good)-3], `thread 1 (tid 1 "main"): record 2 of 2: the file ends here (truncated?)`},
 		{"trailing data", append(bytes.Clone(good), 0), "data after the last thread"},
+		// good's slots end it: mark(1), enter, mark(2), exit (6 slots).
+		{"half a mark", patchSlot(good, 6, 0, markLow), "the second half of a time mark without the first: damaged file?"},
+		{"untimed record", patchSlot(good, 6, 0, enterW(1)), "a record before any time mark: damaged file?"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
