@@ -141,6 +141,16 @@ func (c *cacheStore) packKeyOf(inputSum [32]byte) string { return c.Key([]byte("
 // pathKey is the pack key of a directory input.
 func (c *cacheStore) pathKey(absPath string) string { return c.Key([]byte("path"), []byte(absPath)) }
 
+// inputPackKey is the key of the pack of input ic with content sum sum: a
+// jar's pack is named by its bytes, wherever the jar lies; a directory's
+// by its path, since its files change in place.
+func (c *cacheStore) inputPackKey(ic *inputCache, sum [32]byte) string {
+	if ic.isJar {
+		return c.packKeyOf(sum)
+	}
+	return c.pathKey(ic.abs)
+}
+
 // entrySum is the checksum of a jar entry's stored bytes (with the
 // method and the size and CRC its header declares) or of a file's bytes:
 // within an input whose previous version is known, what tells an entry
@@ -163,9 +173,14 @@ func entrySeed(e *entry) uint64 {
 	return xxh3.Hash(hdr[:])
 }
 
-// entrySumOf computes entrySum of a class entry of in, from the jar's map
-// without copying its bytes where there is one.
-func (in *input) entrySumOf(e *entry) (checksum, error) {
+// entrySumOf computes entrySum of class entry j of in, from the jar's map
+// without copying its bytes where there is one; a directory's was computed
+// with its check.
+func (in *input) entrySumOf(j int) (checksum, error) {
+	e := &in.entries[j]
+	if in.fileSums != nil {
+		return in.fileSums[j], nil
+	}
 	var m *mappedFile
 	if in.jar != nil {
 		m = in.jar.m

@@ -62,7 +62,9 @@ func (p *pipeline) prepareCache(ctx context.Context) error {
 			sums: make([][32]byte, len(in.entries)), recs: make([]*cachedClass, len(in.entries))}
 		p.caches[i] = ic
 		if in.isDir {
-			ic.key = c.pathKey(abs)
+			// Its content sum (dirSum) goes into its pack for a delta run
+			// to check; its records are checked class by class.
+			ic.sum, ic.key = p.inputSums[i], c.inputPackKey(ic, p.inputSums[i])
 			ic.from, ic.fromKey = c.loadPack(ic.key, nil, p.descs), ic.key
 			return nil
 		}
@@ -356,8 +358,8 @@ func (p *pipeline) storeCache() {
 // snapshotUsable reports whether a delta run can take input ic from pack
 // ix: with the pack's output jar for mirrored outputs (the delta copies
 // it), with its records alone for a merged jar (written whole).
-func (p *pipeline) snapshotUsable(ic *inputCache, ix *packIndex) bool {
-	return ix.hasJar || (p.opt.Merge && ic.isJar)
+func (p *pipeline) snapshotUsable(ix *packIndex) bool {
+	return ix.hasJar || p.opt.Merge
 }
 
 func (p *pipeline) storePack(i int, ic *inputCache) error {
@@ -368,7 +370,7 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 	// On success the file was renamed and this does nothing.
 	defer ic.discardDat()
 	if ic.unchanged {
-		if ix := ic.from; ix != nil && p.snapshotUsable(ic, ix) {
+		if ix := ic.from; ix != nil && p.snapshotUsable(ix) {
 			ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 		}
 		return p.cache.SetLastPack(ic.abs, ic.key)
@@ -407,7 +409,7 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 	if err := p.cache.Write(ic.key, store.Index, func(w io.Writer) error { return writeIndex(w, ix, names) }); err != nil {
 		return err
 	}
-	if p.snapshotUsable(ic, ix) {
+	if p.snapshotUsable(ix) {
 		ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 	}
 	prev := p.cache.LastPack(ic.abs)

@@ -27,6 +27,9 @@ type input struct {
 	listed  bool        // entries are known (list)
 	zr      *zip.Reader // jars: the directory, nil while dropped
 	entries []entry
+	// fileSums are a directory's entry sums by entry, once its check was
+	// computed (dirCheck).
+	fileSums []checksum
 }
 
 // entry is one file of an input: a zip entry or a file under a directory.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"os"
 )
 
 // A cached run knows a jar by two hashes of its bytes. Its check (XXH3,
@@ -15,7 +16,9 @@ import (
 // changed ones in a delta run (while it does the rest).
 
 // checkInputs maps every jar (inputs and classpath) and computes its check
-// on the workers; a directory gets the zero check.
+// on the workers. An input directory's check and content sum come from
+// its files (dirCheck); a classpath directory gets the zero check, which
+// keeps its runs off the delta path.
 func (p *pipeline) checkInputs(ctx context.Context) error {
 	all := append(append([]*input(nil), p.inputs...), p.classpath...)
 	p.checks = make([]checksum, len(all))
@@ -23,6 +26,14 @@ func (p *pipeline) checkInputs(ctx context.Context) error {
 	return p.parallel(ctx, len(all), func(i, _ int) error {
 		in := all[i]
 		if in.isDir {
+			if i >= len(p.inputs) {
+				return nil
+			}
+			check, err := in.dirCheck()
+			if err != nil {
+				return err
+			}
+			p.checks[i], p.inputSums[i] = check, dirSum(check)
 			return nil
 		}
 		in.jar.mapContents()
@@ -50,4 +61,34 @@ func (p *pipeline) sumInputs(ctx context.Context, which []bool) error {
 		h.Sum(p.inputSums[i][:0])
 		return nil
 	})
+}
+
+// dirCheck is a class directory's check: every file's name and the
+// checksum of its bytes (entrySum), in the order of the listing. A
+// directory has no bytes of its own to hash, and a file's time says
+// nothing certain about its contents, so every file is read; the sums are
+// kept (in.fileSums) for the comparison with the last run's records,
+// which then reads no file twice.
+func (in *input) dirCheck() (checksum, error) {
+	h := newCheckHasher()
+	in.fileSums = make([]checksum, len(in.entries))
+	for j := range in.entries {
+		e := &in.entries[j]
+		data, err := os.ReadFile(e.file)
+		if err != nil {
+			return checksum{}, fmt.Errorf("%s: %w", in.path, err)
+		}
+		in.fileSums[j] = entrySum(e, data)
+		h.Write([]byte(e.name))
+		h.Write([]byte{0})
+		h.Write(in.fileSums[j][:])
+	}
+	return h.sum(), nil
+}
+
+// dirSum is the content sum of a class directory whose check is check:
+// what its pack (keyed by the directory's path, not by its contents)
+// records as the contents it was made from.
+func dirSum(check checksum) [32]byte {
+	return sha256.Sum256(append([]byte("dir\x00"), check[:]...))
 }

@@ -128,9 +128,15 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	case o.MapPath == "":
 		return nil, "no map path"
 	}
-	for _, in := range append(append([]*input(nil), p.inputs...), p.classpath...) {
+	for _, in := range p.inputs {
+		if in.isDir && !o.Merge {
+			// A mirrored directory's output is no pack's jar to check.
+			return nil, "a directory input without --merge"
+		}
+	}
+	for _, in := range p.classpath {
 		if in.isDir {
-			return nil, "a directory input"
+			return nil, "a directory on the class path"
 		}
 	}
 	identity, err := p.runIdentity()
@@ -155,11 +161,12 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 			return nil, err.Error()
 		}
 		d.changed[i] = p.checks[i] != snap.inputs[i].check
-		p.caches[i] = &inputCache{abs: abs, isJar: true}
+		ic := &inputCache{abs: abs, isJar: !in.isDir}
+		p.caches[i] = ic
 		if !d.changed[i] {
 			p.inputSums[i] = snap.inputs[i].sum
-			p.caches[i].sum, p.caches[i].key = snap.inputs[i].sum, p.cache.packKeyOf(snap.inputs[i].sum)
-			p.caches[i].stored = snap.inputs[i]
+			ic.sum, ic.key = snap.inputs[i].sum, p.cache.inputPackKey(ic, snap.inputs[i].sum)
+			ic.stored = snap.inputs[i]
 		}
 	}
 	// The changed jars' content sums name their new packs, which are only
@@ -282,7 +289,7 @@ func (p *pipeline) openPack(d *delta, i int, key string, sum [32]byte) (ix *pack
 func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 	in, ic := p.inputs[i], p.caches[i]
 	si := &d.snap.inputs[i]
-	ix, classes, why := p.openPack(d, i, p.cache.packKeyOf(si.sum), si.sum)
+	ix, classes, why := p.openPack(d, i, p.cache.inputPackKey(ic, si.sum), si.sum)
 	// Only the changed jars are listed: a changed class that the
 	// generated-class rule judges by another jar's R comes out differently
 	// from its last scan, and sameHierarchy sends the run to a full one.
@@ -309,7 +316,7 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 		if rec == nil {
 			return stop("classes added or removed")
 		}
-		sum, err := in.entrySumOf(e)
+		sum, err := in.entrySumOf(j)
 		if err != nil {
 			return stop(err.Error())
 		}
@@ -452,7 +459,7 @@ func (p *pipeline) adoptChangedSums() {
 				ic.discardDat()
 				continue
 			}
-			ic.sum, ic.key = p.inputSums[i], p.cache.packKeyOf(p.inputSums[i])
+			ic.sum, ic.key = p.inputSums[i], p.cache.inputPackKey(ic, p.inputSums[i])
 		}
 	}
 }

@@ -319,7 +319,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 		}
 	}
 	for i, ic := range p.caches {
-		if ic == nil || !ic.isJar || ic.stored.sum == ([32]byte{}) {
+		if ic == nil || ic.stored.sum == ([32]byte{}) {
 			return nil
 		}
 		s.inputs[i] = ic.stored

@@ -106,12 +106,17 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 		}
 		return javatest.Jar(t, javatest.Javac(t, javatest.Options{}, dir))
 	}
-	for _, merge := range []bool{false, true} {
+	// The app's classes come as a jar, or as a class directory (as
+	// Android's build hands the task the app's own classes), which takes
+	// the delta path when the output is merged.
+	layouts := []struct {
+		name              string
+		merge, appClasses bool
+	}{{"", false, false}, {", merged", true, false}, {", class directory, merged", true, true}}
+	for _, layout := range layouts {
+		merge := layout.merge
 		for _, tc := range cases {
-			name := tc.name
-			if merge {
-				name += ", merged"
-			}
+			name := tc.name + layout.name
 			t.Run(name, func(t *testing.T) {
 				// outTo names the outputs in dir: mirrored jars, or one merged jar.
 				// The report and the rule counts are patched too: the
@@ -126,7 +131,10 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 					return append(args, "-o", dir)
 				}
 				appJar, libJar := filepath.Join(dir, "in", "app.jar"), filepath.Join(dir, "in", "lib.jar")
-				require.NoError(t, os.MkdirAll(filepath.Dir(appJar), 0o755))
+				if layout.appClasses {
+					appJar = filepath.Join(dir, "in", "app-classes")
+				}
+				require.NoError(t, os.MkdirAll(filepath.Join(dir, "in"), 0o755))
 				build := func(changed bool) {
 					app := map[string]string{"app/Base.java": base, "app/Main.java": main}
 					libSrc := map[string]string{"lib/Util.java": lib, "app/Base.java": base}
@@ -137,7 +145,16 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 					if changed {
 						blob -= 300 << 10
 					}
-					require.NoError(t, os.Rename(withBlob(t, compile(t, t.TempDir(), app), blob), appJar))
+					if layout.appClasses {
+						for name, src := range app {
+							writeTestFile(t, filepath.Join(dir, "src"), name, src)
+						}
+						classes := javatest.Javac(t, javatest.Options{}, filepath.Join(dir, "src"))
+						copyClassTree(t, classes, appJar)
+						writeBlob(t, filepath.Join(appJar, "res", "blob.bin"), blob)
+					} else {
+						require.NoError(t, os.Rename(withBlob(t, compile(t, t.TempDir(), app), blob), appJar))
+					}
 					require.NoError(t, os.Rename(compile(t, t.TempDir(), libSrc), libJar))
 				}
 				build(false)
@@ -220,15 +237,52 @@ func withBlob(t *testing.T, jar string, size int) string {
 	}
 	w, err := zw.CreateHeader(&zip.FileHeader{Name: "res/blob.bin", Method: zip.Store})
 	require.NoError(t, err)
+	_, err = w.Write(blobBytes(size))
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	return out
+}
+
+// copyClassTree makes to a copy of the tree from, as a compiler's output
+// directory is written anew.
+func copyClassTree(t *testing.T, from, to string) {
+	t.Helper()
+	require.NoError(t, os.RemoveAll(to))
+	require.NoError(t, filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(to, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	}))
+}
+
+// writeBlob writes size random bytes (blobBytes) to path.
+func writeBlob(t *testing.T, path string, size int) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, blobBytes(size), 0o644))
+}
+
+// blobBytes returns size random bytes, the same for the same size.
+func blobBytes(size int) []byte {
 	blob := make([]byte, size)
 	rng := rand.New(rand.NewPCG(5, 5))
 	for i := range blob {
 		blob[i] = byte(rng.Uint32())
 	}
-	_, err = w.Write(blob)
-	require.NoError(t, err)
-	require.NoError(t, zw.Close())
-	return out
+	return blob
 }
 
 // readTree returns the SHA-256 of the files under dir by relative path.

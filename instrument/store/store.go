@@ -109,7 +109,11 @@ func (s *Store) CreateTemp() (*os.File, error) {
 
 // Commit renames the finished temporary file tmp to part of pack key.
 func (s *Store) Commit(tmp, key string, part Part) error {
-	return os.Rename(tmp, s.Path(key, part))
+	dst := s.Path(key, part)
+	if filepath.Clean(tmp) == dst {
+		return nil // a directory's pack, appended to in place
+	}
+	return os.Rename(tmp, dst)
 }
 
 // PutFile makes part of pack key a copy of the file src (LinkOrCopy).
