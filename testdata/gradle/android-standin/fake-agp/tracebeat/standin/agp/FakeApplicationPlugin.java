@@ -26,7 +26,11 @@ import org.gradle.api.tasks.compile.JavaCompile;
  * variant into build/outputs/standin/VARIANT/classes.jar (where AGP would dex).
  *
  * <p>Variants: debug and release. Layout: sdk/ (SDK sources), lib/ (library
- * sources), src/main/java/ (app sources).
+ * sources), src/main/java/ (app sources) and, when it exists, src/second/java/:
+ * more app sources compiled into a second class directory, as AGP hands a
+ * transform Kotlin's classes beside javac's. The project property
+ * {@code standinExtraJars} (paths joined by the path separator) adds
+ * dependency jars after lib.jar.
  */
 public class FakeApplicationPlugin implements Plugin<Project> {
     static final List<String> VARIANTS = Arrays.asList("debug", "release");
@@ -51,24 +55,44 @@ public class FakeApplicationPlugin implements Plugin<Project> {
         JavaCompile compileApp = compile(project, "compileStandinApp", "src/main/java", "standin/app-classes",
                 project.files(androidJar.getInto(), libJar.getInto()));
         compileApp.dependsOn(androidJar, libJar);
+        List<JavaCompile> compiles = new ArrayList<JavaCompile>(Arrays.asList(compileApp));
+        if (project.file("src/second/java").isDirectory()) {
+            JavaCompile compileSecond = compile(project, "compileStandinSecond", "src/second/java",
+                    "standin/second-classes", project.files(androidJar.getInto(), libJar.getInto()));
+            compileSecond.dependsOn(androidJar, libJar);
+            compiles.add(compileSecond);
+        }
+        List<File> extraJars = new ArrayList<File>();
+        Object extra = project.findProperty("standinExtraJars");
+        if (extra != null) {
+            for (String path : extra.toString().split(File.pathSeparator)) {
+                extraJars.add(new File(path));
+            }
+        }
 
         project.afterEvaluate(p -> {
             for (String variant : VARIANTS) {
                 FakeVariant v = components.createVariant(variant);
-                wireVariant(project, v, components, compileApp, libJar, androidJar);
+                wireVariant(project, v, components, compiles, libJar, extraJars, androidJar);
             }
         });
     }
 
     private static void wireVariant(Project project, FakeVariant variant, FakeAndroidComponents components,
-            JavaCompile compileApp, ZipClasses libJar, ZipClasses androidJar) {
+            List<JavaCompile> compiles, ZipClasses libJar, List<File> extraJars, ZipClasses androidJar) {
         String name = variant.getName();
         File buildDir = project.getBuildDir();
         List<RegularFile> jars = new ArrayList<RegularFile>();
         jars.add(regularFile(project, libJar.getInto()));
+        for (File jar : extraJars) {
+            jars.add(regularFile(project, jar));
+        }
         List<Directory> dirs = new ArrayList<Directory>();
-        dirs.add(project.getLayout().getProjectDirectory().dir(compileApp.getDestinationDir().getAbsolutePath()));
-        List<Object> producers = new ArrayList<Object>(Arrays.<Object>asList(compileApp, libJar));
+        List<Object> producers = new ArrayList<Object>(Arrays.<Object>asList(libJar));
+        for (JavaCompile c : compiles) {
+            dirs.add(project.getLayout().getProjectDirectory().dir(c.getDestinationDir().getAbsolutePath()));
+            producers.add(c);
+        }
 
         for (FakeScopedArtifacts.Transform<?> transform : variant.getFakeArtifacts().allScope().transforms()) {
             Task task = transform.task();
