@@ -82,7 +82,7 @@ func TestBytecodeConformance(t *testing.T) {
 			}
 
 			traced := map[string]bool{}
-			for _, m := range res.TracedMethods() {
+			for _, m := range tracedMethods(t, res) {
 				traced[m.Key.Class+"."+m.Key.Name+m.Key.Desc] = true
 			}
 			skipped := map[string]string{}

@@ -71,7 +71,7 @@ func runCached(t *testing.T, cache string, base *methodmap.Map, mode rewrite.Mod
 	rt.Mode = mode
 	res, err := instrument.Run(context.Background(), instrument.Options{
 		Inputs: inputs, Output: out, Workers: 2, Runtime: rt,
-		Cache: cache, CacheKey: "test-rules",
+		Cache: cache, CacheKey: "test-rules", Lists: true,
 		Policy: instrument.Policy{BaseMap: base},
 	})
 	require.NoError(t, err)
@@ -115,7 +115,7 @@ func testCacheReuses(t *testing.T) {
 	same := func(t *testing.T, want, got cacheRun) {
 		t.Helper()
 		assert.Equal(t, treeFiles(t, want.out), treeFiles(t, got.out), "outputs differ from a run without cache")
-		assert.Equal(t, want.res.Map, got.res.Map)
+		assert.Equal(t, methodMapOf(t, want.res), methodMapOf(t, got.res))
 		assert.Equal(t, want.res.Ignored, got.res.Ignored)
 		assert.Equal(t, want.res.Rewritten, got.res.Rewritten)
 		assert.Equal(t, want.res.Skipped, got.res.Skipped)
@@ -127,8 +127,8 @@ func testCacheReuses(t *testing.T) {
 	assert.Zero(t, first.res.CachedScans+first.res.CachedRewrites+first.res.CachedInputs, "an empty cache served something")
 
 	t.Run("unchanged", func(t *testing.T) {
-		again := runCached(t, cache, first.res.Planned, rewrite.ModeBeat, inputs...)
-		same(t, runCached(t, "", first.res.Planned, rewrite.ModeBeat, inputs...), again)
+		again := runCached(t, cache, plannedMapOf(t, first.res), rewrite.ModeBeat, inputs...)
+		same(t, runCached(t, "", plannedMapOf(t, first.res), rewrite.ModeBeat, inputs...), again)
 		assert.Equal(t, 2, again.res.CachedInputs, "both jars come whole from the cache")
 		assert.Equal(t, again.res.Classes, again.res.CachedScans, "no class is scanned again")
 		assert.Equal(t, again.res.Rewritten, again.res.CachedRewrites, "no class is rewritten again")
@@ -136,11 +136,11 @@ func testCacheReuses(t *testing.T) {
 	})
 
 	t.Run("one class changed", func(t *testing.T) {
-		prev := runCached(t, cache, first.res.Planned, rewrite.ModeBeat, inputs...)
+		prev := runCached(t, cache, plannedMapOf(t, first.res), rewrite.ModeBeat, inputs...)
 		install(2)
 		defer install(1)
-		changed := runCached(t, cache, prev.res.Planned, rewrite.ModeBeat, inputs...)
-		fresh := runCached(t, "", prev.res.Planned, rewrite.ModeBeat, inputs...)
+		changed := runCached(t, cache, plannedMapOf(t, prev.res), rewrite.ModeBeat, inputs...)
+		fresh := runCached(t, "", plannedMapOf(t, prev.res), rewrite.ModeBeat, inputs...)
 		same(t, fresh, changed)
 		assert.Equal(t, 1, changed.res.CachedInputs, "the fixtures jar is unchanged")
 		// Changed.class is new in the app jar and in the directory.
@@ -148,17 +148,17 @@ func testCacheReuses(t *testing.T) {
 		assert.Equal(t, changed.res.Rewritten-2, changed.res.CachedRewrites)
 		// Ids of methods that were there stay; the new one gets a new id.
 		ids := map[methodmap.MethodKey]int{}
-		for _, e := range prev.res.Planned.Entries {
+		for _, e := range plannedMapOf(t, prev.res).Entries {
 			ids[e.Key] = e.ID
 		}
 		var added []int
-		for _, e := range changed.res.Map.Entries {
+		for _, e := range methodMapOf(t, changed.res).Entries {
 			if id, ok := ids[e.Key]; ok {
 				assert.Equal(t, id, e.ID, "%s moved", e.Key)
 			} else {
 				added = append(added, e.ID)
 				assert.Equal(t, "added", e.Key.Name)
-				assert.Greater(t, e.ID, prev.res.Planned.HighWater)
+				assert.Greater(t, e.ID, plannedMapOf(t, prev.res).HighWater)
 			}
 		}
 		assert.Len(t, added, 1, "one new method (the same key in the jar and the directory)")
@@ -192,21 +192,21 @@ func testCacheReuses(t *testing.T) {
 		return n
 	}
 	t.Run("damaged bodies and jars are not used", func(t *testing.T) {
-		prev := runCached(t, cache, first.res.Planned, rewrite.ModeBeat, inputs...)
+		prev := runCached(t, cache, plannedMapOf(t, first.res), rewrite.ModeBeat, inputs...)
 		bodies := damage(t, ".dat")
 		damage(t, ".jar")
-		damaged := runCached(t, cache, prev.res.Planned, rewrite.ModeBeat, inputs...)
-		same(t, runCached(t, "", prev.res.Planned, rewrite.ModeBeat, inputs...), damaged)
+		damaged := runCached(t, cache, plannedMapOf(t, prev.res), rewrite.ModeBeat, inputs...)
+		same(t, runCached(t, "", plannedMapOf(t, prev.res), rewrite.ModeBeat, inputs...), damaged)
 		assert.Zero(t, damaged.res.CachedInputs, "a damaged jar was used")
 		// Each body is checked on its own: exactly the one hit in each .dat is redone.
 		assert.Equal(t, damaged.res.Rewritten-bodies, damaged.res.CachedRewrites)
 		assert.Equal(t, damaged.res.Classes, damaged.res.CachedScans, "the intact indexes still serve the scans")
 	})
 	t.Run("damaged index is not used", func(t *testing.T) {
-		prev := runCached(t, cache, first.res.Planned, rewrite.ModeBeat, inputs...)
+		prev := runCached(t, cache, plannedMapOf(t, first.res), rewrite.ModeBeat, inputs...)
 		damage(t, ".idx")
-		damaged := runCached(t, cache, prev.res.Planned, rewrite.ModeBeat, inputs...)
-		same(t, runCached(t, "", prev.res.Planned, rewrite.ModeBeat, inputs...), damaged)
+		damaged := runCached(t, cache, plannedMapOf(t, prev.res), rewrite.ModeBeat, inputs...)
+		same(t, runCached(t, "", plannedMapOf(t, prev.res), rewrite.ModeBeat, inputs...), damaged)
 		assert.Zero(t, damaged.res.CachedInputs+damaged.res.CachedScans+damaged.res.CachedRewrites,
 			"something from a damaged index was used")
 	})

@@ -20,27 +20,31 @@ func (p *pipeline) finish() {
 		defer close(done)
 		planned = p.plannedMap()
 	}()
-	p.res.Ignored = p.ignoredMethods()
+	ignored := p.ignoredMethods()
 	<-done
-	p.res.Map, p.res.Planned = planned, planned
+	maps := &p.res.maps
+	maps.method, maps.planned, maps.ignored = planned, planned, ignored
 	if len(p.skipped) > 0 {
-		p.res.Map = &methodmap.Map{HighWater: planned.HighWater}
+		maps.method = &methodmap.Map{HighWater: planned.HighWater}
 		for _, e := range planned.Entries {
 			if _, bad := p.skipped[e.Key]; bad {
-				p.res.Map.HighWater = max(p.res.Map.HighWater, e.ID)
+				maps.method.HighWater = max(maps.method.HighWater, e.ID)
 				continue
 			}
-			p.res.Map.Entries = append(p.res.Map.Entries, e)
+			maps.method.Entries = append(maps.method.Entries, e)
 		}
+	}
+	if p.opt.Lists {
+		p.res.Ignored = ignored
 	}
 	for k := range p.focus {
 		p.res.Focus = append(p.res.Focus, k)
 	}
 	sort.Strings(p.res.Focus)
-	p.res.Traced = len(p.res.Map.Entries) - 1 // the dispatch entry
-	p.res.IgnoredCount = len(p.res.Ignored)
+	p.res.Traced = len(maps.method.Entries) - 1 // the dispatch entry
+	p.res.IgnoredCount = len(ignored)
 	p.res.IgnoredByReason = map[string]int{}
-	for _, m := range p.res.Ignored {
+	for _, m := range ignored {
 		p.res.IgnoredByReason[string(m.Reason)]++
 	}
 	p.tallyRules()
@@ -50,16 +54,17 @@ func (p *pipeline) finish() {
 // map and the planned map, which are one text when nothing was skipped,
 // and the ignore map, at once.
 func (p *pipeline) encodeTexts() error {
+	m := &p.res.maps
 	var planErr, mapErr error
 	var wg sync.WaitGroup
-	wg.Go(func() { p.res.plannedText, planErr = methodmap.EncodeMap(p.res.Planned) })
-	if p.res.Map != p.res.Planned {
-		wg.Go(func() { p.res.mapText, mapErr = methodmap.EncodeMap(p.res.Map) })
+	wg.Go(func() { m.plannedText, planErr = methodmap.EncodeMap(m.planned) })
+	if m.method != m.planned {
+		wg.Go(func() { m.mapText, mapErr = methodmap.EncodeMap(m.method) })
 	}
-	p.res.ignoreText = methodmap.EncodeIgnoreMap(p.res.Ignored)
+	m.ignoreText = methodmap.EncodeIgnoreMap(m.ignored)
 	wg.Wait()
-	if p.res.Map == p.res.Planned {
-		p.res.mapText = p.res.plannedText
+	if m.method == m.planned {
+		m.mapText = m.plannedText
 	}
 	return cmp.Or(planErr, mapErr)
 }

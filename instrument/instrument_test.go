@@ -27,7 +27,7 @@ func runPipeline(t *testing.T, mode rewrite.Mode, workers int, inputs ...string)
 	rt := rewrite.DefaultRuntime()
 	rt.Mode = mode
 	res, err := instrument.Run(context.Background(), instrument.Options{
-		Inputs: inputs, Output: out, Workers: workers, Runtime: rt,
+		Inputs: inputs, Output: out, Workers: workers, Runtime: rt, Lists: true,
 	})
 	require.NoError(t, err)
 	return out, res
@@ -48,7 +48,7 @@ func TestProgramsStayBalanced(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			out, res := runPipeline(t, mode, 2, orig)
 			traced := filepath.Join(out, filepath.Base(orig))
-			require.NotEmpty(t, res.TracedMethods())
+			require.NotEmpty(t, tracedMethods(t, res))
 			for _, prog := range javatest.InstrumentPrograms {
 				t.Run(prog, func(t *testing.T) {
 					t.Parallel()
@@ -140,7 +140,7 @@ func TestMethodsAtTheLimitsStayUntouched(t *testing.T) {
 	}
 	assert.Equal(t, rewrite.ReasonBranchOverflow, reasons["nearBranchLimit"])
 	assert.Equal(t, rewrite.ReasonCodeTooLarge, reasons["nearCodeLimit"])
-	for _, e := range res.Map.Entries {
+	for _, e := range methodMapOf(t, res).Entries {
 		assert.False(t, e.Key.Class == "ins/Big" && strings.HasPrefix(e.Key.Name, "near"), "%v is in the map", e.Key)
 	}
 	// The class still verifies and its other methods are traced.

@@ -114,7 +114,7 @@ func (p *pipeline) openStore(ctx context.Context) (err error) {
 	}
 	if p.opt.MapPath != "" {
 		cache, mapPath, res := p.cache, p.opt.MapPath, p.res
-		res.keep = func() error { return cache.PutMap(mapPath, res.plannedText) }
+		res.keep = func() error { return cache.PutMap(mapPath, res.maps.plannedText) }
 	}
 	return p.checkInputs(ctx)
 }

@@ -71,10 +71,10 @@ func (p *pipeline) patchResult() error {
 	go func() {
 		defer close(ignoreDone)
 		if methodmap.SameIgnoreLines(wasIgnored, ignored) {
-			res.ignoreText = snap.ignoreText
+			res.maps.ignoreText = snap.ignoreText
 			return
 		}
-		res.ignoreText, ignoreErr = methodmap.PatchIgnoreMap(snap.ignoreText, d.classes, ignored)
+		res.maps.ignoreText, ignoreErr = methodmap.PatchIgnoreMap(snap.ignoreText, d.classes, ignored)
 	}()
 	defer func() { <-ignoreDone }()
 	planned := d.kept
@@ -98,14 +98,14 @@ func (p *pipeline) patchResult() error {
 		}
 	}
 	d.snap.skippedIDs = skippedIDs
-	res.plannedText, res.mapText = planned, planned
+	res.maps.plannedText, res.maps.mapText = planned, planned
 	if len(skippedIDs) > 0 {
 		drop := map[int]bool{}
 		for _, s := range skippedIDs {
 			drop[s.id] = true
 		}
 		var err error
-		if res.mapText, err = methodmap.PatchMap(planned, nil, drop, nil, p.highWater); err != nil {
+		if res.maps.mapText, err = methodmap.PatchMap(planned, nil, drop, nil, p.highWater); err != nil {
 			return fmt.Errorf("cache: %w", err)
 		}
 	}
@@ -115,7 +115,7 @@ func (p *pipeline) patchResult() error {
 	if p.opt.Lists {
 		res.Ignored = patchIgnored(snap.ignoredList, d.classes, ignored)
 	}
-	res.Traced = mapEntries(res.mapText) - 1
+	res.Traced = mapEntries(res.maps.mapText) - 1
 	res.CachedScans = snap.classes - len(d.edits)
 	for i := range p.inputs {
 		if !d.changed[i] {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -55,125 +54,13 @@ type Options struct {
 	// result instead (lastrun.go, patch.go). Runs with MapPath return the maps as
 	// texts.
 	MapPath string
-	// Lists makes a run with MapPath fill Result.Ignored (for a report),
-	// also when it patches its last result: the snapshot then keeps the
-	// list. A run that plans every method fills Map, Planned and Ignored
-	// anyway.
+	// Lists makes the run fill Result.Ignored (for a report), also when it
+	// patches its last result: the snapshot then keeps the list.
 	Lists bool
 	// Publish, when set, receives the finished outputs (staged under
 	// temporary names) instead of their being renamed into place: the
 	// caller publishes them with the maps as one set (outset).
 	Publish *outset.Set
-}
-
-// TracedMethod is a method that got an id.
-type TracedMethod struct {
-	Key    MethodKey
-	Access uint16
-	ID     int
-}
-
-// IgnoredMethod is a method left untraced, with the reason: the map's
-// own type, so the list goes to the ignore map and the report as it is.
-type IgnoredMethod = methodmap.IgnoredMethod
-
-// Result summarises a run.
-type Result struct {
-	// Map is the method map of what was instrumented: every traced method
-	// with its id, and the dispatch entry.
-	Map *methodmap.Map
-	// Planned is Map with the planned methods that could not be rewritten
-	// (Skipped) still in, with the ids they were planned with. As the next
-	// run's base map it keeps those ids too, so the same inputs plan the
-	// same again (and a cache can serve them).
-	Planned *methodmap.Map
-	Inputs  int
-	Classes int // class entries read
-	// Renamed counts the classes whose original name (Policy.OriginalClass)
-	// is not their name: what a mapping applied to.
-	Renamed    int
-	Rewritten  int // classes written with changes
-	Ignored    []IgnoredMethod
-	Skipped    map[string]int // planned methods left untouched, by reason
-	Focus      []string       // classes that got the focus call
-	Duplicates []string       // class names found in more than one input
-	Warnings   []string
-	Outputs    []string
-	// With Options.Cache: inputs whose output was the cached jar whole,
-	// classes whose scan came from the cache, and classes whose rewrite
-	// outcome did.
-	CachedInputs, CachedScans, CachedRewrites int
-	// With Options.MapPath: the method map, the planned map and the ignore
-	// map as the files are to be written. A run that patched its last
-	// result leaves Map and Planned nil (and Ignored, without
-	// Options.Lists) and sets only these.
-	// Callers write the maps through WriteMethodMap and WriteIgnoreMap,
-	// which take whichever the run has.
-	mapText, plannedText, ignoreText []byte
-	// Traced counts Map's entries but the dispatch entry, IgnoredCount
-	// Ignored's, and IgnoredByReason Ignored's by reason.
-	Traced, IgnoredCount int
-	IgnoredByReason      map[string]int
-	// RuleClasses counts the classes per rule Policy.ClassRule named, and
-	// RuleMethods the methods per rule that decided them (Policy.Decide,
-	// and a blocked class's rule for its methods); each class name counts
-	// once. ClassNames are the original names of the input classes,
-	// sorted, when the policy has a ClassRule: what a caller needs to
-	// explain a rule that matched nothing. Every run fills them, whatever
-	// it took from a cache.
-	RuleClasses, RuleMethods map[string]int
-	ClassNames               []string
-
-	keep func() error // KeepMap's work, when the run had a cache and a MapPath
-}
-
-// KeepMap keeps the planned map (the methods left untouched
-// keep their ids too) in the cache as the next run's base map. The caller
-// calls it once it has written the maps, so a run that fails before keeps
-// the last good one. Without Options.Cache and MapPath it does nothing.
-func (r *Result) KeepMap() error {
-	if r.keep == nil || r.plannedText == nil {
-		return nil
-	}
-	return r.keep()
-}
-
-// WriteMethodMap writes methodMapping.txt as the run made it.
-func (r *Result) WriteMethodMap(w io.Writer) error {
-	if r.mapText != nil {
-		_, err := w.Write(r.mapText)
-		return err
-	}
-	return methodmap.EncodeMapTo(w, r.Map)
-}
-
-// WriteIgnoreMap writes ignoreMethodMapping.txt as the run made it.
-func (r *Result) WriteIgnoreMap(w io.Writer) error {
-	if r.ignoreText != nil {
-		_, err := w.Write(r.ignoreText)
-		return err
-	}
-	return methodmap.EncodeIgnoreMapTo(w, r.Ignored)
-}
-
-// MapTexts returns the method map and the ignore map as bytes when the
-// run has them at hand (runs with Options.MapPath), else nil: a caller can
-// tell an unchanged file without writing it.
-func (r *Result) MapTexts() (methodMap, ignoreMap []byte) { return r.mapText, r.ignoreText }
-
-// NumTraced returns how many methods were instrumented (the map's entries
-// but the dispatch entry).
-func (r *Result) NumTraced() int { return r.Traced }
-
-// TracedMethods lists the instrumented methods, sorted by id.
-func (r *Result) TracedMethods() []TracedMethod {
-	out := make([]TracedMethod, 0, len(r.Map.Entries))
-	for _, e := range r.Map.Entries {
-		if e.ID != methodmap.DispatchID {
-			out = append(out, TracedMethod{Key: e.Key, Access: e.Access, ID: e.ID})
-		}
-	}
-	return out
 }
 
 // Run instruments the inputs and writes the outputs. Nothing is left at

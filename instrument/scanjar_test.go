@@ -88,13 +88,13 @@ func TestScanInstrumentedFindsEveryInjectedID(t *testing.T) {
 				base = &methodmap.Map{HighWater: tc.highWater}
 			}
 			out, res := instrumentForScan(t, rt, base, jar)
-			require.NotEmpty(t, res.TracedMethods())
+			require.NotEmpty(t, tracedMethods(t, res))
 			scanned, err := instrument.ScanInstrumented(filepath.Join(out, filepath.Base(jar)), rt)
 			require.NoError(t, err)
 			after := scannedByKey(t, scanned)
 
 			wantIDs := map[scanKey]int{}
-			for _, m := range res.TracedMethods() {
+			for _, m := range tracedMethods(t, res) {
 				wantIDs[scanKey{m.Key.Class, m.Key.Name, m.Key.Desc}] = m.ID
 			}
 			pushForms := map[string]bool{}
@@ -123,7 +123,7 @@ func TestScanInstrumentedFindsEveryInjectedID(t *testing.T) {
 				for _, f := range tc.wantForms {
 					want[f] = true
 				}
-				assert.Equal(t, want, pushForms, "ids from %d to %d", res.TracedMethods()[0].ID, res.TracedMethods()[res.NumTraced()-1].ID)
+				assert.Equal(t, want, pushForms, "ids from %d to %d", tracedMethods(t, res)[0].ID, tracedMethods(t, res)[res.NumTraced()-1].ID)
 			}
 
 			// The same methods as the input, plus onWindowFocusChanged where

@@ -294,7 +294,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 	s := &runSnapshot{
 		inputs:      make([]snapInput, len(p.inputs)),
 		classpath:   p.checks[len(p.inputs):],
-		plannedSum:  checkSum(res.plannedText),
+		plannedSum:  checkSum(res.maps.plannedText),
 		highWater:   p.highWater,
 		classes:     res.Classes,
 		renamed:     res.Renamed,
@@ -308,7 +308,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 		listed:      p.opt.Lists,
 		focus:       res.Focus,
 		duplicates:  p.dups,
-		ignoreText:  res.ignoreText,
+		ignoreText:  res.maps.ignoreText,
 	}
 	if p.opt.Lists {
 		s.ignoredList = res.Ignored
@@ -333,7 +333,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 		return s
 	}
 	if len(p.skipped) > 0 {
-		for _, e := range res.Planned.Entries {
+		for _, e := range res.maps.planned.Entries {
 			if _, bad := p.skipped[e.Key]; bad {
 				s.skippedIDs = append(s.skippedIDs, snapSkip{id: e.ID, class: e.Key.Class})
 			}

@@ -478,7 +478,7 @@ func TestMultiReleaseJar(t *testing.T) {
 		assert.Contains(t, string(classes[name]), "com/tencent/matrix/trace/core/AppMethodBeat", name)
 	}
 	ids := map[string]int{}
-	for _, m := range res.TracedMethods() {
+	for _, m := range tracedMethods(t, res) {
 		if m.Key.Class == "z/Traced" {
 			_, dup := ids[m.Key.Name+m.Key.Desc]
 			assert.False(t, dup, "%v has two map lines", m.Key)

@@ -282,7 +282,7 @@ func instrumentAndWriteMaps(ctx context.Context, fl *instrumentFlags, inputs []s
 	t = time.Now()
 	if err == nil {
 		usage.warn(res, log)
-		err = stageMaps(res, paths, set, usage.counts(res))
+		err = stageMaps(res, paths, set, usage.counts(res), opt.MapPath != "")
 		log.Debug("phase done", zap.String("phase", "maps"), zap.Duration("took", time.Since(t)))
 	}
 	if err == nil && ctx.Err() != nil {
@@ -388,6 +388,8 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode rewrite.Mode, log *
 		Runtime:   rt,
 		Strict:    fl.strict,
 		Log:       log,
+		// The report lists every ignored method.
+		Lists: fl.report != "",
 	}
 	if fl.mapping != "" {
 		m, err := mapping.ParseFile(fl.mapping, log)
@@ -618,7 +620,7 @@ func (p outputPaths) checkWritable() error {
 // them to set, which publishes them with the jars. A file that already
 // holds what would be written is left alone (a cached run mostly writes
 // the maps the last run wrote, tens of MB each).
-func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set, rules []methodmap.RuleCount) error {
+func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set, rules []methodmap.RuleCount, haveTexts bool) error {
 	var mu sync.Mutex
 	stage := func(what, path string, data []byte, write func(tmp string) error) error {
 		if data != nil && atomicfile.Holds(path, data) {
@@ -643,7 +645,16 @@ func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set, rules []m
 	// The two maps and the report are written at once: each is tens of
 	// MB of text for a large app, and the build waits for all.
 	var mapErr, repErr error
-	mapText, ignoreText := res.MapTexts()
+	// A run with a map path laid the maps out as texts; one without did
+	// not, and they are written straight from its lists rather than held
+	// whole to be compared.
+	var mapText, ignoreText []byte
+	if haveTexts {
+		var err error
+		if mapText, ignoreText, err = res.MapTexts(); err != nil {
+			return err
+		}
+	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		mapErr = stage("method map", p.methodMap, mapText, func(tmp string) error {

@@ -24,8 +24,6 @@ func useCache(opt *instrument.Options, fl *instrumentFlags, methodMap string) er
 	}
 	opt.CacheKey = key
 	opt.MapPath = methodMap
-	// The report lists every ignored method, which only a full run has.
-	opt.Lists = fl.report != ""
 	return nil
 }
 
