@@ -47,11 +47,11 @@ type inputCache struct {
 
 // prepareCache hashes the jar inputs and loads the packs they can use.
 func (p *pipeline) prepareCache(ctx context.Context) error {
-	c := p.cache
+	c := p.cache.store
 	if err := p.sumInputs(ctx, nil); err != nil {
 		return err
 	}
-	p.caches = make([]*inputCache, len(p.inputs))
+	p.cache.inputs = make([]*inputCache, len(p.inputs))
 	return p.parallel(ctx, len(p.inputs), func(i, _ int) error {
 		in := p.inputs[i]
 		abs, err := filepath.Abs(in.path)
@@ -60,15 +60,15 @@ func (p *pipeline) prepareCache(ctx context.Context) error {
 		}
 		ic := &inputCache{abs: abs, isJar: !in.isDir,
 			sums: make([][32]byte, len(in.entries)), recs: make([]*cachedClass, len(in.entries))}
-		p.caches[i] = ic
+		p.cache.inputs[i] = ic
 		if in.isDir {
 			// Its content sum (dirSum) goes into its pack for a delta run
 			// to check; its records are checked class by class.
-			ic.sum, ic.key = p.inputSums[i], c.inputPackKey(ic, p.inputSums[i])
+			ic.sum, ic.key = p.cache.sums[i], c.inputPackKey(ic, p.cache.sums[i])
 			ic.from, ic.fromKey = c.loadPack(ic.key, nil, p.descs), ic.key
 			return nil
 		}
-		ic.sum = p.inputSums[i]
+		ic.sum = p.cache.sums[i]
 		ic.key = c.packKeyOf(ic.sum)
 		if ix := c.loadPack(ic.key, &ic.sum, p.descs); ix != nil {
 			ic.from, ic.fromKey, ic.whole = ix, ic.key, true
@@ -158,7 +158,7 @@ func (p *pipeline) cachedOutcome(idx int, ic *inputCache, j int, e *entry, ci *c
 	}
 	r := old.result
 	if r.rewritten {
-		body, err := ic.readBody(p.cache, &r)
+		body, err := ic.readBody(p.cache.store, &r)
 		if err != nil {
 			p.opt.Log.Debug("cache: body not reused: " + err.Error())
 			return res, nil, false
@@ -226,7 +226,7 @@ func (p *pipeline) wholeJarReusable(i int) bool {
 	if p.cache == nil {
 		return false
 	}
-	ic := p.caches[i]
+	ic := p.cache.inputs[i]
 	if ic == nil || !ic.whole || !ic.jarOK || p.opt.Merge {
 		return false
 	}
@@ -257,7 +257,7 @@ func (p *pipeline) wholeJarReusable(i int) bool {
 // reuseWholeJar replays what writing input i reported last time; its
 // output comes from the pack's jar.
 func (p *pipeline) reuseWholeJar(i int, tick func()) {
-	ic, in := p.caches[i], p.inputs[i]
+	ic, in := p.cache.inputs[i], p.inputs[i]
 	ic.unchanged = true
 	p.mu.Lock()
 	p.res.CachedInputs++
@@ -287,8 +287,8 @@ func (p *pipeline) reuseWholeJar(i int, tick func()) {
 }
 
 // startPack opens this run's .dat for input i.
-func (p *pipeline) startPack(ic *inputCache) error {
-	f, err := p.cache.CreateTemp()
+func (c *runCache) startPack(ic *inputCache) error {
+	f, err := c.store.CreateTemp()
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
@@ -301,8 +301,8 @@ func (p *pipeline) startPack(ic *inputCache) error {
 // into it as they are. The old pack's index never reads past what it
 // wrote, so the appended bodies do not disturb it before storePack renames
 // the file to the new pack.
-func (p *pipeline) shareDat(ic *inputCache) error {
-	f, err := os.OpenFile(p.cache.Path(ic.fromKey, store.Bodies), os.O_WRONLY|os.O_APPEND, 0)
+func (c *runCache) shareDat(ic *inputCache) error {
+	f, err := os.OpenFile(c.store.Path(ic.fromKey, store.Bodies), os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
@@ -348,7 +348,7 @@ func (p *pipeline) storeCache() {
 	if p.cache == nil {
 		return
 	}
-	for i, ic := range p.caches {
+	for i, ic := range p.cache.inputs {
 		if err := p.storePack(i, ic); err != nil {
 			p.warn("cache: %s: %v", p.inputs[i].path, err)
 		}
@@ -373,13 +373,13 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 		if ix := ic.from; ix != nil && p.snapshotUsable(ix) {
 			ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 		}
-		return p.cache.SetLastPack(ic.abs, ic.key)
+		return p.cache.store.SetLastPack(ic.abs, ic.key)
 	}
 	if ic.newDat == nil {
 		return nil
 	}
 	in := p.inputs[i]
-	ix := &packIndex{optSum: p.cache.optSum, inputSum: ic.sum, classes: map[string]*cachedClass{}}
+	ix := &packIndex{optSum: p.cache.store.optSum, inputSum: ic.sum, classes: map[string]*cachedClass{}}
 	var names []string
 	for j := range in.entries {
 		if rec := ic.recs[j]; rec != nil {
@@ -393,32 +393,32 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 	if err := ic.newDat.Close(); err != nil {
 		return err
 	}
-	if err := p.cache.Commit(ic.newDat.Name(), ic.key, store.Bodies); err != nil {
+	if err := p.cache.store.Commit(ic.newDat.Name(), ic.key, store.Bodies); err != nil {
 		return err
 	}
-	p.cache.Remove(ic.key, store.Jar)
+	p.cache.store.Remove(ic.key, store.Jar)
 	if ic.jarHash != nil && !ic.emitWarned && len(p.written) > i {
 		out := p.written[i]
-		if err := p.cache.PutFile(ic.key, store.Jar, out); err == nil {
-			if st, err := os.Stat(p.cache.Path(ic.key, store.Jar)); err == nil {
+		if err := p.cache.store.PutFile(ic.key, store.Jar, out); err == nil {
+			if st, err := os.Stat(p.cache.store.Path(ic.key, store.Jar)); err == nil {
 				ix.hasJar, ix.jarSize = true, st.Size()
 				ix.jarSum = ic.jarHash.sum()
 			}
 		}
 	}
-	if err := p.cache.Write(ic.key, store.Index, func(w io.Writer) error { return writeIndex(w, ix, names) }); err != nil {
+	if err := p.cache.store.Write(ic.key, store.Index, func(w io.Writer) error { return writeIndex(w, ix, names) }); err != nil {
 		return err
 	}
 	if p.snapshotUsable(ix) {
 		ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 	}
-	prev := p.cache.LastPack(ic.abs)
-	if err := p.cache.SetLastPack(ic.abs, ic.key); err != nil {
+	prev := p.cache.store.LastPack(ic.abs)
+	if err := p.cache.store.SetLastPack(ic.abs, ic.key); err != nil {
 		return err
 	}
 	if prev != "" && prev != ic.key {
 		// One pack per input path and options: the superseded one goes.
-		p.cache.RemovePack(prev)
+		p.cache.store.RemovePack(prev)
 	}
 	return nil
 }
@@ -427,22 +427,22 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 // Options.MapPath while the scan runs, and returns the run's base map:
 // the kept map merged under Policy.BaseMap. A missing kept map is none; a
 // damaged one only costs the ids their history.
-func (p *pipeline) readKeptMap() <-chan *methodmap.Map {
+func (c *runCache) readKeptMap(opt *Options, warn func(format string, args ...any)) <-chan *methodmap.Map {
 	out := make(chan *methodmap.Map, 1)
-	if p.cache == nil || p.opt.MapPath == "" {
-		out <- p.opt.Policy.BaseMap
+	if opt.MapPath == "" {
+		out <- opt.Policy.BaseMap
 		return out
 	}
 	go func() {
 		var m *methodmap.Map
-		data, err := p.cache.Map(p.opt.MapPath)
+		data, err := c.store.Map(opt.MapPath)
 		if err == nil {
-			m, err = methodmap.ParseMap(bytes.NewReader(data), p.cache.MapName(p.opt.MapPath))
+			m, err = methodmap.ParseMap(bytes.NewReader(data), c.store.MapName(opt.MapPath))
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			p.warn("cache: previous method map not used: %v", err)
+			warn("cache: previous method map not used: %v", err)
 		}
-		out <- methodmap.Merge(p.opt.Policy.BaseMap, m)
+		out <- methodmap.Merge(opt.Policy.BaseMap, m)
 	}()
 	return out
 }
@@ -455,7 +455,7 @@ func (p *pipeline) keptOutcome(idx int, e *entry, rec *cachedClass) (entryResult
 	if !r.rewritten {
 		return entryResult{}, rec
 	}
-	body, err := p.caches[idx].readBody(p.cache, r)
+	body, err := p.cache.inputs[idx].readBody(p.cache.store, r)
 	if err == nil {
 		return entryResult{body: body, deflated: r.deflated, crc: r.crc, size: r.size}, rec
 	}
@@ -476,7 +476,7 @@ func (p *pipeline) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *
 	if err != nil || ci == nil {
 		return fail(errBadPack)
 	}
-	base, err := methodmap.SelectClasses(p.delta.kept, map[string]bool{ci.origName: true})
+	base, err := methodmap.SelectClasses(p.cache.delta().kept, map[string]bool{ci.origName: true})
 	if err != nil {
 		return fail(err)
 	}

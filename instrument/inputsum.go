@@ -21,8 +21,8 @@ import (
 // keeps its runs off the delta path.
 func (p *pipeline) checkInputs(ctx context.Context) error {
 	all := append(append([]*input(nil), p.inputs...), p.classpath...)
-	p.checks = make([]checksum, len(all))
-	p.inputSums = make([][32]byte, len(p.inputs))
+	p.cache.checks = make([]checksum, len(all))
+	p.cache.sums = make([][32]byte, len(p.inputs))
 	return p.parallel(ctx, len(all), func(i, _ int) error {
 		in := all[i]
 		if in.isDir {
@@ -33,7 +33,7 @@ func (p *pipeline) checkInputs(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			p.checks[i], p.inputSums[i] = check, dirSum(check)
+			p.cache.checks[i], p.cache.sums[i] = check, dirSum(check)
 			return nil
 		}
 		in.jar.mapContents()
@@ -41,7 +41,7 @@ func (p *pipeline) checkInputs(ctx context.Context) error {
 		if err := in.jar.writeTo(h); err != nil {
 			return fmt.Errorf("%s: %w", in.path, err)
 		}
-		p.checks[i] = h.sum()
+		p.cache.checks[i] = h.sum()
 		return nil
 	})
 }
@@ -51,14 +51,14 @@ func (p *pipeline) checkInputs(ctx context.Context) error {
 func (p *pipeline) sumInputs(ctx context.Context, which []bool) error {
 	return p.parallel(ctx, len(p.inputs), func(i, _ int) error {
 		in := p.inputs[i]
-		if in.isDir || p.inputSums[i] != ([32]byte{}) || (which != nil && !which[i]) {
+		if in.isDir || p.cache.sums[i] != ([32]byte{}) || (which != nil && !which[i]) {
 			return nil
 		}
 		h := sha256.New()
 		if err := in.jar.writeTo(h); err != nil {
 			return fmt.Errorf("%s: %w", in.path, err)
 		}
-		h.Sum(p.inputSums[i][:0])
+		h.Sum(p.cache.sums[i][:0])
 		return nil
 	})
 }

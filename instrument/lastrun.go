@@ -32,7 +32,7 @@ type delta struct {
 	kept     []byte // the kept planned map text
 	changed  []bool // by input: its bytes changed
 	// summed is closed when the content sums of the changed inputs (their
-	// new pack keys) are in p.inputSums; sumErr says why not.
+	// new pack keys) are in p.cache.sums; sumErr says why not.
 	summed chan struct{}
 	sumErr error
 	// keep[i][j]: the record of class entry j of changed input i, reused
@@ -55,20 +55,20 @@ type classEdit struct {
 // runIdentity names the command a snapshot belongs to: options, inputs,
 // classpath, outputs and the base map. It is computed once a run (the
 // base map can hold hundreds of thousands of lines).
-func (p *pipeline) runIdentity() (string, error) {
-	if p.identity == "" {
-		id, err := p.computeIdentity()
+func (c *runCache) runIdentity(opt *Options) (string, error) {
+	if c.identity == "" {
+		id, err := c.computeIdentity(opt)
 		if err != nil {
 			return "", err
 		}
-		p.identity = id
+		c.identity = id
 	}
-	return p.identity, nil
+	return c.identity, nil
 }
 
-func (p *pipeline) computeIdentity() (string, error) {
-	parts := [][]byte{[]byte("run"), boolBytes(p.opt.Merge), baseMapDigest(p.opt.Policy.BaseMap)}
-	for _, group := range [][]string{{p.opt.Output, p.opt.MapPath}, p.opt.Inputs, {""}, p.opt.Classpath} {
+func (c *runCache) computeIdentity(opt *Options) (string, error) {
+	parts := [][]byte{[]byte("run"), boolBytes(opt.Merge), baseMapDigest(opt.Policy.BaseMap)}
+	for _, group := range [][]string{{opt.Output, opt.MapPath}, opt.Inputs, {""}, opt.Classpath} {
 		for _, path := range group {
 			abs := ""
 			if path != "" {
@@ -80,7 +80,7 @@ func (p *pipeline) computeIdentity() (string, error) {
 			parts = append(parts, []byte(abs))
 		}
 	}
-	return p.cache.Key(parts...), nil
+	return c.store.Key(parts...), nil
 }
 
 func boolBytes(b bool) []byte { return []byte{boolByte(b)} }
@@ -109,11 +109,13 @@ func baseMapDigest(m *methodmap.Map) []byte {
 // openStore opens the cache and computes the checks of the inputs, which
 // tell the jars that changed since the last run.
 func (p *pipeline) openStore(ctx context.Context) (err error) {
-	if p.cache, err = openCache(&p.opt); err != nil {
+	store, err := openCache(&p.opt)
+	if err != nil {
 		return err
 	}
+	p.cache = &runCache{store: store}
 	if p.opt.MapPath != "" {
-		cache, mapPath, res := p.cache, p.opt.MapPath, p.res
+		cache, mapPath, res := p.cache.store, p.opt.MapPath, p.res
 		res.keep = func() error { return cache.PutMap(mapPath, res.maps.plannedText) }
 	}
 	return p.checkInputs(ctx)
@@ -139,33 +141,33 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 			return nil, "a directory on the class path"
 		}
 	}
-	identity, err := p.runIdentity()
+	identity, err := p.cache.runIdentity(&p.opt)
 	if err != nil {
 		return nil, err.Error()
 	}
-	snap := p.cache.loadSnapshot(identity)
+	snap := p.cache.store.loadSnapshot(identity)
 	switch {
 	case snap == nil:
 		return nil, "no snapshot of this command"
-	case len(snap.inputs) != len(p.inputs) || !slices.Equal(snap.classpath, p.checks[len(p.inputs):]):
+	case len(snap.inputs) != len(p.inputs) || !slices.Equal(snap.classpath, p.cache.checks[len(p.inputs):]):
 		return nil, "classpath changed"
 	case o.Lists && !snap.listed:
 		return nil, "the method lists are needed and the last run did not keep them"
 	}
 	d := &delta{identity: identity, snap: snap, changed: make([]bool, len(p.inputs)),
 		keep: make([][]*cachedClass, len(p.inputs)), classes: map[string]bool{}}
-	p.caches = make([]*inputCache, len(p.inputs))
+	p.cache.inputs = make([]*inputCache, len(p.inputs))
 	for i, in := range p.inputs {
 		abs, err := filepath.Abs(in.path)
 		if err != nil {
 			return nil, err.Error()
 		}
-		d.changed[i] = p.checks[i] != snap.inputs[i].check
+		d.changed[i] = p.cache.checks[i] != snap.inputs[i].check
 		ic := &inputCache{abs: abs, isJar: !in.isDir}
-		p.caches[i] = ic
+		p.cache.inputs[i] = ic
 		if !d.changed[i] {
-			p.inputSums[i] = snap.inputs[i].sum
-			ic.sum, ic.key = snap.inputs[i].sum, p.cache.inputPackKey(ic, snap.inputs[i].sum)
+			p.cache.sums[i] = snap.inputs[i].sum
+			ic.sum, ic.key = snap.inputs[i].sum, p.cache.store.inputPackKey(ic, snap.inputs[i].sum)
 			ic.stored = snap.inputs[i]
 		}
 	}
@@ -188,7 +190,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	keptOK := false
 	checks.Go(func() {
 		var err error
-		d.kept, err = p.cache.Map(o.MapPath)
+		d.kept, err = p.cache.store.Map(o.MapPath)
 		keptOK = err == nil && checkSum(d.kept) == snap.plannedSum
 	})
 	// A merged output is written whole, from records: no pack jar is used.
@@ -197,7 +199,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		for i := range p.inputs {
 			if !d.changed[i] {
 				si := &snap.inputs[i]
-				jarOK[i] = o.Merge || p.cache.packJarIntact(p.caches[i].key, si.jarSize, si.jarSum)
+				jarOK[i] = o.Merge || p.cache.store.packJarIntact(p.cache.inputs[i].key, si.jarSize, si.jarSum)
 			}
 		}
 	})
@@ -236,7 +238,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 // keepInput takes every class of unchanged input i from the records of
 // its pack (a merged output, which is written whole).
 func (p *pipeline) keepInput(d *delta, i int) string {
-	in, ic := p.inputs[i], p.caches[i]
+	in, ic := p.inputs[i], p.cache.inputs[i]
 	ix, classes, why := p.openPack(d, i, ic.key, ic.sum)
 	if why != "" {
 		return why
@@ -259,14 +261,14 @@ func (p *pipeline) keepInput(d *delta, i int) string {
 // the indexes of the input's class entries, or why the pack does not
 // serve.
 func (p *pipeline) openPack(d *delta, i int, key string, sum [32]byte) (ix *packIndex, classes []int, why string) {
-	in, ic := p.inputs[i], p.caches[i]
+	in, ic := p.inputs[i], p.cache.inputs[i]
 	listed := make(chan error, 1) // the jar's directory is read meanwhile
 	go func() { listed <- in.list() }()
-	ix, err := readIndex(p.cache.Path(key, store.Index), false, p.descs)
+	ix, err := readIndex(p.cache.store.Path(key, store.Index), false, p.descs)
 	if lerr := <-listed; lerr != nil {
 		return nil, nil, lerr.Error()
 	}
-	if err != nil || ix.optSum != p.cache.optSum || ix.inputSum != sum {
+	if err != nil || ix.optSum != p.cache.store.optSum || ix.inputSum != sum {
 		return nil, nil, "no pack of its last version"
 	}
 	ic.from, ic.fromKey = ix, key
@@ -287,9 +289,9 @@ func (p *pipeline) openPack(d *delta, i int, key string, sum [32]byte) (ix *pack
 // diffInput finds the changed classes of changed input i against the pack
 // of its last version and scans them.
 func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
-	in, ic := p.inputs[i], p.caches[i]
+	in, ic := p.inputs[i], p.cache.inputs[i]
 	si := &d.snap.inputs[i]
-	ix, classes, why := p.openPack(d, i, p.cache.inputPackKey(ic, si.sum), si.sum)
+	ix, classes, why := p.openPack(d, i, p.cache.store.inputPackKey(ic, si.sum), si.sum)
 	// Only the changed jars are listed: a changed class that the
 	// generated-class rule judges by another jar's R comes out differently
 	// from its last scan, and sameHierarchy sends the run to a full one.
@@ -376,7 +378,7 @@ func sameHierarchy(a, b *classInfo) bool {
 // when prepareDelta compared them) and, for the rest, what the last run
 // found and reported, again.
 func (p *pipeline) takeChanges() {
-	d := p.delta
+	d := p.cache.delta()
 	snap := d.snap
 	p.res.Classes = snap.classes // the total of the progress
 	p.res.Renamed = snap.renamed
@@ -390,7 +392,7 @@ func (p *pipeline) takeChanges() {
 			p.infos[i] = make([]*classInfo, len(in.entries))
 		}
 		if !d.changed[i] && p.opt.Merge {
-			p.caches[i].unchanged = true // its pack stays as it is
+			p.cache.inputs[i].unchanged = true // its pack stays as it is
 		}
 	}
 	for _, ed := range d.edits {
@@ -428,7 +430,7 @@ func (p *pipeline) takeChanges() {
 // them, and new ones get ids above its high-water mark. p.infos holds
 // only the changed classes, so planIDs and plannedMap plan just them.
 func (p *pipeline) planChanges() error {
-	d := p.delta
+	d := p.cache.delta()
 	kept, err := methodmap.SelectClasses(d.kept, d.classes)
 	if err != nil {
 		return fmt.Errorf("cache: kept map: %w", err)
@@ -449,17 +451,17 @@ func (p *pipeline) planChanges() error {
 // adoptChangedSums names the new packs of a delta run's changed jars by
 // their content sums, computed while the run went on.
 func (p *pipeline) adoptChangedSums() {
-	d := p.delta
+	d := p.cache.delta()
 	if <-d.summed; d.sumErr != nil {
 		p.warn("cache: %v", d.sumErr) // the outputs stand; the packs are not kept
 	}
-	for i, ic := range p.caches {
+	for i, ic := range p.cache.inputs {
 		if d.changed[i] {
 			if d.sumErr != nil {
 				ic.discardDat()
 				continue
 			}
-			ic.sum, ic.key = p.inputSums[i], p.cache.inputPackKey(ic, p.inputSums[i])
+			ic.sum, ic.key = p.cache.sums[i], p.cache.store.inputPackKey(ic, p.cache.sums[i])
 		}
 	}
 }

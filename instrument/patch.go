@@ -12,7 +12,7 @@ import (
 // patchResult makes the result of the run from the snapshot's with the
 // changed classes' contributions replaced.
 func (p *pipeline) patchResult() error {
-	d, snap, res := p.delta, p.delta.snap, p.res
+	d, snap, res := p.cache.delta(), p.cache.delta().snap, p.res
 	entries := d.entries
 	if p.opt.Progress != nil { // the copied jars did not tick
 		defer p.opt.Progress(snap.classes, snap.classes)
@@ -50,7 +50,7 @@ func (p *pipeline) patchResult() error {
 		}
 		// The write left the class's record: its scan, and what its
 		// rewrite (if it had plans) left untouched.
-		now := p.caches[ed.in].recs[ed.j]
+		now := p.cache.inputs[ed.in].recs[ed.j]
 		for r, n := range ignoredContribution(ed.cur, now.result.skipped, &ignored) {
 			ignoredBy[r] += n
 			res.IgnoredCount += n

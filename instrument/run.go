@@ -69,7 +69,7 @@ type Options struct {
 // Every run takes one path: look up, scan, plan, write, finish, store.
 // With a cache the store answers what it can: lookUp finds the last run
 // of the same command still valid but for some changed classes (a delta
-// run: p.delta) or else the pack of each input, and each stage takes its
+// run: p.cache.delta()) or else the pack of each input, and each stage takes its
 // answers from there instead of doing the work: the scans and ids of
 // unchanged classes, their rewritten bodies, whole output jars, the maps.
 func Run(ctx context.Context, opt Options) (*Result, error) {
@@ -152,7 +152,7 @@ func (p *pipeline) lookUp(ctx context.Context) error {
 		}
 		d, why := p.prepareDelta(ctx)
 		if d != nil {
-			p.delta = d
+			p.cache.last = d
 			p.opt.Log.Debug("cache: delta run", zap.Int("changed classes", len(d.edits)))
 			return nil
 		}
@@ -169,7 +169,9 @@ func (p *pipeline) lookUp(ctx context.Context) error {
 			return err
 		}
 	}
-	p.keptBase = p.readKeptMap()
+	if p.cache != nil {
+		p.cache.keptBase = p.cache.readKeptMap(&p.opt, p.warn)
+	}
 	return nil
 }
 
@@ -177,7 +179,7 @@ func (p *pipeline) lookUp(ctx context.Context) error {
 // classes' scans (made when they were compared) and the last run's
 // answers for the rest.
 func (p *pipeline) scanStage(ctx context.Context) error {
-	if p.delta != nil {
+	if p.cache.delta() != nil {
 		p.takeChanges()
 		return nil
 	}
@@ -200,17 +202,17 @@ func (p *pipeline) scanStage(ctx context.Context) error {
 // planStage plans every class with the base map, or in a delta run the
 // changed classes with the kept map's lines of those classes.
 func (p *pipeline) planStage(context.Context) error {
-	if p.delta != nil {
+	if p.cache.delta() != nil {
 		return p.planChanges()
 	}
-	p.base = <-p.keptBase
+	p.base = p.cache.baseMap(p.opt.Policy.BaseMap)
 	return p.plan()
 }
 
 // finishStage makes the result's lists and maps from the scans, or in a
 // delta run patches the last run's.
 func (p *pipeline) finishStage(context.Context) error {
-	if p.delta != nil {
+	if p.cache.delta() != nil {
 		return p.patchResult()
 	}
 	p.finish()
@@ -226,7 +228,7 @@ func (p *pipeline) storeStage(context.Context) error {
 	if p.cache == nil {
 		return nil
 	}
-	if p.delta != nil {
+	if p.cache.delta() != nil {
 		p.adoptChangedSums()
 	}
 	p.storeCache()
@@ -268,24 +270,16 @@ type pipeline struct {
 	// mergeSkips counts by entry name what --merge skipped (warnAt).
 	mergeSkips map[string]int
 
-	cache  *cacheStore
-	caches []*inputCache // by input; nil without a cache
-	// With a cache: checks are the checks of the inputs then the
-	// classpath, inputSums the content sums of the inputs (inputsum.go;
-	// zero for a directory).
-	checks    []checksum
-	inputSums [][32]byte
-	delta     *delta // set when the run patches the last one
-	// keptBase delivers the base map of a full run (readKeptMap).
-	keptBase <-chan *methodmap.Map
-	identity string // runIdentity's answer, once asked
+	// cache is what the run keeps of and asks from the cache (runcache.go);
+	// nil without Options.Cache, which answers every question "no".
+	cache *runCache
 }
 
 func (p *pipeline) close() {
-	if p.delta != nil {
-		<-p.delta.summed // the inputs are read until then
+	if p.cache.delta() != nil {
+		<-p.cache.delta().summed // the inputs are read until then
 	}
-	for _, ic := range p.caches {
+	for _, ic := range p.cache.packs() {
 		if ic == nil {
 			continue
 		}

@@ -114,7 +114,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 		var data []byte
 		var err error
 		if p.cache != nil {
-			ci, hit, d, err := p.scanFromCache(r.in, p.caches[r.in], r.e, e)
+			ci, hit, d, err := p.scanFromCache(r.in, p.cache.inputs[r.in], r.e, e)
 			if err != nil {
 				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
 			}
@@ -133,14 +133,14 @@ func (p *pipeline) scan(ctx context.Context) error {
 			}
 			p.warnAt(r.in, "%s: %s: cannot parse, copied untouched: %v", in.path, e.name, err)
 			if p.cache != nil {
-				ic := p.caches[r.in]
+				ic := p.cache.inputs[r.in]
 				ic.recs[r.e] = &cachedClass{sum: ic.sums[r.e], warn: err.Error()}
 			}
 			return nil
 		}
 		p.infos[r.in][r.e] = ci
 		if p.cache != nil {
-			ic := p.caches[r.in]
+			ic := p.cache.inputs[r.in]
 			ic.recs[r.e] = &cachedClass{sum: ic.sums[r.e], info: ci}
 		}
 		return nil

@@ -272,18 +272,18 @@ func (d *indexDecoder) counts() map[string]int {
 // inputs are all jars kept in packs with their output jars leaves one;
 // any other removes the last one, which no longer describes the outputs.
 func (p *pipeline) storeSnapshot() {
-	identity, err := p.runIdentity()
+	identity, err := p.cache.runIdentity(&p.opt)
 	if err != nil {
 		return
 	}
 	s := p.snapshot()
 	if s == nil {
-		p.cache.removeSnapshot(identity)
+		p.cache.store.removeSnapshot(identity)
 		return
 	}
-	if err := p.cache.storeSnapshot(identity, s); err != nil {
+	if err := p.cache.store.storeSnapshot(identity, s); err != nil {
 		p.warn("cache: %v", err)
-		p.cache.removeSnapshot(identity)
+		p.cache.store.removeSnapshot(identity)
 	}
 }
 
@@ -293,7 +293,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 	res := p.res
 	s := &runSnapshot{
 		inputs:      make([]snapInput, len(p.inputs)),
-		classpath:   p.checks[len(p.inputs):],
+		classpath:   p.cache.checks[len(p.inputs):],
 		plannedSum:  checkSum(res.maps.plannedText),
 		highWater:   p.highWater,
 		classes:     res.Classes,
@@ -318,17 +318,17 @@ func (p *pipeline) snapshot() *runSnapshot {
 			return nil
 		}
 	}
-	for i, ic := range p.caches {
+	for i, ic := range p.cache.inputs {
 		if ic == nil || ic.stored.sum == ([32]byte{}) {
 			return nil
 		}
 		s.inputs[i] = ic.stored
-		s.inputs[i].check = p.checks[i]
+		s.inputs[i].check = p.cache.checks[i]
 		if p.inputWarnings != nil {
 			s.inputs[i].warnings = p.inputWarnings[i]
 		}
 	}
-	if d := p.delta; d != nil {
+	if d := p.cache.delta(); d != nil {
 		s.skippedIDs, s.shared = d.snap.skippedIDs, d.snap.shared
 		return s
 	}

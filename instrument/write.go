@@ -85,20 +85,20 @@ func (p *pipeline) write(ctx context.Context) error {
 		s := merged
 		if s == nil {
 			target := filepath.Join(p.opt.Output, outputName(in.path))
-			if d := p.delta; d != nil && !d.changed[i] {
+			if d := p.cache.delta(); d != nil && !d.changed[i] {
 				// Checked by prepareDelta.
-				c, err := newCopiedJar(target, p.cache.Path(p.caches[i].key, store.Jar))
+				c, err := newCopiedJar(target, p.cache.store.Path(p.cache.inputs[i].key, store.Jar))
 				if err != nil {
 					abortAll()
 					return err
 				}
 				sinks = append(sinks, c)
 				p.res.Outputs = append(p.res.Outputs, target)
-				p.caches[i].unchanged = true
+				p.cache.inputs[i].unchanged = true
 				continue
 			}
 			if p.wholeJarReusable(i) {
-				if c, err := newCopiedJar(target, p.cache.Path(p.caches[i].key, store.Jar)); err == nil {
+				if c, err := newCopiedJar(target, p.cache.store.Path(p.cache.inputs[i].key, store.Jar)); err == nil {
 					sinks = append(sinks, c)
 					p.res.Outputs = append(p.res.Outputs, target)
 					p.reuseWholeJar(i, tick)
@@ -112,7 +112,7 @@ func (p *pipeline) write(ctx context.Context) error {
 				var js *jarSink
 				js, err = newJarSink(target)
 				if err == nil && p.cache != nil {
-					js.hashOutput(p.caches[i])
+					js.hashOutput(p.cache.inputs[i])
 				}
 				s = js
 			}
@@ -123,12 +123,12 @@ func (p *pipeline) write(ctx context.Context) error {
 			sinks = append(sinks, s)
 			p.res.Outputs = append(p.res.Outputs, target)
 		}
-		if p.delta != nil {
-			if err := p.shareDat(p.caches[i]); err != nil {
+		if p.cache.delta() != nil {
+			if err := p.cache.shareDat(p.cache.inputs[i]); err != nil {
 				p.warn("%v", err)
 			}
 		} else if p.cache != nil {
-			if err := p.startPack(p.caches[i]); err != nil {
+			if err := p.cache.startPack(p.cache.inputs[i]); err != nil {
 				p.warn("%v", err) // the run goes on; it just leaves no pack
 			}
 		}
@@ -182,8 +182,8 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 	infos := p.infos[idx]
 	toJar := p.opt.Merge || !in.isDir
 	var keep []*cachedClass // a delta run's unchanged classes
-	if p.delta != nil {
-		keep = p.delta.keep[idx]
+	if p.cache.delta() != nil {
+		keep = p.cache.delta().keep[idx]
 	}
 	modified := false
 	for j, ci := range infos {
@@ -308,7 +308,7 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 	}
 	var ic *inputCache
 	if p.cache != nil {
-		ic = p.caches[idx]
+		ic = p.cache.inputs[idx]
 		if f.rec != nil {
 			if f.rec.result.rewritten && f.rec.raw == nil { // a kept record's body is in the shared .dat
 				if err := ic.appendBody(f.rec, f.res.body); err != nil {
@@ -429,7 +429,7 @@ func (p *pipeline) entryOutput(idx, j int, e *entry, ci *classInfo, toJar bool) 
 	var ic *inputCache
 	var ps [32]byte
 	if p.cache != nil {
-		ic, ps = p.caches[idx], planSum(plans, addFocus, toJar)
+		ic, ps = p.cache.inputs[idx], planSum(plans, addFocus, toJar)
 		if res, rec, ok := p.cachedOutcome(idx, ic, j, e, ci, ps); ok {
 			if res.body != nil || !repack {
 				return res, rec, nil
