@@ -113,8 +113,9 @@ func validateIndexed(entries []Entry, name string, o validateOptions) ([]Violati
 	}
 	idAt := make([]int32, maxInRange+1) // entry index + 1; 0: none
 	otherIDs := map[int]int32{}
-	keys := make([]MethodKey, len(entries))
-	byKey := newKeyIndex(len(entries), func(i int32) MethodKey { return keys[i] })
+	// The index reads each key from its entry when it needs it: a copy of
+	// the keys would be 48 bytes a line, tens of MB for a large app.
+	byKey := newKeyIndex(len(entries), func(i int32) MethodKey { return lineKey(entries[i].Key, entries[i].Access) })
 	prevID, dispatchSeen := 0, false
 	for i, e := range entries {
 		inRange := true
@@ -145,7 +146,6 @@ func validateIndexed(entries []Entry, name string, o validateOptions) ([]Violati
 				e.ID, e.Key, first.Key, onLine(first)))
 		}
 		k := lineKey(e.Key, e.Access)
-		keys[i] = k
 		if fi, dup := byKey.get(k); dup {
 			first := entries[fi]
 			vs = append(vs, violation(KindDuplicateMethod, name, e.Line, "duplicate method %s: id %d, already id %d%s",

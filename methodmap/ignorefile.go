@@ -37,12 +37,15 @@ func WriteIgnoreMapFile(path string, ignored []IgnoredMethod) error {
 	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return EncodeIgnoreMapTo(w, ignored) })
 }
 
-// EncodeIgnoreMapTo writes what EncodeIgnoreMap returns. The lines are
-// laid out in one buffer and sorted as offsets into it, not as a string
-// each: a large build ignores hundreds of thousands of methods. Input in
-// key order (the pipeline's) is nearly always in line order already, and
-// then nothing is sorted.
+// EncodeIgnoreMapTo writes what EncodeIgnoreMap returns. Input in key
+// order (the pipeline's) is nearly always in line order already, and is
+// then written a line at a time. Otherwise the lines are laid out in one
+// buffer and sorted as offsets into it, not as a string each: a large
+// build ignores hundreds of thousands of methods.
 func EncodeIgnoreMapTo(w io.Writer, ignored []IgnoredMethod) error {
+	if ignoreLinesSorted(ignored) {
+		return writeIgnoreLines(w, ignored)
+	}
 	size := 0
 	for _, m := range ignored {
 		size += len(m.Key.Class) + len(m.Key.Name) + len(m.Key.Desc) + 2
@@ -77,6 +80,40 @@ func EncodeIgnoreMapTo(w io.Writer, ignored []IgnoredMethod) error {
 		}
 		bw.Write(line(i))
 		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+// ignoreLinesSorted reports whether the lines of ignored come in line
+// order, comparing each line with the one before it as it is laid out.
+func ignoreLinesSorted(ignored []IgnoredMethod) bool {
+	var prev, cur []byte
+	for i, m := range ignored {
+		cur = appendMapText(cur[:0], m.Key, m.Access)
+		if i > 0 && bytes.Compare(prev, cur) > 0 {
+			return false
+		}
+		prev, cur = cur, prev
+	}
+	return true
+}
+
+// writeIgnoreLines writes the ignore map of a list already in line order,
+// a line at a time: the whole text of a large build's list is tens of MB
+// that need not be held.
+func writeIgnoreLines(w io.Writer, ignored []IgnoredMethod) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(ignoreHeader)
+	bw.WriteByte('\n')
+	var prev, cur []byte
+	for i, m := range ignored {
+		cur = appendMapText(cur[:0], m.Key, m.Access)
+		if i > 0 && bytes.Equal(prev, cur) {
+			continue
+		}
+		bw.Write(cur)
+		bw.WriteByte('\n')
+		prev, cur = cur, prev
 	}
 	return bw.Flush()
 }
