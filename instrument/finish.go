@@ -1,7 +1,9 @@
 package instrument
 
 import (
+	"bytes"
 	"cmp"
+	"io"
 	"slices"
 	"sort"
 	"sync"
@@ -14,26 +16,16 @@ import (
 // through the high-water mark.
 func (p *pipeline) finish() {
 	// The two lists are independent; each is a pass over every method.
-	var planned *methodmap.Map
+	var traced *tracedList
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		planned = p.plannedMap()
+		traced = p.tracedList()
 	}()
 	ignored := p.ignoredMethods()
 	<-done
 	maps := &p.res.maps
-	maps.method, maps.planned, maps.ignored = planned, planned, ignored
-	if len(p.skipped) > 0 {
-		maps.method = &methodmap.Map{HighWater: planned.HighWater}
-		for _, e := range planned.Entries {
-			if _, bad := p.skipped[e.Key]; bad {
-				maps.method.HighWater = max(maps.method.HighWater, e.ID)
-				continue
-			}
-			maps.method.Entries = append(maps.method.Entries, e)
-		}
-	}
+	maps.traced, maps.ignored = traced, ignored
 	if p.opt.Lists {
 		p.res.Ignored = ignored
 	}
@@ -41,7 +33,7 @@ func (p *pipeline) finish() {
 		p.res.Focus = append(p.res.Focus, k)
 	}
 	sort.Strings(p.res.Focus)
-	p.res.Traced = len(maps.method.Entries) - 1 // the dispatch entry
+	p.res.Traced = traced.lines()
 	p.res.IgnoredCount = len(ignored)
 	p.res.IgnoredByReason = map[string]int{}
 	for _, m := range ignored {
@@ -57,16 +49,25 @@ func (p *pipeline) encodeTexts() error {
 	m := &p.res.maps
 	var planErr, mapErr error
 	var wg sync.WaitGroup
-	wg.Go(func() { m.plannedText, planErr = methodmap.EncodeMap(m.planned) })
-	if m.method != m.planned {
-		wg.Go(func() { m.mapText, mapErr = methodmap.EncodeMap(m.method) })
+	wg.Go(func() { m.plannedText, planErr = encoded(m.traced.writePlanned) })
+	if len(m.traced.skipped) > 0 {
+		wg.Go(func() { m.mapText, mapErr = encoded(m.traced.writeMethodMap) })
 	}
 	m.ignoreText = methodmap.EncodeIgnoreMap(m.ignored)
 	wg.Wait()
-	if m.method == m.planned {
+	if len(m.traced.skipped) == 0 {
 		m.mapText = m.plannedText
 	}
 	return cmp.Or(planErr, mapErr)
+}
+
+// encoded returns what write writes.
+func encoded(write func(io.Writer) error) ([]byte, error) {
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // ignoredMethods lists the methods left untraced, planned ones that could

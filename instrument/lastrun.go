@@ -442,7 +442,7 @@ func (p *pipeline) planChanges() error {
 	if err := p.planIDs(); err != nil {
 		return err
 	}
-	planned := p.plannedMap()
+	planned := p.tracedList().plannedMap()
 	d.entries = planned.Entries[:len(planned.Entries)-1] // less the dispatch entry
 	p.skipped = map[MethodKey]string{}
 	return nil

@@ -186,33 +186,6 @@ func (p *pipeline) planIDsInOrder() bool {
 	return true
 }
 
-// plannedMap is the map Assign would have returned, built from the ids
-// the scan records carry: one entry per id (methods with one key share
-// it), the smallest access of its methods, sorted by id, the dispatch
-// entry last. The entries are laid out in id order at once: rank[id] is
-// first a mark of the ids in use, then 1 + the entry index of the id.
-func (p *pipeline) plannedMap() *methodmap.Map {
-	rank := make([]int32, p.highWater+1)
-	p.eachTraced(func(_ *classInfo, m *methodInfo) { rank[m.id] = 1 })
-	n := int32(0)
-	for id, r := range rank {
-		if r != 0 {
-			n++
-			rank[id] = n
-		}
-	}
-	entries := make([]methodmap.Entry, n, n+1)
-	p.eachTraced(func(ci *classInfo, m *methodInfo) {
-		e := &entries[rank[m.id]-1]
-		if e.ID == 0 { // ids start at 1
-			*e = methodmap.Entry{ID: int(m.id), Access: m.access, Key: ci.key(m)}
-		} else {
-			e.Access = min(e.Access, m.access)
-		}
-	})
-	return &methodmap.Map{HighWater: p.highWater, Entries: append(entries, methodmap.DispatchEntry())}
-}
-
 // eachTraced calls fn for every traced method of the inputs, in input order.
 func (p *pipeline) eachTraced(fn func(ci *classInfo, m *methodInfo)) {
 	for _, infos := range p.infos {

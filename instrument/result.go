@@ -69,6 +69,7 @@ type Result struct {
 // straight from the lists.
 type runMaps struct {
 	mu                               sync.Mutex
+	traced                           *tracedList // the run planned every method
 	method, planned                  *methodmap.Map
 	ignored                          []IgnoredMethod
 	mapText, plannedText, ignoreText []byte
@@ -80,6 +81,9 @@ func (r *Result) MethodMap() (*methodmap.Map, error) {
 	m := &r.maps
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.method == nil && m.traced != nil {
+		m.method = m.traced.methodMap()
+	}
 	return m.parsed(&m.method, m.mapText, "method map")
 }
 
@@ -91,11 +95,14 @@ func (r *Result) PlannedMap() (*methodmap.Map, error) {
 	m := &r.maps
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.planned == nil && m.traced != nil {
+		m.planned = m.traced.plannedMap()
+	}
 	return m.parsed(&m.planned, m.plannedText, "planned map")
 }
 
 // parsed returns *list, parsed from text first when the run made only
-// the text.
+// the text (a run that patched its last result).
 func (m *runMaps) parsed(list **methodmap.Map, text []byte, what string) (*methodmap.Map, error) {
 	if *list == nil {
 		parsed, err := methodmap.ParseMap(bytes.NewReader(text), "the run's "+what)
@@ -118,7 +125,7 @@ func (r *Result) MapTexts() (methodMap, ignoreMap []byte, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.mapText == nil {
-		if m.mapText, err = methodmap.EncodeMap(m.method); err != nil {
+		if m.mapText, err = encoded(m.traced.writeMethodMap); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -132,13 +139,13 @@ func (r *Result) MapTexts() (methodMap, ignoreMap []byte, err error) {
 func (r *Result) WriteMethodMap(w io.Writer) error {
 	m := &r.maps
 	m.mu.Lock()
-	text, list := m.mapText, m.method
+	text, traced := m.mapText, m.traced
 	m.mu.Unlock()
 	if text != nil {
 		_, err := w.Write(text)
 		return err
 	}
-	return methodmap.EncodeMapTo(w, list)
+	return traced.writeMethodMap(w)
 }
 
 // WriteIgnoreMap writes ignoreMethodMapping.txt.

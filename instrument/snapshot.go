@@ -333,8 +333,10 @@ func (p *pipeline) snapshot() *runSnapshot {
 		return s
 	}
 	if len(p.skipped) > 0 {
-		for _, e := range res.maps.planned.Entries {
-			if _, bad := p.skipped[e.Key]; bad {
+		t := res.maps.traced
+		for i := range t.refs {
+			if t.isSkipped(i) {
+				e := t.refs[i].entry()
 				s.skippedIDs = append(s.skippedIDs, snapSkip{id: e.ID, class: e.Key.Class})
 			}
 		}

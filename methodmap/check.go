@@ -100,14 +100,20 @@ func validateEntries(entries []Entry, name string, o validateOptions) []Violatio
 // of the entries by the key of their map line (values: entry index; the
 // first entry of a duplicated key).
 func validateIndexed(entries []Entry, name string, o validateOptions) ([]Violation, *keyIndex) {
+	return validateAt(len(entries), func(i int) Entry { return entries[i] }, name, o)
+}
+
+// validateAt is validateIndexed over n entries that at gives by index:
+// a map written from another form than a slice of entries.
+func validateAt(n int, at func(i int) Entry, name string, o validateOptions) ([]Violation, *keyIndex) {
 	var vs []Violation
 	// Index maps (not copies of the 80-byte entries): a map of a large app
 	// has hundreds of thousands of lines.
 	// By id: a slice over the ids in range (they are small and dense), a
 	// map for the rest; by key: a hashed index (see keyIndex).
 	maxInRange := 0
-	for _, e := range entries {
-		if e.ID >= 1 && e.ID <= o.maxID {
+	for i := range n {
+		if e := at(i); e.ID >= 1 && e.ID <= o.maxID {
 			maxInRange = max(maxInRange, e.ID)
 		}
 	}
@@ -115,9 +121,10 @@ func validateIndexed(entries []Entry, name string, o validateOptions) ([]Violati
 	otherIDs := map[int]int32{}
 	// The index reads each key from its entry when it needs it: a copy of
 	// the keys would be 48 bytes a line, tens of MB for a large app.
-	byKey := newKeyIndex(len(entries), func(i int32) MethodKey { return lineKey(entries[i].Key, entries[i].Access) })
+	byKey := newKeyIndex(n, func(i int32) MethodKey { e := at(int(i)); return lineKey(e.Key, e.Access) })
 	prevID, dispatchSeen := 0, false
-	for i, e := range entries {
+	for i := range n {
+		e := at(i)
 		inRange := true
 		switch {
 		case e.ID == DispatchID:
@@ -141,13 +148,13 @@ func validateIndexed(entries []Entry, name string, o validateOptions) ([]Violati
 			otherIDs[e.ID] = int32(i)
 		}
 		if dup {
-			first := entries[fi]
+			first := at(int(fi))
 			vs = append(vs, violation(KindDuplicateID, name, e.Line, "duplicate id %d: %s, already used by %s%s",
 				e.ID, e.Key, first.Key, onLine(first)))
 		}
 		k := lineKey(e.Key, e.Access)
 		if fi, dup := byKey.get(k); dup {
-			first := entries[fi]
+			first := at(int(fi))
 			vs = append(vs, violation(KindDuplicateMethod, name, e.Line, "duplicate method %s: id %d, already id %d%s",
 				k, e.ID, first.ID, onLine(first)))
 		} else {

@@ -223,15 +223,7 @@ func EncodeMap(m *Map) ([]byte, error) {
 // sorted with the dispatch entry present, and are written without a copy.
 func EncodeMapTo(w io.Writer, m *Map) error {
 	entries := m.Entries
-	hasDispatch := false
-	maxEntry := 0
-	for _, e := range entries {
-		if e.ID == DispatchID {
-			hasDispatch = true
-		} else {
-			maxEntry = max(maxEntry, e.ID)
-		}
-	}
+	hasDispatch := slices.ContainsFunc(entries, func(e Entry) bool { return e.ID == DispatchID })
 	byID := func(a, b Entry) int { return a.ID - b.ID }
 	if !hasDispatch || !slices.IsSortedFunc(entries, byID) {
 		entries = slices.Clone(entries)
@@ -240,17 +232,33 @@ func EncodeMapTo(w io.Writer, m *Map) error {
 		}
 		slices.SortFunc(entries, byID)
 	}
+	return EncodeEntriesTo(w, m.HighWater, len(entries), func(i int) Entry { return entries[i] })
+}
+
+// EncodeEntriesTo writes the lines of a map of n entries, which at gives
+// in id order with the dispatch entry last, and high-water mark
+// highWater: EncodeMapTo for a caller that keeps its entries in another
+// form (the pipeline's scans: a line is 72 bytes as an Entry, and a large
+// app has a million).
+func EncodeEntriesTo(w io.Writer, highWater, n int, at func(i int) Entry) error {
+	maxEntry := 0
+	for i := range n {
+		if e := at(i); e.ID != DispatchID {
+			maxEntry = max(maxEntry, e.ID)
+		}
+	}
 	// The map is checked while its text is written: what was written is
 	// only the caller's (a temporary file, a buffer) until this returns
 	// nil.
 	invalid := make(chan error, 1)
 	go func() {
-		if bad := validateEntries(entries, "map", validateOptions{maxID: MaxID, requireDispatch: true}); len(bad) > 0 {
+		o := validateOptions{maxID: MaxID, requireDispatch: true, requireSorted: true}
+		if bad, _ := validateAt(n, at, "map", o); len(bad) > 0 {
 			invalid <- fmt.Errorf("refusing to write an invalid map: %s", bad[0].Msg)
 		}
 		close(invalid)
 	}()
-	if err := writeMapLines(w, m.HighWater, maxEntry, entries); err != nil {
+	if err := writeMapLines(w, highWater, maxEntry, n, at); err != nil {
 		<-invalid
 		return err
 	}
@@ -259,13 +267,14 @@ func EncodeMapTo(w io.Writer, m *Map) error {
 
 // writeMapLines writes the high-water line, when needed, and one line per
 // entry.
-func writeMapLines(w io.Writer, highWater, maxEntry int, entries []Entry) error {
+func writeMapLines(w io.Writer, highWater, maxEntry, n int, at func(i int) Entry) error {
 	bw := bufio.NewWriterSize(w, 64*1024)
 	if highWater > maxEntry {
 		fmt.Fprintf(bw, "%s%d\n", highWaterPrefix, highWater)
 	}
 	var num []byte
-	for _, e := range entries {
+	for i := range n {
+		e := at(i)
 		num = strconv.AppendInt(num[:0], int64(e.ID), 10)
 		num = append(num, ',')
 		num = strconv.AppendInt(num, int64(e.Access), 10)
