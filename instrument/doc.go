@@ -6,23 +6,28 @@
 // Every run takes one path (run.go: Run and its stages):
 //
 //   - look up: inputs.go lists jars and directories; with Options.Cache,
+//     the run's runCache (runcache.go) holds what the cache knows:
 //     lastrun.go asks whether the last run of the same command still
-//     holds but for some changed classes (a delta run), else cache_run.go
-//     finds the pack of each input;
+//     holds but for some changed classes (a delta run; jars and, into a
+//     merged output, class directories), else cache_run.go finds the pack
+//     of each input;
 //   - scan: scaninputs.go reads every class once (scan.go, scanjar.go:
 //     the method rules, the Activity hierarchy, code instrumented before),
-//     or takes a record's scan for an unchanged class;
+//     or takes a record's scan for an unchanged class (cache_reuse.go), or
+//     in a delta run the changed classes' scans (deltarun.go);
 //   - plan: plan.go gives ids (methodmap's rules decide what is traced,
 //     the base map and the kept map keep ids from build to build) and
 //     finds the Activities that get the focus call;
-//   - write: write.go writes each entry (a class through
-//     rewrite.RewriteClass, or its recorded body; everything else copied
-//     as its compressed bytes) into sink.go's jars and directories, and
-//     publishes all outputs at once (internal/outset);
-//   - finish: finish.go makes the method lists and maps, or patch.go
-//     patches the last run's in a delta run;
-//   - store: cache_run.go, cache_index.go and snapshot.go keep the packs
-//     (scans, rewritten bodies, output jars) and the run's snapshot.
+//   - write: write.go streams each input's entries (entryout.go: a class
+//     through rewrite.RewriteClass, or its recorded body; everything else
+//     copied as its compressed bytes) into sink.go's jars and
+//     directories, and publishes all outputs at once (internal/outset);
+//   - finish: finish.go makes the method lists (tracedlist.go: the map as
+//     the scans hold it) and the maps' texts, or patch.go patches the last
+//     run's in a delta run; result.go answers for them in one shape;
+//   - store: cache_run.go, cache_index.go and snapshot.go (in the
+//     encoding of indexcodec.go) keep the packs (scans, rewritten bodies,
+//     output jars) and the run's snapshot.
 //
 // It writes no bytecode itself, knows no command line, and builds no path
 // into the cache directory (package store owns it).

@@ -12,11 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"unicode/utf8"
-
-	"github.com/klauspost/compress/flate"
 )
 
 // input is one jar or class directory given on the command line.
@@ -387,27 +384,4 @@ func versionedClass(name string) (string, bool) {
 	}
 	n, _, ok := strings.Cut(rest, "/")
 	return n, ok
-}
-
-// inflaters reuses decompressor state across entries.
-var inflaters sync.Pool
-
-// newInflater is the zip decompressor: klauspost/compress's inflate, which
-// is faster than compress/flate, with its state pooled.
-func newInflater(r io.Reader) io.ReadCloser {
-	if f, ok := inflaters.Get().(io.ReadCloser); ok {
-		if err := f.(flate.Resetter).Reset(r, nil); err == nil {
-			return &pooledInflater{f}
-		}
-	}
-	return &pooledInflater{flate.NewReader(r)}
-}
-
-type pooledInflater struct{ io.ReadCloser }
-
-func (p *pooledInflater) Close() error {
-	err := p.ReadCloser.Close()
-	inflaters.Put(p.ReadCloser)
-	p.ReadCloser = nil
-	return err
 }

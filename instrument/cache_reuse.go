@@ -1,0 +1,280 @@
+// What a run takes from the packs of its inputs instead of doing the work:
+// the scan of an unchanged class, the outcome of its rewrite, its body,
+// or an input's whole output jar. cache_run.go finds and writes the packs.
+
+package instrument
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+
+	"github.com/tracebeat/tracebeat/instrument/rewrite"
+	"github.com/tracebeat/tracebeat/instrument/store"
+	"github.com/tracebeat/tracebeat/methodmap"
+)
+
+// scanFromCache serves the scan of class entry j from the pack when it
+// can: the whole input is unchanged, or the entry's stored bytes hash as
+// in the previous version. Otherwise it returns the entry's contents for
+// a fresh scan (a buffer from getBuffer).
+func (p *pipeline) scanFromCache(i int, ic *inputCache, j int, e *entry) (ci *classInfo, hit bool, data []byte, err error) {
+	if ic.from != nil && ic.whole {
+		if rec := ic.from.classes[e.name]; rec != nil {
+			ic.sums[j] = rec.sum
+			return p.reuseScan(i, ic, j, e, rec)
+		}
+	}
+	raw, err := e.stored()
+	if err != nil {
+		return nil, false, nil, err
+	}
+	ic.sums[j] = entrySum(e, raw)
+	if ic.from != nil {
+		if rec := ic.from.classes[e.name]; rec != nil && rec.sum == ic.sums[j] {
+			putBuffer(raw)
+			return p.reuseScan(i, ic, j, e, rec)
+		}
+	}
+	if e.zf == nil {
+		return nil, false, raw, nil // a file's stored bytes are its contents
+	}
+	data, err = e.contents(raw)
+	putBuffer(raw)
+	return nil, false, data, err
+}
+
+func (p *pipeline) reuseScan(i int, ic *inputCache, j int, e *entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
+	in := p.inputs[i]
+	if ci := rec.info; ci != nil && ci.blocked != rewrite.ReasonJVMRoot && ci.blocked != p.opt.Policy.blockedFor(ci.origName, p.hasClass) {
+		// The generated-class rule depends on the other classes (an R
+		// class added or removed elsewhere): scan the class again.
+		data, err := e.read()
+		return nil, false, data, err
+	}
+	ic.recs[j] = &cachedClass{sum: rec.sum, info: rec.info, warn: rec.warn}
+	p.mu.Lock()
+	p.res.CachedScans++
+	p.mu.Unlock()
+	if rec.info == nil {
+		if p.opt.Strict {
+			return nil, true, nil, errors.New(rec.warn)
+		}
+		p.warnAt(i, "%s: %s: cannot parse, copied untouched: %s", in.path, e.name, rec.warn)
+	}
+	return rec.info, true, nil, nil
+}
+
+// cachedOutcome returns the recorded outcome of rewriting class entry j
+// with the plans hashing to ps, replaying what that rewrite reported. ok
+// is false when there is none or its body cannot be read back intact.
+func (p *pipeline) cachedOutcome(idx int, ic *inputCache, j int, e *entry, ci *classInfo, ps [32]byte) (res entryResult, rec *cachedClass, ok bool) {
+	if ic.from == nil {
+		return res, nil, false
+	}
+	old := ic.from.classes[e.name]
+	if old == nil || old.sum != ic.sums[j] || old.plan != ps {
+		return res, nil, false
+	}
+	r := old.result
+	if r.rewritten {
+		body, err := ic.readBody(p.cache.store, &r)
+		if err != nil {
+			p.opt.Log.Debug("cache: body not reused: " + err.Error())
+			return res, nil, false
+		}
+		res = entryResult{body: body, deflated: r.deflated, crc: r.crc, size: r.size}
+	}
+	p.recordSkipped(ci, r.skipped)
+	for _, w := range r.warnings {
+		p.warnAt(idx, "%s", w)
+	}
+	rec = &cachedClass{sum: old.sum, info: ci, plan: ps, result: r}
+	rec.result.off, rec.result.n = 0, 0
+	p.mu.Lock()
+	p.res.CachedRewrites++
+	if r.rewritten {
+		p.res.Rewritten++
+	}
+	p.mu.Unlock()
+	return res, rec, true
+}
+
+// readBody reads a recorded body from the pack's .dat and checks it.
+func (ic *inputCache) readBody(c *cacheStore, r *cachedResult) ([]byte, error) {
+	ic.datOnce.Do(func() { ic.dat, ic.datErr = openFileReader(c.Path(ic.fromKey, store.Bodies), true) })
+	if ic.datErr != nil {
+		return nil, ic.datErr
+	}
+	if r.n < 0 || r.n > maxEntrySize {
+		return nil, errBadPack
+	}
+	body := getBuffer(int(r.n))
+	if _, err := ic.dat.ReadAt(body, r.off); err != nil {
+		putBuffer(body)
+		return nil, err
+	}
+	if checkSum(body) != r.bodySum {
+		putBuffer(body)
+		return nil, errBadPack
+	}
+	return body, nil
+}
+
+// recordSkipped notes planned methods of ci that were left untouched.
+func (p *pipeline) recordSkipped(ci *classInfo, skipped []cachedSkip) {
+	if len(skipped) == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range skipped {
+		if s.index < 0 || int(s.index) >= len(ci.methods) {
+			continue
+		}
+		m := &ci.methods[s.index]
+		p.res.Skipped[s.reason]++
+		if m.trace {
+			p.skipped[ci.key(m)] = s.reason
+		}
+	}
+}
+
+// wholeJarReusable reports whether input i's output is exactly the jar of
+// its pack: same bytes in, and every class has the plans it had then.
+func (p *pipeline) wholeJarReusable(i int) bool {
+	if p.cache == nil {
+		return false
+	}
+	ic := p.cache.inputs[i]
+	if ic == nil || !ic.whole || !ic.jarOK || p.opt.Merge {
+		return false
+	}
+	in := p.inputs[i]
+	for j := range in.entries {
+		e := &in.entries[j]
+		if !e.isClass() {
+			continue
+		}
+		rec := ic.from.classes[e.name]
+		ci := p.infos[i][j]
+		if rec == nil || (rec.info == nil) != (ci == nil) {
+			return false
+		}
+		var ps [32]byte
+		if ci != nil {
+			if plans, add := p.plansFor(ci); len(plans) > 0 || add {
+				ps = planSum(plans, add, true)
+			}
+		}
+		if rec.plan != ps {
+			return false
+		}
+	}
+	return true
+}
+
+// reuseWholeJar replays what writing input i reported last time; its
+// output comes from the pack's jar.
+func (p *pipeline) reuseWholeJar(i int, tick func()) {
+	ic, in := p.cache.inputs[i], p.inputs[i]
+	ic.unchanged = true
+	p.mu.Lock()
+	p.res.CachedInputs++
+	p.mu.Unlock()
+	for j := range in.entries {
+		e := &in.entries[j]
+		if !e.isClass() {
+			continue
+		}
+		tick()
+		ci := p.infos[i][j]
+		rec := ic.from.classes[e.name]
+		if ci == nil || rec.plan == ([32]byte{}) {
+			continue
+		}
+		p.recordSkipped(ci, rec.result.skipped)
+		for _, w := range rec.result.warnings {
+			p.warnAt(i, "%s", w)
+		}
+		p.mu.Lock()
+		p.res.CachedRewrites++
+		if rec.result.rewritten {
+			p.res.Rewritten++
+		}
+		p.mu.Unlock()
+	}
+}
+
+// keptOutcome is the output of an unchanged class of a changed jar in a
+// delta run: its record's body, or the class as it is. A body that cannot
+// be read back intact is made again (redoKept).
+func (p *pipeline) keptOutcome(idx int, e *entry, rec *cachedClass) (entryResult, *cachedClass) {
+	r := &rec.result
+	if !r.rewritten {
+		return entryResult{}, rec
+	}
+	body, err := p.cache.inputs[idx].readBody(p.cache.store, r)
+	if err == nil {
+		return entryResult{body: body, deflated: r.deflated, crc: r.crc, size: r.size}, rec
+	}
+	p.opt.Log.Debug("cache: body not reused: " + err.Error())
+	return p.redoKept(idx, e, rec)
+}
+
+// redoKept rewrites an unchanged class whose recorded body is lost with
+// the plans it had: the ids of its methods are the kept map's. What the
+// rewrite reports was reported for it already (the snapshot's counts, the
+// record's warnings), so nothing is counted again.
+func (p *pipeline) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *cachedClass) {
+	in := p.inputs[idx]
+	fail := func(err error) (entryResult, *cachedClass) {
+		return entryResult{err: fmt.Errorf("%s: %s: cache: %w", in.path, e.name, err)}, nil
+	}
+	ci, err := rec.decodeInfo(p.descs)
+	if err != nil || ci == nil {
+		return fail(errBadPack)
+	}
+	base, err := methodmap.SelectClasses(p.cache.delta().kept, map[string]bool{ci.origName: true})
+	if err != nil {
+		return fail(err)
+	}
+	var traced []methodmap.Method
+	for k := range ci.methods {
+		if m := &ci.methods[k]; m.trace {
+			traced = append(traced, methodmap.Method{Key: ci.key(m), Access: m.access})
+		}
+	}
+	ids, _, err := methodmap.AssignIDs(traced, base)
+	if err != nil {
+		return fail(err)
+	}
+	n := 0
+	for k := range ci.methods {
+		if m := &ci.methods[k]; m.trace {
+			m.id = int32(ids[n])
+			n++
+		}
+	}
+	plans, addFocus := p.plansFor(ci)
+	ps := planSum(plans, addFocus, true)
+	if ps != rec.plan {
+		return fail(errors.New("internal error: an unchanged class plans differently"))
+	}
+	raw, err := e.read()
+	if err != nil {
+		return fail(err)
+	}
+	out, err := p.rewrite(raw, ci, plans, addFocus)
+	putBuffer(raw)
+	if err != nil || out.body == nil {
+		return fail(cmp.Or(err, errors.New("internal error: an unchanged class rewrites differently")))
+	}
+	res, err := compressed(out.body, !storedEntry(e))
+	if err != nil {
+		return fail(err)
+	}
+	redone := &cachedClass{sum: rec.sum, info: ci, plan: ps, result: cachedResult{rewritten: true,
+		deflated: res.deflated, crc: res.crc, size: res.size, skipped: out.skipped, warnings: out.warnings}}
+	return res, redone
+}

@@ -1,0 +1,112 @@
+// A delta run's stages once prepareDelta (lastrun.go) has found the last
+// run still valid: the scan that takes the changed classes' scans and the
+// last run's answers, the plan of the changed classes, and the new packs'
+// names. patch.go patches the result.
+
+package instrument
+
+import (
+	"fmt"
+
+	"github.com/tracebeat/tracebeat/methodmap"
+)
+
+// sameHierarchy reports whether two scans of one class entry say the same
+// about the class hierarchy and the Activity facts the plans of other
+// classes depend on.
+func sameHierarchy(a, b *classInfo) bool {
+	return a.name == b.name && a.super == b.super && a.origName == b.origName && a.access == b.access &&
+		a.versioned == b.versioned && a.blocked == b.blocked && a.focusCode == b.focusCode && a.focusSuper == b.focusSuper
+}
+
+// takeChanges is a delta run's scan: the changed classes' scans (made
+// when prepareDelta compared them) and, for the rest, what the last run
+// found and reported, again.
+func (p *pipeline) takeChanges() {
+	d := p.cache.delta()
+	snap := d.snap
+	p.res.Classes = snap.classes // the total of the progress
+	p.res.Renamed = snap.renamed
+	p.focus = map[string]bool{}
+	for _, f := range snap.focus {
+		p.focus[f] = true
+	}
+	p.infos = make([][]*classInfo, len(p.inputs))
+	for i, in := range p.inputs {
+		if d.changed[i] || p.opt.Merge {
+			p.infos[i] = make([]*classInfo, len(in.entries))
+		}
+		if !d.changed[i] && p.opt.Merge {
+			p.cache.inputs[i].unchanged = true // its pack stays as it is
+		}
+	}
+	for _, ed := range d.edits {
+		p.infos[ed.in][ed.j] = ed.cur
+	}
+	p.dups = snap.duplicates
+	p.warnDuplicates()
+	for i, in := range p.inputs {
+		if !d.changed[i] {
+			for _, w := range snap.inputs[i].warnings {
+				p.warnAt(i, "%s", w)
+			}
+			continue
+		}
+		for j, rec := range d.keep[i] {
+			if rec == nil {
+				continue
+			}
+			if !rec.parsed() {
+				p.warnAt(i, "%s: %s: cannot parse, copied untouched: %s", in.path, in.entries[j].name, rec.warn)
+			}
+			for _, w := range rec.result.warnings {
+				p.warnAt(i, "%s", w)
+			}
+		}
+	}
+	for _, in := range p.classpath {
+		in.close()
+	}
+}
+
+// planChanges gives the traced methods of the changed classes their ids
+// as a full run would with the kept map (merged under Policy.BaseMap) as
+// its base map: only the base map's lines of those classes can match
+// them, and new ones get ids above its high-water mark. p.infos holds
+// only the changed classes, so planIDs and plannedMap plan just them.
+func (p *pipeline) planChanges() error {
+	d := p.cache.delta()
+	kept, err := methodmap.SelectClasses(d.kept, d.classes)
+	if err != nil {
+		return fmt.Errorf("cache: kept map: %w", err)
+	}
+	d.base, p.base = kept, kept
+	if given := p.opt.Policy.BaseMap; given != nil {
+		p.base = methodmap.Merge(given.Select(d.classes), kept)
+	}
+	if err := p.planIDs(); err != nil {
+		return err
+	}
+	planned := p.tracedList().plannedMap()
+	d.entries = planned.Entries[:len(planned.Entries)-1] // less the dispatch entry
+	p.skipped = map[MethodKey]string{}
+	return nil
+}
+
+// adoptChangedSums names the new packs of a delta run's changed jars by
+// their content sums, computed while the run went on.
+func (p *pipeline) adoptChangedSums() {
+	d := p.cache.delta()
+	if <-d.summed; d.sumErr != nil {
+		p.warn("cache: %v", d.sumErr) // the outputs stand; the packs are not kept
+	}
+	for i, ic := range p.cache.inputs {
+		if d.changed[i] {
+			if d.sumErr != nil {
+				ic.discardDat()
+				continue
+			}
+			ic.sum, ic.key = p.cache.sums[i], p.cache.store.inputPackKey(ic, p.cache.sums[i])
+		}
+	}
+}

@@ -1,0 +1,118 @@
+// The cache's binary encoding: uvarints, length-prefixed bytes and
+// strings, sums, and a decoder that remembers its first error, which the
+// pack index (cache_index.go) and the run snapshot (snapshot.go) are
+// written in; and the atomic writes of its files.
+
+package instrument
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
+)
+
+type indexEncoder struct{ buf []byte }
+
+func (e *indexEncoder) uvarint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
+
+func (e *indexEncoder) bytes(b []byte) {
+	e.uvarint(uint64(len(b)))
+	e.buf = append(e.buf, b...)
+}
+
+func (e *indexEncoder) str(s string) {
+	e.uvarint(uint64(len(s)))
+	e.buf = append(e.buf, s...)
+}
+
+func (e *indexEncoder) bool(b bool) {
+	if b {
+		e.buf = append(e.buf, 1)
+	} else {
+		e.buf = append(e.buf, 0)
+	}
+}
+
+// indexDecoder reads what indexEncoder wrote; the first problem sticks in
+// err and every later read returns zero values.
+type indexDecoder struct {
+	buf []byte
+	err error
+}
+
+func (d *indexDecoder) fail() {
+	if d.err == nil {
+		d.err = errBadPack
+	}
+	d.buf = nil
+}
+
+func (d *indexDecoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.buf)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.buf = d.buf[n:]
+	return v
+}
+
+// count reads a length that must fit in what is left of the index.
+func (d *indexDecoder) count() int {
+	v := d.uvarint()
+	if v > uint64(len(d.buf)) {
+		d.fail()
+		return 0
+	}
+	return int(v)
+}
+
+func (d *indexDecoder) bytes() []byte {
+	n := d.count()
+	b := d.buf[:n:n]
+	d.buf = d.buf[n:]
+	return b
+}
+
+func (d *indexDecoder) str() string { return string(d.bytes()) }
+
+func (d *indexDecoder) bool() bool {
+	if len(d.buf) == 0 {
+		d.fail()
+		return false
+	}
+	b := d.buf[0]
+	d.buf = d.buf[1:]
+	if b > 1 {
+		d.fail()
+	}
+	return b == 1
+}
+
+func (d *indexDecoder) sum(dst *[32]byte) {
+	if len(d.buf) < 32 {
+		d.fail()
+		return
+	}
+	copy(dst[:], d.buf)
+	d.buf = d.buf[32:]
+}
+
+// writeFileAtomic writes a cache file through a temporary file and a
+// rename, so a reader finds the old or the new content.
+func writeFileAtomic(path string, data []byte) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeAtomic is writeFileAtomic for content streamed by write.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	if err := atomicfile.Write(path, 0o644, write); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	return nil
+}
