@@ -18,11 +18,11 @@ import (
 // can: the whole input is unchanged, or the entry's stored bytes hash as
 // in the previous version. Otherwise it returns the entry's contents for
 // a fresh scan (a buffer from getBuffer).
-func (p *pipeline) scanFromCache(i int, ic *inputCache, j int, e *entry) (ci *classInfo, hit bool, data []byte, err error) {
+func (c *runCache) scanFromCache(i int, ic *inputCache, j int, e *entry) (ci *classInfo, hit bool, data []byte, err error) {
 	if ic.from != nil && ic.whole {
 		if rec := ic.from.classes[e.name]; rec != nil {
 			ic.sums[j] = rec.sum
-			return p.reuseScan(i, ic, j, e, rec)
+			return c.reuseScan(i, ic, j, e, rec)
 		}
 	}
 	raw, err := e.stored()
@@ -33,7 +33,7 @@ func (p *pipeline) scanFromCache(i int, ic *inputCache, j int, e *entry) (ci *cl
 	if ic.from != nil {
 		if rec := ic.from.classes[e.name]; rec != nil && rec.sum == ic.sums[j] {
 			putBuffer(raw)
-			return p.reuseScan(i, ic, j, e, rec)
+			return c.reuseScan(i, ic, j, e, rec)
 		}
 	}
 	if e.zf == nil {
@@ -44,23 +44,23 @@ func (p *pipeline) scanFromCache(i int, ic *inputCache, j int, e *entry) (ci *cl
 	return nil, false, data, err
 }
 
-func (p *pipeline) reuseScan(i int, ic *inputCache, j int, e *entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
-	in := p.inputs[i]
-	if ci := rec.info; ci != nil && ci.blocked != rewrite.ReasonJVMRoot && ci.blocked != p.opt.Policy.blockedFor(ci.origName, p.hasClass) {
+func (c *runCache) reuseScan(i int, ic *inputCache, j int, e *entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
+	in := c.p.inputs[i]
+	if ci := rec.info; ci != nil && ci.blocked != rewrite.ReasonJVMRoot && ci.blocked != c.p.opt.Policy.blockedFor(ci.origName, c.p.hasClass) {
 		// The generated-class rule depends on the other classes (an R
 		// class added or removed elsewhere): scan the class again.
 		data, err := e.read()
 		return nil, false, data, err
 	}
 	ic.recs[j] = &cachedClass{sum: rec.sum, info: rec.info, warn: rec.warn}
-	p.mu.Lock()
-	p.res.CachedScans++
-	p.mu.Unlock()
+	c.p.mu.Lock()
+	c.p.res.CachedScans++
+	c.p.mu.Unlock()
 	if rec.info == nil {
-		if p.opt.Strict {
+		if c.p.opt.Strict {
 			return nil, true, nil, errors.New(rec.warn)
 		}
-		p.warnAt(i, "%s: %s: cannot parse, copied untouched: %s", in.path, e.name, rec.warn)
+		c.p.warnAt(i, "%s: %s: cannot parse, copied untouched: %s", in.path, e.name, rec.warn)
 	}
 	return rec.info, true, nil, nil
 }
@@ -68,7 +68,7 @@ func (p *pipeline) reuseScan(i int, ic *inputCache, j int, e *entry, rec *cached
 // cachedOutcome returns the recorded outcome of rewriting class entry j
 // with the plans hashing to ps, replaying what that rewrite reported. ok
 // is false when there is none or its body cannot be read back intact.
-func (p *pipeline) cachedOutcome(idx int, ic *inputCache, j int, e *entry, ci *classInfo, ps [32]byte) (res entryResult, rec *cachedClass, ok bool) {
+func (c *runCache) cachedOutcome(idx int, ic *inputCache, j int, e *entry, ci *classInfo, ps [32]byte) (res entryResult, rec *cachedClass, ok bool) {
 	if ic.from == nil {
 		return res, nil, false
 	}
@@ -78,25 +78,25 @@ func (p *pipeline) cachedOutcome(idx int, ic *inputCache, j int, e *entry, ci *c
 	}
 	r := old.result
 	if r.rewritten {
-		body, err := ic.readBody(p.cache.store, &r)
+		body, err := ic.readBody(c.store, &r)
 		if err != nil {
-			p.opt.Log.Debug("cache: body not reused: " + err.Error())
+			c.p.opt.Log.Debug("cache: body not reused: " + err.Error())
 			return res, nil, false
 		}
 		res = entryResult{body: body, deflated: r.deflated, crc: r.crc, size: r.size}
 	}
-	p.recordSkipped(ci, r.skipped)
+	c.p.recordSkipped(ci, r.skipped)
 	for _, w := range r.warnings {
-		p.warnAt(idx, "%s", w)
+		c.p.warnAt(idx, "%s", w)
 	}
 	rec = &cachedClass{sum: old.sum, info: ci, plan: ps, result: r}
 	rec.result.off, rec.result.n = 0, 0
-	p.mu.Lock()
-	p.res.CachedRewrites++
+	c.p.mu.Lock()
+	c.p.res.CachedRewrites++
 	if r.rewritten {
-		p.res.Rewritten++
+		c.p.res.Rewritten++
 	}
-	p.mu.Unlock()
+	c.p.mu.Unlock()
 	return res, rec, true
 }
 
@@ -142,28 +142,28 @@ func (p *pipeline) recordSkipped(ci *classInfo, skipped []cachedSkip) {
 
 // wholeJarReusable reports whether input i's output is exactly the jar of
 // its pack: same bytes in, and every class has the plans it had then.
-func (p *pipeline) wholeJarReusable(i int) bool {
-	if p.cache == nil {
+func (c *runCache) wholeJarReusable(i int) bool {
+	if c == nil {
 		return false
 	}
-	ic := p.cache.inputs[i]
-	if ic == nil || !ic.whole || !ic.jarOK || p.opt.Merge {
+	ic := c.inputs[i]
+	if ic == nil || !ic.whole || !ic.jarOK || c.p.opt.Merge {
 		return false
 	}
-	in := p.inputs[i]
+	in := c.p.inputs[i]
 	for j := range in.entries {
 		e := &in.entries[j]
 		if !e.isClass() {
 			continue
 		}
 		rec := ic.from.classes[e.name]
-		ci := p.infos[i][j]
+		ci := c.p.infos[i][j]
 		if rec == nil || (rec.info == nil) != (ci == nil) {
 			return false
 		}
 		var ps [32]byte
 		if ci != nil {
-			if plans, add := p.plansFor(ci); len(plans) > 0 || add {
+			if plans, add := c.p.plansFor(ci); len(plans) > 0 || add {
 				ps = planSum(plans, add, true)
 			}
 		}
@@ -176,66 +176,66 @@ func (p *pipeline) wholeJarReusable(i int) bool {
 
 // reuseWholeJar replays what writing input i reported last time; its
 // output comes from the pack's jar.
-func (p *pipeline) reuseWholeJar(i int, tick func()) {
-	ic, in := p.cache.inputs[i], p.inputs[i]
+func (c *runCache) reuseWholeJar(i int, tick func()) {
+	ic, in := c.inputs[i], c.p.inputs[i]
 	ic.unchanged = true
-	p.mu.Lock()
-	p.res.CachedInputs++
-	p.mu.Unlock()
+	c.p.mu.Lock()
+	c.p.res.CachedInputs++
+	c.p.mu.Unlock()
 	for j := range in.entries {
 		e := &in.entries[j]
 		if !e.isClass() {
 			continue
 		}
 		tick()
-		ci := p.infos[i][j]
+		ci := c.p.infos[i][j]
 		rec := ic.from.classes[e.name]
 		if ci == nil || rec.plan == ([32]byte{}) {
 			continue
 		}
-		p.recordSkipped(ci, rec.result.skipped)
+		c.p.recordSkipped(ci, rec.result.skipped)
 		for _, w := range rec.result.warnings {
-			p.warnAt(i, "%s", w)
+			c.p.warnAt(i, "%s", w)
 		}
-		p.mu.Lock()
-		p.res.CachedRewrites++
+		c.p.mu.Lock()
+		c.p.res.CachedRewrites++
 		if rec.result.rewritten {
-			p.res.Rewritten++
+			c.p.res.Rewritten++
 		}
-		p.mu.Unlock()
+		c.p.mu.Unlock()
 	}
 }
 
 // keptOutcome is the output of an unchanged class of a changed jar in a
 // delta run: its record's body, or the class as it is. A body that cannot
 // be read back intact is made again (redoKept).
-func (p *pipeline) keptOutcome(idx int, e *entry, rec *cachedClass) (entryResult, *cachedClass) {
+func (c *runCache) keptOutcome(idx int, e *entry, rec *cachedClass) (entryResult, *cachedClass) {
 	r := &rec.result
 	if !r.rewritten {
 		return entryResult{}, rec
 	}
-	body, err := p.cache.inputs[idx].readBody(p.cache.store, r)
+	body, err := c.inputs[idx].readBody(c.store, r)
 	if err == nil {
 		return entryResult{body: body, deflated: r.deflated, crc: r.crc, size: r.size}, rec
 	}
-	p.opt.Log.Debug("cache: body not reused: " + err.Error())
-	return p.redoKept(idx, e, rec)
+	c.p.opt.Log.Debug("cache: body not reused: " + err.Error())
+	return c.redoKept(idx, e, rec)
 }
 
 // redoKept rewrites an unchanged class whose recorded body is lost with
 // the plans it had: the ids of its methods are the kept map's. What the
 // rewrite reports was reported for it already (the snapshot's counts, the
 // record's warnings), so nothing is counted again.
-func (p *pipeline) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *cachedClass) {
-	in := p.inputs[idx]
+func (c *runCache) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *cachedClass) {
+	in := c.p.inputs[idx]
 	fail := func(err error) (entryResult, *cachedClass) {
 		return entryResult{err: fmt.Errorf("%s: %s: cache: %w", in.path, e.name, err)}, nil
 	}
-	ci, err := rec.decodeInfo(p.descs)
+	ci, err := rec.decodeInfo(c.p.descs)
 	if err != nil || ci == nil {
 		return fail(errBadPack)
 	}
-	base, err := methodmap.SelectClasses(p.cache.delta().kept, map[string]bool{ci.origName: true})
+	base, err := methodmap.SelectClasses(c.delta().kept, map[string]bool{ci.origName: true})
 	if err != nil {
 		return fail(err)
 	}
@@ -256,7 +256,7 @@ func (p *pipeline) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *
 			n++
 		}
 	}
-	plans, addFocus := p.plansFor(ci)
+	plans, addFocus := c.p.plansFor(ci)
 	ps := planSum(plans, addFocus, true)
 	if ps != rec.plan {
 		return fail(errors.New("internal error: an unchanged class plans differently"))
@@ -265,7 +265,7 @@ func (p *pipeline) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *
 	if err != nil {
 		return fail(err)
 	}
-	out, err := p.rewrite(raw, ci, plans, addFocus)
+	out, err := c.p.rewrite(raw, ci, plans, addFocus)
 	putBuffer(raw)
 	if err != nil || out.body == nil {
 		return fail(cmp.Or(err, errors.New("internal error: an unchanged class rewrites differently")))

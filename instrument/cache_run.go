@@ -44,39 +44,39 @@ type inputCache struct {
 }
 
 // prepareCache hashes the jar inputs and loads the packs they can use.
-func (p *pipeline) prepareCache(ctx context.Context) error {
-	c := p.cache.store
-	if err := p.sumInputs(ctx, nil); err != nil {
+func (c *runCache) prepareCache(ctx context.Context) error {
+	st := c.store
+	if err := c.sumInputs(ctx, nil); err != nil {
 		return err
 	}
-	p.cache.inputs = make([]*inputCache, len(p.inputs))
-	return p.parallel(ctx, len(p.inputs), func(i, _ int) error {
-		in := p.inputs[i]
+	c.inputs = make([]*inputCache, len(c.p.inputs))
+	return c.p.parallel(ctx, len(c.p.inputs), func(i, _ int) error {
+		in := c.p.inputs[i]
 		abs, err := filepath.Abs(in.path)
 		if err != nil {
 			return err
 		}
 		ic := &inputCache{abs: abs, isJar: !in.isDir,
 			sums: make([][32]byte, len(in.entries)), recs: make([]*cachedClass, len(in.entries))}
-		p.cache.inputs[i] = ic
+		c.inputs[i] = ic
 		if in.isDir {
 			// Its content sum (dirSum) goes into its pack for a delta run
 			// to check; its records are checked class by class.
-			ic.sum, ic.key = p.cache.sums[i], c.inputPackKey(ic, p.cache.sums[i])
-			ic.from, ic.fromKey = c.loadPack(ic.key, nil, p.descs), ic.key
+			ic.sum, ic.key = c.sums[i], st.inputPackKey(ic, c.sums[i])
+			ic.from, ic.fromKey = st.loadPack(ic.key, nil, c.p.descs), ic.key
 			return nil
 		}
-		ic.sum = p.cache.sums[i]
-		ic.key = c.packKeyOf(ic.sum)
-		if ix := c.loadPack(ic.key, &ic.sum, p.descs); ix != nil {
+		ic.sum = c.sums[i]
+		ic.key = st.packKeyOf(ic.sum)
+		if ix := st.loadPack(ic.key, &ic.sum, c.p.descs); ix != nil {
 			ic.from, ic.fromKey, ic.whole = ix, ic.key, true
-			if ix.hasJar && !p.opt.Merge {
+			if ix.hasJar && !c.p.opt.Merge {
 				// Checked here, on the workers, rather than while the
 				// writer copies it.
-				ic.jarOK = c.packJarIntact(ic.key, ix.jarSize, ix.jarSum)
+				ic.jarOK = st.packJarIntact(ic.key, ix.jarSize, ix.jarSum)
 			}
-		} else if last := c.LastPack(abs); last != "" {
-			ic.from, ic.fromKey = c.loadPack(last, nil, p.descs), last
+		} else if last := st.LastPack(abs); last != "" {
+			ic.from, ic.fromKey = st.loadPack(last, nil, c.p.descs), last
 		}
 		return nil
 	})
@@ -150,13 +150,13 @@ func (ic *inputCache) appendBody(rec *cachedClass, body []byte) error {
 // storeCache writes the packs of this run after its outputs are in place.
 // A cache that cannot be written costs the next run time, not this one
 // its result: problems are warnings.
-func (p *pipeline) storeCache() {
-	if p.cache == nil {
+func (c *runCache) storeCache() {
+	if c == nil {
 		return
 	}
-	for i, ic := range p.cache.inputs {
-		if err := p.storePack(i, ic); err != nil {
-			p.warn("cache: %s: %v", p.inputs[i].path, err)
+	for i, ic := range c.inputs {
+		if err := c.storePack(i, ic); err != nil {
+			c.p.warn("cache: %s: %v", c.p.inputs[i].path, err)
 		}
 	}
 }
@@ -164,11 +164,11 @@ func (p *pipeline) storeCache() {
 // snapshotUsable reports whether a delta run can take input ic from pack
 // ix: with the pack's output jar for mirrored outputs (the delta copies
 // it), with its records alone for a merged jar (written whole).
-func (p *pipeline) snapshotUsable(ix *packIndex) bool {
-	return ix.hasJar || p.opt.Merge
+func (c *runCache) snapshotUsable(ix *packIndex) bool {
+	return ix.hasJar || c.p.opt.Merge
 }
 
-func (p *pipeline) storePack(i int, ic *inputCache) error {
+func (c *runCache) storePack(i int, ic *inputCache) error {
 	if ic.dat != nil {
 		ic.dat.Close()
 		ic.dat = nil
@@ -176,16 +176,16 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 	// On success the file was renamed and this does nothing.
 	defer ic.discardDat()
 	if ic.unchanged {
-		if ix := ic.from; ix != nil && p.snapshotUsable(ix) {
+		if ix := ic.from; ix != nil && c.snapshotUsable(ix) {
 			ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 		}
-		return p.cache.store.SetLastPack(ic.abs, ic.key)
+		return c.store.SetLastPack(ic.abs, ic.key)
 	}
 	if ic.newDat == nil {
 		return nil
 	}
-	in := p.inputs[i]
-	ix := &packIndex{optSum: p.cache.store.optSum, inputSum: ic.sum, classes: map[string]*cachedClass{}}
+	in := c.p.inputs[i]
+	ix := &packIndex{optSum: c.store.optSum, inputSum: ic.sum, classes: map[string]*cachedClass{}}
 	var names []string
 	for j := range in.entries {
 		if rec := ic.recs[j]; rec != nil {
@@ -199,32 +199,32 @@ func (p *pipeline) storePack(i int, ic *inputCache) error {
 	if err := ic.newDat.Close(); err != nil {
 		return err
 	}
-	if err := p.cache.store.Commit(ic.newDat.Name(), ic.key, store.Bodies); err != nil {
+	if err := c.store.Commit(ic.newDat.Name(), ic.key, store.Bodies); err != nil {
 		return err
 	}
-	p.cache.store.Remove(ic.key, store.Jar)
-	if ic.jarHash != nil && !ic.emitWarned && len(p.written) > i {
-		out := p.written[i]
-		if err := p.cache.store.PutFile(ic.key, store.Jar, out); err == nil {
-			if st, err := os.Stat(p.cache.store.Path(ic.key, store.Jar)); err == nil {
+	c.store.Remove(ic.key, store.Jar)
+	if ic.jarHash != nil && !ic.emitWarned && len(c.p.written) > i {
+		out := c.p.written[i]
+		if err := c.store.PutFile(ic.key, store.Jar, out); err == nil {
+			if st, err := os.Stat(c.store.Path(ic.key, store.Jar)); err == nil {
 				ix.hasJar, ix.jarSize = true, st.Size()
 				ix.jarSum = ic.jarHash.sum()
 			}
 		}
 	}
-	if err := p.cache.store.Write(ic.key, store.Index, func(w io.Writer) error { return writeIndex(w, ix, names) }); err != nil {
+	if err := c.store.Write(ic.key, store.Index, func(w io.Writer) error { return writeIndex(w, ix, names) }); err != nil {
 		return err
 	}
-	if p.snapshotUsable(ix) {
+	if c.snapshotUsable(ix) {
 		ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 	}
-	prev := p.cache.store.LastPack(ic.abs)
-	if err := p.cache.store.SetLastPack(ic.abs, ic.key); err != nil {
+	prev := c.store.LastPack(ic.abs)
+	if err := c.store.SetLastPack(ic.abs, ic.key); err != nil {
 		return err
 	}
 	if prev != "" && prev != ic.key {
 		// One pack per input path and options: the superseded one goes.
-		p.cache.store.RemovePack(prev)
+		c.store.RemovePack(prev)
 	}
 	return nil
 }

@@ -22,33 +22,32 @@ func sameHierarchy(a, b *classInfo) bool {
 // takeChanges is a delta run's scan: the changed classes' scans (made
 // when prepareDelta compared them) and, for the rest, what the last run
 // found and reported, again.
-func (p *pipeline) takeChanges() {
-	d := p.cache.delta()
+func (d *delta) takeChanges() {
 	snap := d.snap
-	p.res.Classes = snap.classes // the total of the progress
-	p.res.Renamed = snap.renamed
-	p.focus = map[string]bool{}
+	d.p.res.Classes = snap.classes // the total of the progress
+	d.p.res.Renamed = snap.renamed
+	d.p.focus = map[string]bool{}
 	for _, f := range snap.focus {
-		p.focus[f] = true
+		d.p.focus[f] = true
 	}
-	p.infos = make([][]*classInfo, len(p.inputs))
-	for i, in := range p.inputs {
-		if d.changed[i] || p.opt.Merge {
-			p.infos[i] = make([]*classInfo, len(in.entries))
+	d.p.infos = make([][]*classInfo, len(d.p.inputs))
+	for i, in := range d.p.inputs {
+		if d.changed[i] || d.p.opt.Merge {
+			d.p.infos[i] = make([]*classInfo, len(in.entries))
 		}
-		if !d.changed[i] && p.opt.Merge {
-			p.cache.inputs[i].unchanged = true // its pack stays as it is
+		if !d.changed[i] && d.p.opt.Merge {
+			d.p.cache.inputs[i].unchanged = true // its pack stays as it is
 		}
 	}
 	for _, ed := range d.edits {
-		p.infos[ed.in][ed.j] = ed.cur
+		d.p.infos[ed.in][ed.j] = ed.cur
 	}
-	p.dups = snap.duplicates
-	p.warnDuplicates()
-	for i, in := range p.inputs {
+	d.p.dups = snap.duplicates
+	d.p.warnDuplicates()
+	for i, in := range d.p.inputs {
 		if !d.changed[i] {
 			for _, w := range snap.inputs[i].warnings {
-				p.warnAt(i, "%s", w)
+				d.p.warnAt(i, "%s", w)
 			}
 			continue
 		}
@@ -57,14 +56,14 @@ func (p *pipeline) takeChanges() {
 				continue
 			}
 			if !rec.parsed() {
-				p.warnAt(i, "%s: %s: cannot parse, copied untouched: %s", in.path, in.entries[j].name, rec.warn)
+				d.p.warnAt(i, "%s: %s: cannot parse, copied untouched: %s", in.path, in.entries[j].name, rec.warn)
 			}
 			for _, w := range rec.result.warnings {
-				p.warnAt(i, "%s", w)
+				d.p.warnAt(i, "%s", w)
 			}
 		}
 	}
-	for _, in := range p.classpath {
+	for _, in := range d.p.classpath {
 		in.close()
 	}
 }
@@ -74,39 +73,37 @@ func (p *pipeline) takeChanges() {
 // its base map: only the base map's lines of those classes can match
 // them, and new ones get ids above its high-water mark. p.infos holds
 // only the changed classes, so planIDs and plannedMap plan just them.
-func (p *pipeline) planChanges() error {
-	d := p.cache.delta()
+func (d *delta) planChanges() error {
 	kept, err := methodmap.SelectClasses(d.kept, d.classes)
 	if err != nil {
 		return fmt.Errorf("cache: kept map: %w", err)
 	}
-	d.base, p.base = kept, kept
-	if given := p.opt.Policy.BaseMap; given != nil {
-		p.base = methodmap.Merge(given.Select(d.classes), kept)
+	d.base, d.p.base = kept, kept
+	if given := d.p.opt.Policy.BaseMap; given != nil {
+		d.p.base = methodmap.Merge(given.Select(d.classes), kept)
 	}
-	if err := p.planIDs(); err != nil {
+	if err := d.p.planIDs(); err != nil {
 		return err
 	}
-	planned := p.tracedList().plannedMap()
+	planned := d.p.tracedList().plannedMap()
 	d.entries = planned.Entries[:len(planned.Entries)-1] // less the dispatch entry
-	p.skipped = map[MethodKey]string{}
+	d.p.skipped = map[MethodKey]string{}
 	return nil
 }
 
 // adoptChangedSums names the new packs of a delta run's changed jars by
 // their content sums, computed while the run went on.
-func (p *pipeline) adoptChangedSums() {
-	d := p.cache.delta()
+func (d *delta) adoptChangedSums() {
 	if <-d.summed; d.sumErr != nil {
-		p.warn("cache: %v", d.sumErr) // the outputs stand; the packs are not kept
+		d.p.warn("cache: %v", d.sumErr) // the outputs stand; the packs are not kept
 	}
-	for i, ic := range p.cache.inputs {
+	for i, ic := range d.p.cache.inputs {
 		if d.changed[i] {
 			if d.sumErr != nil {
 				ic.discardDat()
 				continue
 			}
-			ic.sum, ic.key = p.cache.sums[i], p.cache.store.inputPackKey(ic, p.cache.sums[i])
+			ic.sum, ic.key = d.p.cache.sums[i], d.p.cache.store.inputPackKey(ic, d.p.cache.sums[i])
 		}
 	}
 }

@@ -79,7 +79,7 @@ func (p *pipeline) entryOutput(idx, j int, e *entry, ci *classInfo, toJar bool) 
 	var ps [32]byte
 	if p.cache != nil {
 		ic, ps = p.cache.inputs[idx], planSum(plans, addFocus, toJar)
-		if res, rec, ok := p.cachedOutcome(idx, ic, j, e, ci, ps); ok {
+		if res, rec, ok := p.cache.cachedOutcome(idx, ic, j, e, ci, ps); ok {
 			if res.body != nil || !repack {
 				return res, rec, nil
 			}

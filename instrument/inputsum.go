@@ -19,21 +19,21 @@ import (
 // on the workers. An input directory's check and content sum come from
 // its files (dirCheck); a classpath directory gets the zero check, which
 // keeps its runs off the delta path.
-func (p *pipeline) checkInputs(ctx context.Context) error {
-	all := append(append([]*input(nil), p.inputs...), p.classpath...)
-	p.cache.checks = make([]checksum, len(all))
-	p.cache.sums = make([][32]byte, len(p.inputs))
-	return p.parallel(ctx, len(all), func(i, _ int) error {
+func (c *runCache) checkInputs(ctx context.Context) error {
+	all := append(append([]*input(nil), c.p.inputs...), c.p.classpath...)
+	c.checks = make([]checksum, len(all))
+	c.sums = make([][32]byte, len(c.p.inputs))
+	return c.p.parallel(ctx, len(all), func(i, _ int) error {
 		in := all[i]
 		if in.isDir {
-			if i >= len(p.inputs) {
+			if i >= len(c.p.inputs) {
 				return nil
 			}
 			check, err := in.dirCheck()
 			if err != nil {
 				return err
 			}
-			p.cache.checks[i], p.cache.sums[i] = check, dirSum(check)
+			c.checks[i], c.sums[i] = check, dirSum(check)
 			return nil
 		}
 		in.jar.mapContents()
@@ -41,24 +41,24 @@ func (p *pipeline) checkInputs(ctx context.Context) error {
 		if err := in.jar.writeTo(h); err != nil {
 			return fmt.Errorf("%s: %w", in.path, err)
 		}
-		p.cache.checks[i] = h.sum()
+		c.checks[i] = h.sum()
 		return nil
 	})
 }
 
 // sumInputs computes the content sums of the jar inputs that have none
 // yet, of those marked in which when it is not nil.
-func (p *pipeline) sumInputs(ctx context.Context, which []bool) error {
-	return p.parallel(ctx, len(p.inputs), func(i, _ int) error {
-		in := p.inputs[i]
-		if in.isDir || p.cache.sums[i] != ([32]byte{}) || (which != nil && !which[i]) {
+func (c *runCache) sumInputs(ctx context.Context, which []bool) error {
+	return c.p.parallel(ctx, len(c.p.inputs), func(i, _ int) error {
+		in := c.p.inputs[i]
+		if in.isDir || c.sums[i] != ([32]byte{}) || (which != nil && !which[i]) {
 			return nil
 		}
 		h := sha256.New()
 		if err := in.jar.writeTo(h); err != nil {
 			return fmt.Errorf("%s: %w", in.path, err)
 		}
-		h.Sum(p.cache.sums[i][:0])
+		h.Sum(c.sums[i][:0])
 		return nil
 	})
 }

@@ -26,6 +26,7 @@ import (
 // run with the kept map as its base map gives (TestDeltaRunIsAFullRun),
 // and whenever one condition does not hold the run is a full one.
 type delta struct {
+	p        *pipeline // the run that patches
 	identity string
 	snap     *runSnapshot
 	kept     []byte // the kept planned map text
@@ -112,12 +113,12 @@ func (p *pipeline) openStore(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	p.cache = &runCache{store: store}
+	p.cache = &runCache{p: p, store: store}
 	if p.opt.MapPath != "" {
 		cache, mapPath, res := p.cache.store, p.opt.MapPath, p.res
 		res.keep = func() error { return cache.PutMap(mapPath, res.maps.plannedText) }
 	}
-	return p.checkInputs(ctx)
+	return p.cache.checkInputs(ctx)
 }
 
 // prepareDelta checks every condition of a delta run and scans the
@@ -153,7 +154,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	case o.Lists && !snap.listed:
 		return nil, "the method lists are needed and the last run did not keep them"
 	}
-	d := &delta{identity: identity, snap: snap, changed: make([]bool, len(p.inputs)),
+	d := &delta{p: p, identity: identity, snap: snap, changed: make([]bool, len(p.inputs)),
 		keep: make([][]*cachedClass, len(p.inputs)), classes: map[string]bool{}}
 	p.cache.inputs = make([]*inputCache, len(p.inputs))
 	for i, in := range p.inputs {
@@ -175,7 +176,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	d.summed = make(chan struct{})
 	go func() {
 		defer close(d.summed)
-		d.sumErr = p.sumInputs(ctx, d.changed)
+		d.sumErr = p.cache.sumInputs(ctx, d.changed)
 	}()
 	defer func() {
 		if dd == nil {
@@ -208,12 +209,12 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		}
 		switch {
 		case d.changed[i]:
-			why = p.diffInput(ctx, d, i)
+			why = d.diffInput(ctx, i)
 		case o.Merge:
 			// A merged jar is written whole: an unchanged input's classes
 			// come from its pack's records, as a changed input's unchanged
 			// ones do.
-			why = p.keepInput(d, i)
+			why = d.keepInput(i)
 		}
 		if why != "" {
 			why = in.path + ": " + why
@@ -236,9 +237,9 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 
 // keepInput takes every class of unchanged input i from the records of
 // its pack (a merged output, which is written whole).
-func (p *pipeline) keepInput(d *delta, i int) string {
-	in, ic := p.inputs[i], p.cache.inputs[i]
-	ix, classes, why := p.openPack(d, i, ic.key, ic.sum)
+func (d *delta) keepInput(i int) string {
+	in, ic := d.p.inputs[i], d.p.cache.inputs[i]
+	ix, classes, why := d.openPack(i, ic.key, ic.sum)
 	if why != "" {
 		return why
 	}
@@ -247,7 +248,7 @@ func (p *pipeline) keepInput(d *delta, i int) string {
 		if rec == nil {
 			return "classes added or removed"
 		}
-		if !rec.parsed() && p.opt.Strict {
+		if !rec.parsed() && d.p.opt.Strict {
 			return in.entries[j].name + ": does not parse" // the full run reports it
 		}
 		d.keep[i][j], ic.recs[j] = rec, rec
@@ -259,15 +260,15 @@ func (p *pipeline) keepInput(d *delta, i int) string {
 // bytes with checksum sum, as the pack its records come from; it returns
 // the indexes of the input's class entries, or why the pack does not
 // serve.
-func (p *pipeline) openPack(d *delta, i int, key string, sum [32]byte) (ix *packIndex, classes []int, why string) {
-	in, ic := p.inputs[i], p.cache.inputs[i]
+func (d *delta) openPack(i int, key string, sum [32]byte) (ix *packIndex, classes []int, why string) {
+	in, ic := d.p.inputs[i], d.p.cache.inputs[i]
 	listed := make(chan error, 1) // the jar's directory is read meanwhile
 	go func() { listed <- in.list() }()
-	ix, err := readIndex(p.cache.store.Path(key, store.Index), false, p.descs)
+	ix, err := readIndex(d.p.cache.store.Path(key, store.Index), false, d.p.descs)
 	if lerr := <-listed; lerr != nil {
 		return nil, nil, lerr.Error()
 	}
-	if err != nil || ix.optSum != p.cache.store.optSum || ix.inputSum != sum {
+	if err != nil || ix.optSum != d.p.cache.store.optSum || ix.inputSum != sum {
 		return nil, nil, "no pack of its last version"
 	}
 	ic.from, ic.fromKey = ix, key
@@ -287,20 +288,20 @@ func (p *pipeline) openPack(d *delta, i int, key string, sum [32]byte) (ix *pack
 
 // diffInput finds the changed classes of changed input i against the pack
 // of its last version and scans them.
-func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
-	in, ic := p.inputs[i], p.cache.inputs[i]
+func (d *delta) diffInput(ctx context.Context, i int) string {
+	in, ic := d.p.inputs[i], d.p.cache.inputs[i]
 	si := &d.snap.inputs[i]
-	ix, classes, why := p.openPack(d, i, p.cache.store.inputPackKey(ic, si.sum), si.sum)
+	ix, classes, why := d.openPack(i, d.p.cache.store.inputPackKey(ic, si.sum), si.sum)
 	// Only the changed jars are listed: a changed class that the
 	// generated-class rule judges by another jar's R comes out differently
 	// from its last scan, and sameHierarchy sends the run to a full one.
-	p.noteEvidence(in)
+	d.p.noteEvidence(in)
 	if why != "" {
 		return why
 	}
 	var mu sync.Mutex
 	var edits []classEdit
-	scanners := p.newScanners()
+	scanners := d.p.newScanners()
 	errStop := errors.New("stop")
 	stop := func(reason string) error {
 		mu.Lock()
@@ -310,7 +311,7 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 		mu.Unlock()
 		return errStop
 	}
-	err := p.parallel(ctx, len(classes), func(k, w int) error {
+	err := d.p.parallel(ctx, len(classes), func(k, w int) error {
 		j := classes[k]
 		e := &in.entries[j]
 		rec := ix.classes[e.name]
@@ -323,7 +324,7 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 		}
 		ic.sums[j] = sum
 		if sum == rec.sum {
-			if !rec.parsed() && p.opt.Strict {
+			if !rec.parsed() && d.p.opt.Strict {
 				return stop(e.name + ": does not parse") // the full run reports it
 			}
 			d.keep[i][j], ic.recs[j] = rec, rec
@@ -333,7 +334,7 @@ func (p *pipeline) diffInput(ctx context.Context, d *delta, i int) string {
 		if err != nil {
 			return stop(err.Error())
 		}
-		old, err := rec.decodeInfo(p.descs)
+		old, err := rec.decodeInfo(d.p.descs)
 		if err != nil || old == nil {
 			putBuffer(data)
 			return stop(e.name + ": no scan of its last version")

@@ -11,11 +11,11 @@ import (
 
 // patchResult makes the result of the run from the snapshot's with the
 // changed classes' contributions replaced.
-func (p *pipeline) patchResult() error {
-	d, snap, res := p.cache.delta(), p.cache.delta().snap, p.res
+func (d *delta) patchResult() error {
+	snap, res := d.snap, d.p.res
 	entries := d.entries
-	if p.opt.Progress != nil { // the copied jars did not tick
-		defer p.opt.Progress(snap.classes, snap.classes)
+	if d.p.opt.Progress != nil { // the copied jars did not tick
+		defer d.p.opt.Progress(snap.classes, snap.classes)
 	}
 	res.Focus = slices.Clone(snap.focus)
 	res.Duplicates = duplicateNames(snap.duplicates)
@@ -50,7 +50,7 @@ func (p *pipeline) patchResult() error {
 		}
 		// The write left the class's record: its scan, and what its
 		// rewrite (if it had plans) left untouched.
-		now := p.cache.inputs[ed.in].recs[ed.j]
+		now := d.p.cache.inputs[ed.in].recs[ed.j]
 		for r, n := range ignoredContribution(ed.cur, now.result.skipped, &ignored) {
 			ignoredBy[r] += n
 			res.IgnoredCount += n
@@ -78,13 +78,13 @@ func (p *pipeline) patchResult() error {
 	}()
 	defer func() { <-ignoreDone }()
 	planned := d.kept
-	if p.highWater != d.base.HighWater || !methodmap.SameMapLines(d.base.Entries, entries) {
+	if d.p.highWater != d.base.HighWater || !methodmap.SameMapLines(d.base.Entries, entries) {
 		var err error
-		if planned, err = methodmap.PatchMap(d.kept, d.classes, nil, entries, p.highWater); err != nil {
+		if planned, err = methodmap.PatchMap(d.kept, d.classes, nil, entries, d.p.highWater); err != nil {
 			return fmt.Errorf("cache: %w", err)
 		}
 	} else if methodmap.SameIgnoreLines(wasIgnored, ignored) {
-		p.opt.Log.Debug("cache: maps unchanged")
+		d.p.opt.Log.Debug("cache: maps unchanged")
 	}
 	var skippedIDs []snapSkip
 	for _, s := range snap.skippedIDs {
@@ -93,7 +93,7 @@ func (p *pipeline) patchResult() error {
 		}
 	}
 	for _, e := range entries {
-		if _, bad := p.skipped[e.Key]; bad {
+		if _, bad := d.p.skipped[e.Key]; bad {
 			skippedIDs = append(skippedIDs, snapSkip{id: e.ID, class: e.Key.Class})
 		}
 	}
@@ -105,19 +105,19 @@ func (p *pipeline) patchResult() error {
 			drop[s.id] = true
 		}
 		var err error
-		if res.maps.mapText, err = methodmap.PatchMap(planned, nil, drop, nil, p.highWater); err != nil {
+		if res.maps.mapText, err = methodmap.PatchMap(planned, nil, drop, nil, d.p.highWater); err != nil {
 			return fmt.Errorf("cache: %w", err)
 		}
 	}
 	if <-ignoreDone; ignoreErr != nil {
 		return fmt.Errorf("cache: %w", ignoreErr)
 	}
-	if p.opt.Lists {
+	if d.p.opt.Lists {
 		res.Ignored = patchIgnored(snap.ignoredList, d.classes, ignored)
 	}
 	res.Traced = mapEntries(res.maps.mapText) - 1
 	res.CachedScans = snap.classes - len(d.edits)
-	for i := range p.inputs {
+	for i := range d.p.inputs {
 		if !d.changed[i] {
 			res.CachedInputs++
 		}

@@ -163,7 +163,7 @@ func (p *pipeline) lookUp(ctx context.Context) error {
 		p.noteEvidence(in)
 	}
 	if p.cache != nil {
-		if err := p.prepareCache(ctx); err != nil {
+		if err := p.cache.prepareCache(ctx); err != nil {
 			return err
 		}
 	}
@@ -178,7 +178,7 @@ func (p *pipeline) lookUp(ctx context.Context) error {
 // answers for the rest.
 func (p *pipeline) scanStage(ctx context.Context) error {
 	if p.cache.delta() != nil {
-		p.takeChanges()
+		p.cache.delta().takeChanges()
 		return nil
 	}
 	if err := p.scan(ctx); err != nil {
@@ -201,7 +201,7 @@ func (p *pipeline) scanStage(ctx context.Context) error {
 // changed classes with the kept map's lines of those classes.
 func (p *pipeline) planStage(context.Context) error {
 	if p.cache.delta() != nil {
-		return p.planChanges()
+		return p.cache.delta().planChanges()
 	}
 	p.base = p.cache.baseMap(p.opt.Policy.BaseMap)
 	return p.plan()
@@ -211,7 +211,7 @@ func (p *pipeline) planStage(context.Context) error {
 // delta run patches the last run's.
 func (p *pipeline) finishStage(context.Context) error {
 	if p.cache.delta() != nil {
-		return p.patchResult()
+		return p.cache.delta().patchResult()
 	}
 	p.finish()
 	if p.opt.MapPath != "" {
@@ -227,9 +227,9 @@ func (p *pipeline) storeStage(context.Context) error {
 		return nil
 	}
 	if p.cache.delta() != nil {
-		p.adoptChangedSums()
+		p.cache.delta().adoptChangedSums()
 	}
-	p.storeCache()
+	p.cache.storeCache()
 	if p.opt.MapPath != "" {
 		p.storeSnapshot()
 	}

@@ -9,6 +9,9 @@ import "github.com/tracebeat/tracebeat/methodmap"
 // field cache and keeps none of it itself. A nil *runCache is a run
 // without a cache: the questions below answer "no" for it.
 type runCache struct {
+	// p is the run the cache serves: its inputs, options and result,
+	// which the questions below are about.
+	p      *pipeline
 	store  *cacheStore
 	inputs []*inputCache // by input
 	// checks are the checks of the inputs then the classpath, sums the

@@ -114,7 +114,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 		var data []byte
 		var err error
 		if p.cache != nil {
-			ci, hit, d, err := p.scanFromCache(r.in, p.cache.inputs[r.in], r.e, e)
+			ci, hit, d, err := p.cache.scanFromCache(r.in, p.cache.inputs[r.in], r.e, e)
 			if err != nil {
 				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
 			}

@@ -89,11 +89,11 @@ func (p *pipeline) write(ctx context.Context) error {
 				p.cache.inputs[i].unchanged = true
 				continue
 			}
-			if p.wholeJarReusable(i) {
+			if p.cache.wholeJarReusable(i) {
 				if c, err := newCopiedJar(target, p.cache.store.Path(p.cache.inputs[i].key, store.Jar)); err == nil {
 					sinks = append(sinks, c)
 					p.res.Outputs = append(p.res.Outputs, target)
-					p.reuseWholeJar(i, tick)
+					p.cache.reuseWholeJar(i, tick)
 					continue
 				}
 			}
@@ -205,7 +205,7 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 			for batch := range jobs {
 				for _, f := range batch {
 					if f.rec != nil {
-						f.res, f.rec = p.keptOutcome(idx, f.e, f.rec)
+						f.res, f.rec = p.cache.keptOutcome(idx, f.e, f.rec)
 					} else {
 						f.res, f.rec = p.processEntry(idx, f.j, f.ci, toJar)
 					}
