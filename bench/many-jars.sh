@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# usage: bench/many-jars.sh [--reps N] [--count N]
+# usage: bench/many-jars.sh [--reps N] [--count N] [--classes N]
 # Memory that does not grow with the number of jars: one run over about a
 # hundred real jars from Debian's Java packages (the largest by class count
-# in /usr/share/java, one kotlin compiler, at least 125,000 classes), with
+# in /usr/share/java, one kotlin compiler, at least 125,000 classes; --count
+# and --classes set the least number of jars and of classes), with
 # Matrix's default rules, 2 workers. Prints the set, then per run the wall
 # time, the peak anonymous memory (RssAnon: the process's own memory, not
 # the pages of the files it reads) and the peak RSS, sampled every 20 ms
@@ -11,12 +12,13 @@
 # Installs the packages the set is drawn from when missing (as root).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-reps=3 count=100
+reps=3 count=100 min_classes=125000
 while (($#)); do
   case "$1" in
     --reps) reps="$2"; shift 2 ;;
     --count) count="$2"; shift 2 ;;
-    *) echo "usage: bench/many-jars.sh [--reps N] [--count N]" >&2; exit 2 ;;
+    --classes) min_classes="$2"; shift 2 ;;
+    *) echo "usage: bench/many-jars.sh [--reps N] [--count N] [--classes N]" >&2; exit 2 ;;
   esac
 done
 command -v go >/dev/null 2>&1 || export PATH="$PATH:/usr/local/go/bin"
@@ -35,13 +37,13 @@ trap 'rm -rf "$work"' EXIT
 
 # The set: every jar file (not link) of /usr/share/java but the embeddable
 # copy of the kotlin compiler, by class count, largest first (names break
-# ties), until $count jars and 125,000 classes.
+# ties), until $count jars and $min_classes classes (or every jar there is).
 for j in /usr/share/java/*.jar; do
   [[ -L "$j" || "$j" == *embeddable* ]] && continue
   n=$(unzip -Z1 "$j" 2>/dev/null | grep -c '\.class$' || true)
   echo "$n $j"
 done | sort -k1,1nr -k2,2 >"$work/all"
-awk -v want="$count" '{ if (n >= want && total >= 125000) exit; print $2; n++; total += $1 }
+awk -v want="$count" -v least="$min_classes" '{ if (n >= want && total >= least) exit; print $2; n++; total += $1 }
   END { printf "many-jars: jars=%d classes=%d\n", n, total > "/dev/stderr" }' "$work/all" >"$work/list"
 mapfile -t jars <"$work/list"
 du -cLsh "${jars[@]}" | tail -1 | sed 's/^/many-jars: size /'
