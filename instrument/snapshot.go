@@ -34,6 +34,10 @@ type runSnapshot struct {
 	// Options.Lists keeps it, for the report of the next).
 	listed      bool
 	ignoredList []methodmap.IgnoredMethod
+	// ignoredRaw is ignoredList as encoded, when it is the list the last
+	// snapshot held: an edit that changes method bodies only leaves the
+	// list as it was, and it is written again as it was read.
+	ignoredRaw []byte
 	// skippedIDs are the planned methods that could not be rewritten:
 	// their lines are in the planned map and not in the method map.
 	skippedIDs []snapSkip
@@ -94,7 +98,11 @@ func (s *runSnapshot) encode() []byte {
 	e.counts(s.ruleMethods)
 	e.strs(s.classNames)
 	e.bool(s.listed)
-	e.ignoredList(s.ignoredList)
+	if s.ignoredRaw != nil {
+		e.buf = append(e.buf, s.ignoredRaw...)
+	} else {
+		e.ignoredList(s.ignoredList)
+	}
 	e.uvarint(uint64(len(s.skippedIDs)))
 	for _, k := range s.skippedIDs {
 		e.uvarint(uint64(k.id))
@@ -147,7 +155,9 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 	s.ruleMethods = d.counts()
 	s.classNames = d.strs()
 	s.listed = d.bool()
+	rest := d.buf
 	s.ignoredList = d.ignoredList()
+	s.ignoredRaw = rest[:len(rest)-len(d.buf)]
 	s.skippedIDs = make([]snapSkip, d.count())
 	for i := range s.skippedIDs {
 		s.skippedIDs[i] = snapSkip{id: int(d.uvarint()), class: d.str()}
@@ -312,6 +322,9 @@ func (p *pipeline) snapshot() *runSnapshot {
 	}
 	if p.opt.Lists {
 		s.ignoredList = res.Ignored
+		if d := p.cache.delta(); d != nil && slices.Equal(res.Ignored, d.snap.ignoredList) {
+			s.ignoredRaw = d.snap.ignoredRaw
+		}
 	}
 	for _, in := range p.classpath {
 		if in.isDir {

@@ -39,15 +39,18 @@ type ReportMethod struct {
 	Reason Reason `json:"reason"`
 }
 
+// reportOrder is the order of the report's methods: by key, then reason
+// and access.
+func reportOrder(a, b IgnoredMethod) int {
+	return cmp.Or(compareKeys(a.Key, b.Key), strings.Compare(string(a.Reason), string(b.Reason)), int(a.Access)-int(b.Access))
+}
+
 // BuildReport sorts the ignored methods by key, then reason and access, so
 // the report does not depend on the order the caller found them in.
 func BuildReport(traced int, ignored []IgnoredMethod) Report {
 	ms := slices.Clone(ignored)
-	order := func(a, b IgnoredMethod) int {
-		return cmp.Or(compareKeys(a.Key, b.Key), strings.Compare(string(a.Reason), string(b.Reason)), int(a.Access)-int(b.Access))
-	}
-	if !slices.IsSortedFunc(ms, order) {
-		slices.SortFunc(ms, order)
+	if !slices.IsSortedFunc(ms, reportOrder) {
+		slices.SortFunc(ms, reportOrder)
 	}
 	r := Report{Traced: traced, Ignored: len(ms), Counts: map[Reason]int{}, Methods: make([]ReportMethod, 0, len(ms))}
 	for _, m := range ms {
@@ -66,7 +69,52 @@ func BuildReport(traced int, ignored []IgnoredMethod) Report {
 // because a large app's report lists hundreds of thousands of methods
 // and reflection took most of an edit build's time to write them.
 func EncodeReport(r Report) []byte {
-	b := make([]byte, 0, 64+len(r.Methods)*160)
+	b := appendReportHead(make([]byte, 0, 64+len(r.Methods)*160), r)
+	switch {
+	case r.Methods == nil:
+		b = append(b, "null"...)
+	case len(r.Methods) == 0:
+		b = append(b, "[]"...)
+	default:
+		b = append(b, '[')
+		for i, m := range r.Methods {
+			b = appendReportMethod(b, i == 0, m.Class, m.Method, m.Desc, false, m.Access, m.Reason)
+		}
+		b = append(b, "\n  ]"...)
+	}
+	return append(b, "\n}\n"...)
+}
+
+// ReportText is EncodeReport(BuildReport(traced, ignored)) with rules as
+// its Rules, written straight from the list: a ReportMethod per method
+// costs two dotted copies of its names, and an edit build writes the
+// report of the whole app.
+func ReportText(traced int, ignored []IgnoredMethod, rules []RuleCount) []byte {
+	ms := ignored
+	if !slices.IsSortedFunc(ms, reportOrder) {
+		ms = slices.Clone(ignored)
+		slices.SortFunc(ms, reportOrder)
+	}
+	counts := map[Reason]int{}
+	for _, m := range ms {
+		counts[m.Reason]++
+	}
+	b := appendReportHead(make([]byte, 0, 64+len(ms)*160), Report{Traced: traced, Ignored: len(ms), Counts: counts, Rules: rules})
+	if len(ms) == 0 {
+		b = append(b, "[]"...)
+	} else {
+		b = append(b, '[')
+		for i, m := range ms {
+			b = appendReportMethod(b, i == 0, m.Key.Class, m.Key.Name, m.Key.Desc, true, m.Access, m.Reason)
+		}
+		b = append(b, "\n  ]"...)
+	}
+	return append(b, "\n}\n"...)
+}
+
+// appendReportHead appends the report's fields before its methods, up to
+// `"methods": `.
+func appendReportHead(b []byte, r Report) []byte {
 	b = append(b, "{\n  \"traced\": "...)
 	b = strconv.AppendInt(b, int64(r.Traced), 10)
 	b = append(b, ",\n  \"ignored\": "...)
@@ -108,33 +156,42 @@ func EncodeReport(r Report) []byte {
 		}
 		b = append(b, "\n  ]"...)
 	}
-	b = append(b, ",\n  \"methods\": "...)
-	switch {
-	case r.Methods == nil:
-		b = append(b, "null"...)
-	case len(r.Methods) == 0:
-		b = append(b, "[]"...)
-	default:
-		b = append(b, '[')
-		for i, m := range r.Methods {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n    {\n      \"class\": "...)
-			b = appendJSONString(b, m.Class)
-			b = append(b, ",\n      \"method\": "...)
-			b = appendJSONString(b, m.Method)
-			b = append(b, ",\n      \"desc\": "...)
-			b = appendJSONString(b, m.Desc)
-			b = append(b, ",\n      \"access\": "...)
-			b = strconv.AppendUint(b, uint64(m.Access), 10)
-			b = append(b, ",\n      \"reason\": "...)
-			b = appendJSONString(b, string(m.Reason))
-			b = append(b, "\n    }"...)
-		}
-		b = append(b, "\n  ]"...)
+	return append(b, ",\n  \"methods\": "...)
+}
+
+// appendReportMethod appends one method of the report; with dotted, the
+// class and descriptor are in internal form and written with dots.
+func appendReportMethod(b []byte, first bool, class, method, desc string, dotted bool, access uint16, reason Reason) []byte {
+	if !first {
+		b = append(b, ',')
 	}
-	return append(b, "\n}\n"...)
+	b = append(b, "\n    {\n      \"class\": "...)
+	b = appendJSONName(b, class, dotted)
+	b = append(b, ",\n      \"method\": "...)
+	b = appendJSONString(b, method)
+	b = append(b, ",\n      \"desc\": "...)
+	b = appendJSONName(b, desc, dotted)
+	b = append(b, ",\n      \"access\": "...)
+	b = strconv.AppendUint(b, uint64(access), 10)
+	b = append(b, ",\n      \"reason\": "...)
+	b = appendJSONString(b, string(reason))
+	return append(b, "\n    }"...)
+}
+
+// appendJSONName appends s as a JSON string, its slashes as dots when
+// dotted (a slash never needs escaping, so plain names take no copy).
+func appendJSONName(b []byte, s string, dotted bool) []byte {
+	if !dotted {
+		return appendJSONString(b, s)
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return appendJSONString(b, strings.ReplaceAll(s, "/", "."))
+		}
+	}
+	b = append(b, '"')
+	b = appendDotted(b, s)
+	return append(b, '"')
 }
 
 // appendJSONString appends s as a JSON string, escaped as encoding/json

@@ -78,3 +78,36 @@ func TestReportEmpty(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestReportTextIsEncodeReport: the report written straight from the list
+// is EncodeReport(BuildReport(...)) with the rules, byte for byte, for
+// lists in any order, names that JSON escapes, and no list at all.
+func TestReportTextIsEncodeReport(t *testing.T) {
+	classes := []string{"a/B", "a/B$1", "a/b/C", "a/\"Q\"", "a/Ünï", "a/tab\there", "a.B"}
+	names := []string{"<init>", "run", "get\\X", "n"}
+	descs := []string{"()V", "(La/B;)I", "(I)V", "(La/\"Q\";)V", ""}
+	reasons := []Reason{ReasonGetterSetter, ReasonEmpty, ReasonBlocked}
+	rules := []RuleCount{{Rule: "-keepclass a/B", Origin: "rules.txt:3", Classes: 1, Methods: 2}}
+	rng := rand.New(rand.NewPCG(8, 9))
+	for round := range 200 {
+		var in []IgnoredMethod
+		for range rng.IntN(30) {
+			in = append(in, IgnoredMethod{
+				Key:    key(classes[rng.IntN(len(classes))], names[rng.IntN(len(names))], descs[rng.IntN(len(descs))]),
+				Access: uint16(rng.IntN(3)) * 0x100,
+				Reason: reasons[rng.IntN(len(reasons))],
+			})
+		}
+		if round%2 == 0 {
+			slices.SortFunc(in, reportOrder) // the sorted path
+		}
+		r := BuildReport(5, in)
+		if round%3 != 0 {
+			r.Rules = rules
+		}
+		want := EncodeReport(r)
+		if got := ReportText(5, in, r.Rules); string(got) != string(want) {
+			t.Fatalf("round %d:\ngot\n%s\nwant\n%s", round, got, want)
+		}
+	}
+}
