@@ -74,35 +74,22 @@ func encoded(write func(io.Writer) error) ([]byte, error) {
 // not be rewritten included, sorted by key.
 func (p *pipeline) ignoredMethods() []IgnoredMethod {
 	n := 0
-	for _, infos := range p.infos {
-		for _, ci := range infos {
-			if ci != nil {
-				for j := range ci.methods {
-					if !ci.methods[j].trace {
-						n++
-					}
-				}
-			}
+	p.eachMethod(func(ci *classInfo, j int) {
+		if !ci.methods[j].trace {
+			n++
 		}
-	}
+	})
 	ignored := make([]IgnoredMethod, 0, n+len(p.skipped))
-	for _, infos := range p.infos {
-		for _, ci := range infos {
-			if ci == nil {
-				continue
-			}
-			for j := range ci.methods {
-				m := &ci.methods[j]
-				if !m.trace {
-					ignored = append(ignored, IgnoredMethod{Key: ci.key(m), Access: m.access, Reason: methodmap.Reason(reasons.text(m.reason))})
-				} else if len(p.skipped) > 0 {
-					if r, bad := p.skipped[ci.key(m)]; bad {
-						ignored = append(ignored, IgnoredMethod{Key: ci.key(m), Access: m.access, Reason: methodmap.Reason(r)})
-					}
-				}
+	p.eachMethod(func(ci *classInfo, j int) {
+		m := &ci.methods[j]
+		if !m.trace {
+			ignored = append(ignored, IgnoredMethod{Key: ci.key(m), Access: m.access, Reason: methodmap.Reason(reasons.text(m.reason))})
+		} else if len(p.skipped) > 0 {
+			if r, bad := p.skipped[ci.key(m)]; bad {
+				ignored = append(ignored, IgnoredMethod{Key: ci.key(m), Access: m.access, Reason: methodmap.Reason(r)})
 			}
 		}
-	}
+	})
 	// The same method can come twice (a class in two inputs, multi-release
 	// variants): sort, then keep the first of each key.
 	slices.SortStableFunc(ignored, func(a, b IgnoredMethod) int { return compareFields(a.Key, b.Key) })

@@ -188,15 +188,23 @@ func (p *pipeline) planIDsInOrder() bool {
 
 // eachTraced calls fn for every traced method of the inputs, in input order.
 func (p *pipeline) eachTraced(fn func(ci *classInfo, m *methodInfo)) {
+	p.eachMethod(func(ci *classInfo, j int) {
+		if m := &ci.methods[j]; m.trace {
+			fn(ci, m)
+		}
+	})
+}
+
+// eachMethod calls fn for every method of the inputs (method j of class
+// ci), in input order.
+func (p *pipeline) eachMethod(fn func(ci *classInfo, j int)) {
 	for _, infos := range p.infos {
 		for _, ci := range infos {
 			if ci == nil {
 				continue
 			}
 			for j := range ci.methods {
-				if m := &ci.methods[j]; m.trace {
-					fn(ci, m)
-				}
+				fn(ci, j)
 			}
 		}
 	}

@@ -48,25 +48,17 @@ func (p *pipeline) tracedList() *tracedList {
 		}
 	}
 	refs := make([]tracedRef, n)
-	for _, infos := range p.infos {
-		for _, ci := range infos {
-			if ci == nil {
-				continue
-			}
-			for j := range ci.methods {
-				m := &ci.methods[j]
-				if !m.trace {
-					continue
-				}
-				r := &refs[rank[m.id]-1]
-				if r.ci == nil {
-					*r = tracedRef{ci: ci, m: uint32(j), access: m.access}
-				} else {
-					r.access = min(r.access, m.access)
-				}
-			}
+	p.eachMethod(func(ci *classInfo, j int) {
+		m := &ci.methods[j]
+		if !m.trace {
+			return
 		}
-	}
+		if r := &refs[rank[m.id]-1]; r.ci == nil {
+			*r = tracedRef{ci: ci, m: uint32(j), access: m.access}
+		} else {
+			r.access = min(r.access, m.access)
+		}
+	})
 	return &tracedList{refs: refs, highWater: p.highWater, skipped: p.skipped}
 }
 
