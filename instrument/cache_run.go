@@ -43,8 +43,14 @@ type inputCache struct {
 	emitWarned bool         // writing the output warned: keep no jar
 }
 
-// prepareCache hashes the jar inputs and loads the packs they can use.
+// prepareCache hashes the jar inputs and loads the packs they can use,
+// and starts reading the kept map. Without a cache there is nothing to
+// prepare.
 func (c *runCache) prepareCache(ctx context.Context) error {
+	if c == nil {
+		return nil
+	}
+	c.keptBase = c.readKeptMap(&c.p.opt, c.p.warn)
 	st := c.store
 	if err := c.sumInputs(ctx, nil); err != nil {
 		return err

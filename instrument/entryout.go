@@ -75,10 +75,10 @@ func (p *pipeline) entryOutput(idx, j int, e *entry, ci *classInfo, toJar bool) 
 		res, err := readCompressed(e, toJar)
 		return res, nil, err
 	}
-	var ic *inputCache
 	var ps [32]byte
-	if p.cache != nil {
-		ic, ps = p.cache.inputs[idx], planSum(plans, addFocus, toJar)
+	ic := p.cache.pack(idx)
+	if ic != nil {
+		ps = planSum(plans, addFocus, toJar)
 		if res, rec, ok := p.cache.cachedOutcome(idx, ic, j, e, ci, ps); ok {
 			if res.body != nil || !repack {
 				return res, rec, nil

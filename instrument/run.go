@@ -162,15 +162,7 @@ func (p *pipeline) lookUp(ctx context.Context) error {
 	for _, in := range append(append([]*input(nil), p.inputs...), p.classpath...) {
 		p.noteEvidence(in)
 	}
-	if p.cache != nil {
-		if err := p.cache.prepareCache(ctx); err != nil {
-			return err
-		}
-	}
-	if p.cache != nil {
-		p.cache.keptBase = p.cache.readKeptMap(&p.opt, p.warn)
-	}
-	return nil
+	return p.cache.prepareCache(ctx)
 }
 
 // scanStage scans every class, or in a delta run takes the changed
@@ -223,16 +215,7 @@ func (p *pipeline) finishStage(context.Context) error {
 // storeStage keeps what the run made for the next: the packs of the
 // inputs and, with a map path, the run's snapshot.
 func (p *pipeline) storeStage(context.Context) error {
-	if p.cache == nil {
-		return nil
-	}
-	if p.cache.delta() != nil {
-		p.cache.delta().adoptChangedSums()
-	}
-	p.cache.storeCache()
-	if p.opt.MapPath != "" {
-		p.storeSnapshot()
-	}
+	p.cache.keep()
 	return nil
 }
 

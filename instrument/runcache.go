@@ -49,3 +49,88 @@ func (c *runCache) baseMap(given *methodmap.Map) *methodmap.Map {
 	}
 	return <-c.keptBase
 }
+
+// pack is the run's view of input i's pack; nil without a cache.
+func (c *runCache) pack(i int) *inputCache {
+	if c == nil {
+		return nil
+	}
+	return c.inputs[i]
+}
+
+// scanned answers the scan of class entry j of input i from the packs
+// (hit), or returns the entry's bytes to scan: read from the input,
+// without a cache.
+func (c *runCache) scanned(i, j int, e *entry) (ci *classInfo, hit bool, data []byte, err error) {
+	if c == nil {
+		data, err = e.read()
+		return nil, false, data, err
+	}
+	return c.scanFromCache(i, c.inputs[i], j, e)
+}
+
+// noteScan records for input i's pack what the scan of entry j found:
+// the class's scan, or why it does not parse.
+func (c *runCache) noteScan(i, j int, ci *classInfo, parseErr error) {
+	if c == nil {
+		return
+	}
+	ic := c.inputs[i]
+	rec := &cachedClass{sum: ic.sums[j], info: ci}
+	if parseErr != nil {
+		rec.warn = parseErr.Error()
+	}
+	ic.recs[j] = rec
+}
+
+// startOutput opens the bodies file of input i's new pack as its output
+// is about to be written: a delta run appends to the last one's.
+func (c *runCache) startOutput(i int) error {
+	switch {
+	case c == nil:
+		return nil
+	case c.last != nil:
+		return c.shareDat(c.inputs[i])
+	}
+	return c.startPack(c.inputs[i])
+}
+
+// keepOutcome records what the write of entry j of input idx made (rec,
+// with body when it was rewritten) in the input's new pack.
+func (c *runCache) keepOutcome(idx, j int, rec *cachedClass, body []byte) error {
+	if c == nil || rec == nil {
+		return nil
+	}
+	ic := c.inputs[idx]
+	var err error
+	if rec.result.rewritten && rec.raw == nil { // a kept record's body is in the shared .dat
+		if err = ic.appendBody(rec, body); err != nil {
+			ic.discardDat()
+		}
+	}
+	ic.recs[j] = rec
+	return err
+}
+
+// noteOutputWarning records that writing input idx's output warned: its
+// pack keeps no output jar, so the warning comes again in the next run.
+func (c *runCache) noteOutputWarning(idx int) {
+	if c != nil {
+		c.inputs[idx].emitWarned = true
+	}
+}
+
+// keep stores what the run made for the next: the packs of the inputs
+// and, with a map path, the run's snapshot.
+func (c *runCache) keep() {
+	if c == nil {
+		return
+	}
+	if c.last != nil {
+		c.last.adoptChangedSums()
+	}
+	c.storeCache()
+	if c.p.opt.MapPath != "" {
+		c.p.storeSnapshot()
+	}
+}

@@ -111,38 +111,25 @@ func (p *pipeline) scan(ctx context.Context) error {
 		r := refs[k]
 		in := p.inputs[r.in]
 		e := &in.entries[r.e]
-		var data []byte
-		var err error
-		if p.cache != nil {
-			ci, hit, d, err := p.cache.scanFromCache(r.in, p.cache.inputs[r.in], r.e, e)
-			if err != nil {
-				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
-			}
-			if hit {
-				p.infos[r.in][r.e] = ci
-				return nil
-			}
-			data = d
-		} else if data, err = e.read(); err != nil {
+		ci, hit, data, err := p.cache.scanned(r.in, r.e, e)
+		if err != nil {
 			return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
 		}
-		ci, err := scanEntry(scanners[worker], e, data)
+		if hit {
+			p.infos[r.in][r.e] = ci
+			return nil
+		}
+		ci, err = scanEntry(scanners[worker], e, data)
 		if err != nil {
 			if p.opt.Strict {
 				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
 			}
 			p.warnAt(r.in, "%s: %s: cannot parse, copied untouched: %v", in.path, e.name, err)
-			if p.cache != nil {
-				ic := p.cache.inputs[r.in]
-				ic.recs[r.e] = &cachedClass{sum: ic.sums[r.e], warn: err.Error()}
-			}
+			p.cache.noteScan(r.in, r.e, nil, err)
 			return nil
 		}
 		p.infos[r.in][r.e] = ci
-		if p.cache != nil {
-			ic := p.cache.inputs[r.in]
-			ic.recs[r.e] = &cachedClass{sum: ic.sums[r.e], info: ci}
-		}
+		p.cache.noteScan(r.in, r.e, ci, nil)
 		return nil
 	})
 	if err != nil {

@@ -103,8 +103,8 @@ func (p *pipeline) write(ctx context.Context) error {
 			} else {
 				var js *jarSink
 				js, err = newJarSink(target)
-				if err == nil && p.cache != nil {
-					js.hashOutput(p.cache.inputs[i])
+				if ic := p.cache.pack(i); err == nil && ic != nil {
+					js.hashOutput(ic)
 				}
 				s = js
 			}
@@ -115,14 +115,8 @@ func (p *pipeline) write(ctx context.Context) error {
 			sinks = append(sinks, s)
 			p.res.Outputs = append(p.res.Outputs, target)
 		}
-		if p.cache.delta() != nil {
-			if err := p.cache.shareDat(p.cache.inputs[i]); err != nil {
-				p.warn("%v", err)
-			}
-		} else if p.cache != nil {
-			if err := p.cache.startPack(p.cache.inputs[i]); err != nil {
-				p.warn("%v", err) // the run goes on; it just leaves no pack
-			}
+		if err := p.cache.startOutput(i); err != nil {
+			p.warn("%v", err) // the run goes on; it just leaves no pack
 		}
 		if err := in.load(); err != nil {
 			abortAll()
@@ -298,41 +292,25 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 	if f.res.err != nil {
 		return f.res.err
 	}
-	var ic *inputCache
-	if p.cache != nil {
-		ic = p.cache.inputs[idx]
-		if f.rec != nil {
-			if f.rec.result.rewritten && f.rec.raw == nil { // a kept record's body is in the shared .dat
-				if err := ic.appendBody(f.rec, f.res.body); err != nil {
-					p.warn("%v", err)
-					ic.discardDat()
-				}
-			}
-			ic.recs[f.j] = f.rec
-		}
+	if err := p.cache.keepOutcome(idx, f.j, f.rec, f.res.body); err != nil {
+		p.warn("%v", err)
 	}
 	if e.hasWrongCRC() || (f.ci != nil && f.ci.crcWrong) {
 		if p.opt.Strict {
 			return fmt.Errorf("%s: %s: %w (--strict)", in.path, e.name, errWrongCRC)
 		}
 		p.warnAt(idx, "%s: %s: %v; read as Java's class loader reads it, which ignores the CRC", in.path, e.name, errWrongCRC)
-		if ic != nil {
-			ic.emitWarned = true
-		}
+		p.cache.noteOutputWarning(idx)
 	}
 	if modified && !in.isDir && isSignatureFile(e.name) {
 		p.warnAt(idx, "%s: %s: signature dropped: the jar's classes were rewritten", in.path, e.name)
-		if ic != nil {
-			ic.emitWarned = true
-		}
+		p.cache.noteOutputWarning(idx)
 		return nil
 	}
 	if s.seen(e.name) {
 		if !isDirName(e.name) {
 			p.warnAt(idx, "%s: %s%s", in.path, e.name, mergeSkipSuffix)
-			if ic != nil {
-				ic.emitWarned = true
-			}
+			p.cache.noteOutputWarning(idx)
 		}
 		return nil
 	}
@@ -343,9 +321,7 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 				return fmt.Errorf("%s: %s: a directory entry holding %d bytes (--strict)", in.path, e.name, e.zf.UncompressedSize64)
 			}
 			p.warnAt(idx, "%s: %s: a directory entry holding %d bytes: written empty", in.path, e.name, e.zf.UncompressedSize64)
-			if ic != nil {
-				ic.emitWarned = true
-			}
+			p.cache.noteOutputWarning(idx)
 		}
 		return s.copyRaw(e.zf)
 	}
