@@ -50,12 +50,12 @@ func (p *pipeline) encodeTexts() error {
 	var planErr, mapErr error
 	var wg sync.WaitGroup
 	wg.Go(func() { m.plannedText, planErr = encoded(m.traced.writePlanned) })
-	if len(m.traced.skipped) > 0 {
+	if m.traced.kept != nil {
 		wg.Go(func() { m.mapText, mapErr = encoded(m.traced.writeMethodMap) })
 	}
 	m.ignoreText = methodmap.EncodeIgnoreMap(m.ignored)
 	wg.Wait()
-	if len(m.traced.skipped) == 0 {
+	if m.traced.kept == nil {
 		m.mapText = m.plannedText
 	}
 	return cmp.Or(planErr, mapErr)

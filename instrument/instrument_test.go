@@ -18,6 +18,7 @@ import (
 	"github.com/tracebeat/tracebeat/instrument"
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/internal/javatest"
+	"github.com/tracebeat/tracebeat/methodmap"
 )
 
 // runPipeline instruments jars into a fresh directory and returns it.
@@ -140,9 +141,24 @@ func TestMethodsAtTheLimitsStayUntouched(t *testing.T) {
 	}
 	assert.Equal(t, rewrite.ReasonBranchOverflow, reasons["nearBranchLimit"])
 	assert.Equal(t, rewrite.ReasonCodeTooLarge, reasons["nearCodeLimit"])
-	for _, e := range methodMapOf(t, res).Entries {
+	method := methodMapOf(t, res)
+	for _, e := range method.Entries {
 		assert.False(t, e.Key.Class == "ins/Big" && strings.HasPrefix(e.Key.Name, "near"), "%v is in the map", e.Key)
 	}
+	// The planned map keeps them, and the method map's high-water mark
+	// retires their ids; the text written is the map.
+	planned := plannedMapOf(t, res)
+	assert.Len(t, planned.Entries, len(method.Entries)+2)
+	for _, e := range planned.Entries {
+		if e.Key.Class == "ins/Big" && strings.HasPrefix(e.Key.Name, "near") {
+			assert.GreaterOrEqual(t, method.HighWater, e.ID, "%v's id is retired", e.Key)
+		}
+	}
+	var written bytes.Buffer
+	require.NoError(t, res.WriteMethodMap(&written))
+	want, err := methodmap.EncodeMap(method)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), written.String())
 	// The class still verifies and its other methods are traced.
 	stub := javatest.Jar(t, javatest.BeatStub(t))
 	javatest.RequireVerified(t, filepath.Join(out, filepath.Base(orig)), stub)

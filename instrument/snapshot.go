@@ -345,15 +345,9 @@ func (p *pipeline) snapshot() *runSnapshot {
 		s.skippedIDs, s.shared = d.snap.skippedIDs, d.snap.shared
 		return s
 	}
-	if len(p.skipped) > 0 {
-		t := res.maps.traced
-		for i := range t.refs {
-			if t.isSkipped(i) {
-				e := t.refs[i].entry()
-				s.skippedIDs = append(s.skippedIDs, snapSkip{id: e.ID, class: e.Key.Class})
-			}
-		}
-	}
+	res.maps.traced.eachSkipped(func(e methodmap.Entry) {
+		s.skippedIDs = append(s.skippedIDs, snapSkip{id: e.ID, class: e.Key.Class})
+	})
 	// Class names (as in the inputs and as in the maps) of more than one
 	// class entry.
 	seen := map[string]bool{}

@@ -14,9 +14,11 @@ import (
 type tracedList struct {
 	refs      []tracedRef
 	highWater int
-	// skipped are the planned methods that could not be rewritten: in the
-	// planned map, not in the method map.
-	skipped map[MethodKey]string
+	// kept are the indexes of the method map's lines when some planned
+	// methods could not be rewritten (they stay in the planned map only,
+	// their ids retired through methodHighWater); nil when none.
+	kept            []int32
+	methodHighWater int
 }
 
 // tracedRef is one line: method m of class ci, with access the least of
@@ -59,61 +61,53 @@ func (p *pipeline) tracedList() *tracedList {
 			r.access = min(r.access, m.access)
 		}
 	})
-	return &tracedList{refs: refs, highWater: p.highWater, skipped: p.skipped}
+	t := &tracedList{refs: refs, highWater: p.highWater, methodHighWater: p.highWater}
+	if len(p.skipped) > 0 {
+		t.kept = make([]int32, 0, len(refs))
+		for i := range refs {
+			r := &refs[i]
+			m := &r.ci.methods[r.m]
+			if _, bad := p.skipped[r.ci.key(m)]; bad {
+				t.methodHighWater = max(t.methodHighWater, int(m.id))
+			} else {
+				t.kept = append(t.kept, int32(i))
+			}
+		}
+	}
+	return t
 }
 
 // lines counts the method map's lines but the dispatch entry.
 func (t *tracedList) lines() int {
-	if len(t.skipped) == 0 {
-		return len(t.refs)
+	if t.kept != nil {
+		return len(t.kept)
 	}
-	n := 0
+	return len(t.refs)
+}
+
+// eachSkipped calls fn with the planned map's lines that the method map
+// leaves out, in id order.
+func (t *tracedList) eachSkipped(fn func(methodmap.Entry)) {
+	if t.kept == nil {
+		return
+	}
+	k := 0
 	for i := range t.refs {
-		if !t.isSkipped(i) {
-			n++
+		if k < len(t.kept) && int(t.kept[k]) == i {
+			k++
+			continue
 		}
+		fn(t.refs[i].entry())
 	}
-	return n
 }
 
-func (t *tracedList) isSkipped(i int) bool {
-	if len(t.skipped) == 0 {
-		return false
-	}
-	r := &t.refs[i]
-	_, bad := t.skipped[r.ci.key(&r.ci.methods[r.m])]
-	return bad
-}
-
-// methodHighWater is the method map's high-water mark: the planned one,
-// raised by the ids of the methods left out, which stay retired.
-func (t *tracedList) methodHighWater() int {
-	hw := t.highWater
-	for i := range t.refs {
-		if t.isSkipped(i) {
-			hw = max(hw, int(t.refs[i].ci.methods[t.refs[i].m].id))
-		}
-	}
-	return hw
-}
-
-// writePlanned writes the planned map; writeMethodMap the method map (the
-// planned one less the skipped methods).
+// writePlanned writes the planned map; writeMethodMap the method map.
 func (t *tracedList) writePlanned(w io.Writer) error {
 	return methodmap.EncodeEntriesTo(w, t.highWater, len(t.refs)+1, t.at(nil))
 }
 
 func (t *tracedList) writeMethodMap(w io.Writer) error {
-	if len(t.skipped) == 0 {
-		return t.writePlanned(w)
-	}
-	var kept []int32
-	for i := range t.refs {
-		if !t.isSkipped(i) {
-			kept = append(kept, int32(i))
-		}
-	}
-	return methodmap.EncodeEntriesTo(w, t.methodHighWater(), len(kept)+1, t.at(kept))
+	return methodmap.EncodeEntriesTo(w, t.methodHighWater, t.lines()+1, t.at(t.kept))
 }
 
 // at gives the lines of refs (those at the indexes in which, when not
@@ -135,23 +129,17 @@ func (t *tracedList) at(which []int32) func(i int) methodmap.Entry {
 }
 
 // plannedMap and methodMap make the maps as entries.
-func (t *tracedList) plannedMap() *methodmap.Map {
-	entries := make([]methodmap.Entry, 0, len(t.refs)+1)
-	for i := range t.refs {
-		entries = append(entries, t.refs[i].entry())
-	}
-	return &methodmap.Map{HighWater: t.highWater, Entries: append(entries, methodmap.DispatchEntry())}
-}
+func (t *tracedList) plannedMap() *methodmap.Map { return t.entries(nil, len(t.refs), t.highWater) }
 
 func (t *tracedList) methodMap() *methodmap.Map {
-	if len(t.skipped) == 0 {
-		return t.plannedMap()
+	return t.entries(t.kept, t.lines(), t.methodHighWater)
+}
+
+func (t *tracedList) entries(which []int32, n, highWater int) *methodmap.Map {
+	at := t.at(which)
+	entries := make([]methodmap.Entry, n+1)
+	for i := range entries {
+		entries[i] = at(i)
 	}
-	entries := make([]methodmap.Entry, 0, len(t.refs)+1)
-	for i := range t.refs {
-		if !t.isSkipped(i) {
-			entries = append(entries, t.refs[i].entry())
-		}
-	}
-	return &methodmap.Map{HighWater: t.methodHighWater(), Entries: append(entries, methodmap.DispatchEntry())}
+	return &methodmap.Map{HighWater: highWater, Entries: entries}
 }
