@@ -94,11 +94,21 @@ func (p *ConstantPool) Utf8(i uint16) (string, error) {
 
 // ClassName returns the internal name of a Class entry.
 func (p *ConstantPool) ClassName(i uint16) (string, error) {
-	b, err := p.entry(i, TagClass)
+	at, err := p.ClassNameIndex(i)
 	if err != nil {
 		return "", err
 	}
-	return p.Utf8(binary.BigEndian.Uint16(b))
+	return p.Utf8(at)
+}
+
+// ClassNameIndex returns the index of the Utf8 entry that names Class
+// entry i, for callers that read the name's bytes without making a string.
+func (p *ConstantPool) ClassNameIndex(i uint16) (uint16, error) {
+	b, err := p.entry(i, TagClass)
+	if err != nil {
+		return 0, err
+	}
+	return binary.BigEndian.Uint16(b), nil
 }
 
 // Integer returns the value of an Integer entry.

@@ -64,7 +64,7 @@ func (h *hierarchy) focusTargets() map[string]bool {
 		if ci.versioned || ci.access&0x0200 != 0 || !h.isActivity(name) {
 			continue
 		}
-		if ci.blocked == "" && ci.focusCode && !ci.focusSuper {
+		if ci.blocked == 0 && ci.focusCode && !ci.focusSuper {
 			targets[name] = true
 		}
 		top := ""
@@ -73,7 +73,7 @@ func (h *hierarchy) focusTargets() map[string]bool {
 			if !ok {
 				break
 			}
-			if c.blocked == "" {
+			if c.blocked == 0 {
 				top = cur
 			}
 			cur = c.super

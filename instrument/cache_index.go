@@ -195,11 +195,11 @@ func (e *indexEncoder) info(ci *classInfo) {
 	e.uvarint(uint64(ci.access))
 	e.bool(ci.versioned)
 	e.bool(ci.crcWrong)
-	e.uvarint(uint64(ci.focusIndex + 1))
+	e.uvarint(uint64(ci.focusIndex() + 1))
 	e.bool(ci.focusCode)
 	e.bool(ci.focusSuper)
-	e.str(ci.blocked)
-	e.str(ci.rule)
+	e.str(ci.blockedFor())
+	e.str(ci.ruleText())
 	e.str(ci.text)
 	codes := distinct(ci.methods, func(m *methodInfo) reasonCode { return m.reason })
 	e.uvarint(uint64(len(codes)))
@@ -277,11 +277,17 @@ func (d *indexDecoder) info(descs *descTable) *classInfo {
 	ci.access = uint16(d.uvarint())
 	ci.versioned = d.bool()
 	ci.crcWrong = d.bool()
-	ci.focusIndex = int(d.uvarint()) - 1
+	if f := d.uvarint(); f == 0 {
+		ci.focusAt = noFocus
+	} else if f < noFocus+1 {
+		ci.focusAt = uint16(f - 1)
+	} else {
+		d.fail()
+	}
 	ci.focusCode = d.bool()
 	ci.focusSuper = d.bool()
-	ci.blocked = d.str()
-	ci.rule = d.str()
+	ci.blocked = reasons.code(d.str())
+	ci.rule = reasons.code(d.str())
 	ci.text = d.str()
 	codes := make([]reasonCode, d.count())
 	for i := range codes {

@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"cmp"
 	"io"
-	"slices"
 	"sort"
 	"sync"
-
-	"github.com/tracebeat/tracebeat/methodmap"
 )
 
 // finish builds the method lists of the result. The map is the assigned
@@ -22,23 +19,20 @@ func (p *pipeline) finish() {
 		defer close(done)
 		traced = p.tracedList()
 	}()
-	ignored := p.ignoredMethods()
+	ignored := p.ignoredList()
 	<-done
 	maps := &p.res.maps
 	maps.traced, maps.ignored = traced, ignored
 	if p.opt.Lists {
-		p.res.Ignored = ignored
+		p.res.Ignored = ignored.methods()
 	}
 	for k := range p.focus {
 		p.res.Focus = append(p.res.Focus, k)
 	}
 	sort.Strings(p.res.Focus)
 	p.res.Traced = traced.lines()
-	p.res.IgnoredCount = len(ignored)
-	p.res.IgnoredByReason = map[string]int{}
-	for _, m := range ignored {
-		p.res.IgnoredByReason[string(m.Reason)]++
-	}
+	p.res.IgnoredCount = ignored.len()
+	p.res.IgnoredByReason = ignored.countByReason()
 	p.tallyRules()
 }
 
@@ -47,18 +41,18 @@ func (p *pipeline) finish() {
 // and the ignore map, at once.
 func (p *pipeline) encodeTexts() error {
 	m := &p.res.maps
-	var planErr, mapErr error
+	var planErr, mapErr, ignoreErr error
 	var wg sync.WaitGroup
 	wg.Go(func() { m.plannedText, planErr = encoded(m.traced.writePlanned) })
 	if m.traced.kept != nil {
 		wg.Go(func() { m.mapText, mapErr = encoded(m.traced.writeMethodMap) })
 	}
-	m.ignoreText = methodmap.EncodeIgnoreMap(m.ignored)
+	m.ignoreText, ignoreErr = encoded(m.ignored.writeTo)
 	wg.Wait()
 	if m.traced.kept == nil {
 		m.mapText = m.plannedText
 	}
-	return cmp.Or(planErr, mapErr)
+	return cmp.Or(planErr, mapErr, ignoreErr)
 }
 
 // encoded returns what write writes.
@@ -68,30 +62,4 @@ func encoded(write func(io.Writer) error) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// ignoredMethods lists the methods left untraced, planned ones that could
-// not be rewritten included, sorted by key.
-func (p *pipeline) ignoredMethods() []IgnoredMethod {
-	n := 0
-	p.eachMethod(func(ci *classInfo, j int) {
-		if !ci.methods[j].trace {
-			n++
-		}
-	})
-	ignored := make([]IgnoredMethod, 0, n+len(p.skipped))
-	p.eachMethod(func(ci *classInfo, j int) {
-		m := &ci.methods[j]
-		if !m.trace {
-			ignored = append(ignored, IgnoredMethod{Key: ci.key(m), Access: m.access, Reason: methodmap.Reason(reasons.text(m.reason))})
-		} else if len(p.skipped) > 0 {
-			if r, bad := p.skipped[ci.key(m)]; bad {
-				ignored = append(ignored, IgnoredMethod{Key: ci.key(m), Access: m.access, Reason: methodmap.Reason(r)})
-			}
-		}
-	})
-	// The same method can come twice (a class in two inputs, multi-release
-	// variants): sort, then keep the first of each key.
-	slices.SortStableFunc(ignored, func(a, b IgnoredMethod) int { return compareFields(a.Key, b.Key) })
-	return slices.CompactFunc(ignored, func(a, b IgnoredMethod) bool { return a.Key == b.Key })
 }

@@ -223,12 +223,12 @@ func (p *pipeline) plansFor(ci *classInfo) (plans []rewrite.MethodPlan, addFocus
 		if m.trace {
 			mp.Trace, mp.ID = true, int(m.id)
 		}
-		if focus && i == ci.focusIndex && ci.focusCode {
+		if focus && i == ci.focusIndex() && ci.focusCode {
 			mp.Focus = true
 		}
 		if mp.Trace || mp.Focus {
 			plans = append(plans, mp)
 		}
 	}
-	return plans, focus && ci.focusIndex < 0
+	return plans, focus && ci.focusIndex() < 0
 }

@@ -71,7 +71,7 @@ type runMaps struct {
 	mu                               sync.Mutex
 	traced                           *tracedList // the run planned every method
 	method, planned                  *methodmap.Map
-	ignored                          []IgnoredMethod
+	ignored                          *ignoredList
 	mapText, plannedText, ignoreText []byte
 }
 
@@ -130,7 +130,9 @@ func (r *Result) MapTexts() (methodMap, ignoreMap []byte, err error) {
 		}
 	}
 	if m.ignoreText == nil {
-		m.ignoreText = methodmap.EncodeIgnoreMap(m.ignored)
+		if m.ignoreText, err = encoded(m.ignored.writeTo); err != nil {
+			return nil, nil, err
+		}
 	}
 	return m.mapText, m.ignoreText, nil
 }
@@ -158,7 +160,7 @@ func (r *Result) WriteIgnoreMap(w io.Writer) error {
 		_, err := w.Write(text)
 		return err
 	}
-	return methodmap.EncodeIgnoreMapTo(w, list)
+	return list.writeTo(w)
 }
 
 // KeepMap keeps the planned map (the methods left untouched keep their

@@ -19,8 +19,8 @@ func newRuleTally() ruleTally {
 
 // add counts class ci's rules sign times (+1 in, -1 out).
 func (t ruleTally) add(ci *classInfo, sign int) {
-	if ci.rule != "" {
-		t.classes[ci.rule] += sign
+	if ci.rule != 0 {
+		t.classes[ci.ruleText()] += sign
 	}
 	for k := range ci.methods {
 		if r := ci.methods[k].rule; r != 0 {

@@ -3,6 +3,8 @@ package instrument
 import (
 	"fmt"
 	"math"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/tracebeat/tracebeat/methodmap"
 
@@ -26,32 +28,53 @@ type MethodFacts struct {
 	Annotations []string
 }
 
-// classInfo is what the scan keeps of one class entry.
+// classInfo is what the scan keeps of one class entry. A build has a
+// record per class for the whole run (200,000 in a large one), so the
+// record is kept to 112 bytes: texts that repeat are codes (blocked,
+// rule) or shared strings (super is interned, name shares the entry's
+// name when they agree).
 type classInfo struct {
-	name      string // as in the input
-	super     string
-	origName  string
+	name     string // as in the input
+	super    string
+	origName string
+	methods  []methodInfo // in the order of the class file
+	// text holds the original names of the methods back to back; each
+	// methodInfo addresses its own by offset. The descriptors are in the
+	// run's table.
+	text      string
+	descs     *descTable
 	access    uint16
 	versioned bool
 	// crcWrong: the entry's contents did not match its CRC (kept in the
 	// cache with the scan, so a run that reuses the scan warns as well).
 	crcWrong bool
-	methods  []methodInfo // in the order of the class file
-	// text holds the original names of the methods back to back; each
-	// methodInfo addresses its own by offset. The descriptors are in the
-	// run's table.
-	text  string
-	descs *descTable
-	// focusIndex is the index of a declared onWindowFocusChanged(Z)V, or -1.
-	focusIndex int
-	focusCode  bool // ... and whether it has code
+	// focusAt is the index of a declared onWindowFocusChanged(Z)V, or
+	// noFocus (a class has at most 65535 methods).
+	focusAt   uint16
+	focusCode bool // ... and whether it has code
 	// focusSuper: that method calls super.onWindowFocusChanged somewhere.
 	focusSuper bool
-	blocked    string
+	// blocked is the reason the class is not traced at all, 0 when it is.
+	blocked reasonCode
 	// rule is the policy rule that decided about the class as a whole
 	// (Policy.ClassRule), counted in Result.RuleClasses.
-	rule string
+	rule reasonCode
 }
+
+// noFocus is classInfo.focusAt of a class without onWindowFocusChanged.
+const noFocus = math.MaxUint16
+
+// focusIndex is the index of the class's onWindowFocusChanged(Z)V, or -1.
+func (ci *classInfo) focusIndex() int {
+	if ci.focusAt == noFocus {
+		return -1
+	}
+	return int(ci.focusAt)
+}
+
+// blockedFor and ruleText are the texts of blocked and rule ("" for none).
+func (ci *classInfo) blockedFor() string { return reasons.text(ci.blocked) }
+func (ci *classInfo) ruleText() string   { return reasons.text(ci.rule) }
 
 // methodInfo is the scan's record of one method. A build has hundreds of
 // thousands and they live through the whole run, so the record holds no
@@ -86,6 +109,7 @@ type scanner struct {
 	scratch  []byte
 	text     []byte // the class's classInfo.text in the making
 	strs     map[string]string
+	records  []methodInfo          // the rest of the chunk methodRecords cuts from
 	reasons  map[string]reasonCode // this worker's view of the reason table
 }
 
@@ -130,39 +154,93 @@ func (s *scanner) utf8(pool *cf.ConstantPool, i uint16) (string, error) {
 	return v, nil
 }
 
-// scan parses a class and decides, method by method, what to trace.
-func (s *scanner) scan(data []byte) (*classInfo, error) {
+// className returns the name of Class constant i. A class's own name
+// (file is its entry's name) shares the entry name's bytes when the two
+// agree, as they do for all but a few entries; other names are interned
+// (a build's classes share a few hundred superclasses).
+func (s *scanner) className(pool *cf.ConstantPool, i uint16, file string) (string, error) {
+	at, err := pool.ClassNameIndex(i)
+	if err != nil {
+		return "", err
+	}
+	if file != "" {
+		b, err := pool.Utf8Bytes(at)
+		if err != nil {
+			return "", err
+		}
+		// Modified UTF-8 is UTF-8 but for NUL and supplementary
+		// characters, which are not valid UTF-8: bytes that are valid
+		// UTF-8 decode to themselves.
+		if stem := classStem(file); stem == string(b) && utf8.ValidString(stem) {
+			return stem, nil
+		}
+		return pool.Utf8(at)
+	}
+	return s.utf8(pool, at)
+}
+
+// classStem is a class entry's name less ".class" and a multi-release
+// prefix.
+func classStem(file string) string {
+	if _, ok := versionedClass(file); ok {
+		rest := strings.TrimPrefix(file, "META-INF/versions/")
+		file = rest[strings.IndexByte(rest, '/')+1:]
+	}
+	return strings.TrimSuffix(file, ".class")
+}
+
+// methodRecords returns a slice of n records. Records are cut from
+// shared chunks: a slice of its own per class would round up to the
+// allocator's size classes, a third more over a build.
+func (s *scanner) methodRecords(n int) []methodInfo {
+	const chunk = 4096
+	if n > chunk/4 {
+		return make([]methodInfo, n)
+	}
+	if len(s.records) < n {
+		s.records = make([]methodInfo, chunk)
+	}
+	r := s.records[:n:n]
+	s.records = s.records[n:]
+	return r
+}
+
+// scan parses a class and decides, method by method, what to trace. file
+// is the entry's name, whose stem is most often the class's name.
+func (s *scanner) scan(data []byte, file string) (*classInfo, error) {
 	pol := s.pol
 	c, err := cf.Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	name, err := c.Name()
+	name, err := s.className(c.Pool, c.ThisClass, file)
 	if err != nil {
 		return nil, err
 	}
-	super, err := c.SuperName()
-	if err != nil {
-		return nil, err
+	var super string
+	if c.SuperClass != 0 {
+		if super, err = s.className(c.Pool, c.SuperClass, ""); err != nil {
+			return nil, err
+		}
 	}
-	ci := &classInfo{name: name, super: super, access: c.Access, focusIndex: -1, descs: s.descs}
+	ci := &classInfo{name: name, super: super, access: c.Access, focusAt: noFocus, descs: s.descs}
 	ci.origName = pol.originalClass(name)
 	if c.Access&cf.AccModule != 0 {
 		return ci, nil
 	}
-	ci.blocked = pol.blockedFor(ci.origName, s.hasClass)
-	ci.rule = pol.classRule(ci.origName)
+	blocked, rule := pol.blockedFor(ci.origName, s.hasClass), pol.classRule(ci.origName)
 	if name == "java/lang/Object" {
 		// HotSpot rewrites the returns of Object.<init> and relies on its
 		// shape during bootstrap; a patched java.base with a traced Object
 		// crashes the VM. Nothing else derives from tracing it.
-		ci.blocked = rewrite.ReasonJVMRoot
+		blocked = rewrite.ReasonJVMRoot
 	}
+	ci.blocked, ci.rule = s.reason(blocked), s.reason(rule)
 	already, err := s.injected.alreadyInstrumented(c)
 	if err != nil {
 		return nil, err
 	}
-	ci.methods = make([]methodInfo, len(c.Methods))
+	ci.methods = s.methodRecords(len(c.Methods))
 	s.text = s.text[:0]
 	for i := range c.Methods {
 		m := &c.Methods[i]
@@ -186,7 +264,7 @@ func (s *scanner) scan(data []byte) (*classInfo, error) {
 		s.text = append(s.text, on...)
 		codeAttr, hasCode := c.FindAttribute(m.Attributes, "Code")
 		if mname == rewrite.FocusMethod && mdesc == rewrite.FocusMethodDesc && m.Access&cf.AccStatic == 0 {
-			ci.focusIndex, ci.focusCode = i, hasCode
+			ci.focusAt, ci.focusCode = uint16(i), hasCode
 			if hasCode {
 				if ci.focusSuper, err = callsSuperFocus(c, codeAttr.Data); err != nil {
 					return nil, fmt.Errorf("method %s%s: %w", mname, mdesc, err)
@@ -215,24 +293,24 @@ func (s *scanner) scan(data []byte) (*classInfo, error) {
 			}
 			s.scratch = facts.Opcodes
 		}
-		var reason, rule string
+		var reason, methodRule string
 		switch {
-		case ci.blocked == rewrite.ReasonJVMRoot:
+		case blocked == rewrite.ReasonJVMRoot:
 			reason = rewrite.ReasonJVMRoot
-		case ci.blocked != "":
+		case blocked != "":
 			// The methods of a blocked class count for its class rule
 			// when that rule is the one that blocked it (not, say, an
 			// allow rule over a generated class).
 			reason = string(methodmap.ReasonBlocked)
-			if ci.blocked == ci.rule {
-				rule = ci.rule
+			if blocked == rule {
+				methodRule = rule
 			}
 		case already[i]:
 			reason = rewrite.ReasonAlreadyInstrumented
 		default:
-			mi.trace, reason, rule = pol.decide(&facts)
+			mi.trace, reason, methodRule = pol.decide(&facts)
 		}
-		mi.reason, mi.rule = s.reason(reason), s.reason(rule)
+		mi.reason, mi.rule = s.reason(reason), s.reason(methodRule)
 		ci.methods[i] = mi
 	}
 	ci.text = string(s.text)

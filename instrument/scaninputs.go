@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
@@ -78,7 +79,11 @@ func (p *pipeline) noteEvidence(in *input) {
 // hasClass answers Policy.Generated's question from the evidence.
 func (p *pipeline) hasClass(orig string) bool { return p.evidence[orig] }
 
-// listInputs reads the directories of the jars, on the workers.
+// listInputs reads the directories of the jars, on the workers. An
+// input's directory is let go of at once (the entry names stay): the scan
+// reads it again while it reads the input's classes, so a run holds the
+// directories of the jars in flight, not of all (60 MB over Debian's 588
+// jars).
 func (p *pipeline) listInputs(ctx context.Context) error {
 	all := append(append([]*input(nil), p.inputs...), p.classpath...)
 	return p.parallel(ctx, len(all), func(i, _ int) error {
@@ -88,8 +93,32 @@ func (p *pipeline) listInputs(ctx context.Context) error {
 			}
 			return err
 		}
+		if i < len(p.inputs) {
+			all[i].drop()
+		}
 		return nil
 	})
+}
+
+// directoryHold keeps an input's zip directory loaded while the scan
+// reads its classes: the first class loads it, the last lets it go.
+type directoryHold struct {
+	mu   sync.Mutex
+	left int // classes not yet scanned
+}
+
+func (h *directoryHold) acquire(in *input) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return in.load()
+}
+
+func (h *directoryHold) release(in *input) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.left--; h.left == 0 {
+		in.drop()
+	}
 }
 
 // scan reads every class of the inputs and the classpath.
@@ -97,11 +126,13 @@ func (p *pipeline) scan(ctx context.Context) error {
 	type ref struct{ in, e int }
 	var refs []ref
 	p.infos = make([][]*classInfo, len(p.inputs))
+	holds := make([]directoryHold, len(p.inputs))
 	for i, in := range p.inputs {
 		p.infos[i] = make([]*classInfo, len(in.entries))
 		for j := range in.entries {
 			if in.entries[j].isClass() {
 				refs = append(refs, ref{i, j})
+				holds[i].left++
 			}
 		}
 	}
@@ -111,6 +142,10 @@ func (p *pipeline) scan(ctx context.Context) error {
 		r := refs[k]
 		in := p.inputs[r.in]
 		e := &in.entries[r.e]
+		if err := holds[r.in].acquire(in); err != nil {
+			return err
+		}
+		defer holds[r.in].release(in)
 		ci, hit, data, err := p.cache.scanned(r.in, r.e, e)
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
@@ -191,7 +226,7 @@ func (p *pipeline) newScanners() []*scanner {
 // every scan of an input class, in a full run and of a changed class in a
 // delta run, is this one.
 func scanEntry(sc *scanner, e *entry, data []byte) (*classInfo, error) {
-	ci, err := sc.scan(data)
+	ci, err := sc.scan(data, e.name)
 	putBuffer(data) // the scan copies what it keeps
 	if err != nil {
 		return nil, err

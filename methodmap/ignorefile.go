@@ -37,22 +37,30 @@ func WriteIgnoreMapFile(path string, ignored []IgnoredMethod) error {
 	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return EncodeIgnoreMapTo(w, ignored) })
 }
 
-// EncodeIgnoreMapTo writes what EncodeIgnoreMap returns. Input in key
+// EncodeIgnoreMapTo writes what EncodeIgnoreMap returns.
+func EncodeIgnoreMapTo(w io.Writer, ignored []IgnoredMethod) error {
+	return EncodeIgnoredTo(w, len(ignored), func(i int) IgnoredMethod { return ignored[i] })
+}
+
+// EncodeIgnoredTo writes the ignore map of n methods, the i-th given by at
+// (a caller's own records need not be copied into a list). Input in key
 // order (the pipeline's) is nearly always in line order already, and is
 // then written a line at a time. Otherwise the lines are laid out in one
 // buffer and sorted as offsets into it, not as a string each: a large
 // build ignores hundreds of thousands of methods.
-func EncodeIgnoreMapTo(w io.Writer, ignored []IgnoredMethod) error {
-	if ignoreLinesSorted(ignored) {
-		return writeIgnoreLines(w, ignored)
+func EncodeIgnoredTo(w io.Writer, n int, at func(i int) IgnoredMethod) error {
+	if ignoreLinesSorted(n, at) {
+		return writeIgnoreLines(w, n, at)
 	}
 	size := 0
-	for _, m := range ignored {
+	for i := range n {
+		m := at(i)
 		size += len(m.Key.Class) + len(m.Key.Name) + len(m.Key.Desc) + 2
 	}
 	text := make([]byte, 0, size)
-	ends := make([]int, len(ignored))
-	for i, m := range ignored {
+	ends := make([]int, n)
+	for i := range n {
+		m := at(i)
 		text = appendMapText(text, m.Key, m.Access)
 		ends[i] = len(text)
 	}
@@ -63,14 +71,12 @@ func EncodeIgnoreMapTo(w io.Writer, ignored []IgnoredMethod) error {
 		}
 		return text[start:ends[i]]
 	}
-	order := make([]int, len(ignored))
+	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
 	cmpLines := func(a, b int) int { return bytes.Compare(line(a), line(b)) }
-	if !slices.IsSortedFunc(order, cmpLines) {
-		slices.SortStableFunc(order, cmpLines)
-	}
+	slices.SortStableFunc(order, cmpLines)
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.WriteString(ignoreHeader)
 	bw.WriteByte('\n')
@@ -84,11 +90,12 @@ func EncodeIgnoreMapTo(w io.Writer, ignored []IgnoredMethod) error {
 	return bw.Flush()
 }
 
-// ignoreLinesSorted reports whether the lines of ignored come in line
-// order, comparing each line with the one before it as it is laid out.
-func ignoreLinesSorted(ignored []IgnoredMethod) bool {
+// ignoreLinesSorted reports whether the n lines come in line order,
+// comparing each line with the one before it as it is laid out.
+func ignoreLinesSorted(n int, at func(i int) IgnoredMethod) bool {
 	var prev, cur []byte
-	for i, m := range ignored {
+	for i := range n {
+		m := at(i)
 		cur = appendMapText(cur[:0], m.Key, m.Access)
 		if i > 0 && bytes.Compare(prev, cur) > 0 {
 			return false
@@ -98,15 +105,16 @@ func ignoreLinesSorted(ignored []IgnoredMethod) bool {
 	return true
 }
 
-// writeIgnoreLines writes the ignore map of a list already in line order,
+// writeIgnoreLines writes the ignore map of lines already in line order,
 // a line at a time: the whole text of a large build's list is tens of MB
 // that need not be held.
-func writeIgnoreLines(w io.Writer, ignored []IgnoredMethod) error {
+func writeIgnoreLines(w io.Writer, n int, at func(i int) IgnoredMethod) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.WriteString(ignoreHeader)
 	bw.WriteByte('\n')
 	var prev, cur []byte
-	for i, m := range ignored {
+	for i := range n {
+		m := at(i)
 		cur = appendMapText(cur[:0], m.Key, m.Access)
 		if i > 0 && bytes.Equal(prev, cur) {
 			continue
