@@ -45,12 +45,12 @@ type cachedClass struct {
 func (c *cachedClass) parsed() bool { return c.info != nil || c.infoRaw != nil }
 
 // decodeInfo returns the scan of a record read without it.
-func (c *cachedClass) decodeInfo(descs *descTable) (*classInfo, error) {
+func (c *cachedClass) decodeInfo(texts *textTable) (*classInfo, error) {
 	if c.info != nil || c.infoRaw == nil {
 		return c.info, nil
 	}
 	d := indexDecoder{buf: c.infoRaw}
-	ci := d.info(descs)
+	ci := d.info(texts)
 	if d.err != nil || len(d.buf) != 0 {
 		return nil, errBadPack
 	}
@@ -118,7 +118,7 @@ func writeIndex(f io.Writer, ix *packIndex, names []string) error {
 
 // readIndex reads a pack index. With scans set it decodes every record's
 // scan; otherwise decodeInfo does, for the records that need it.
-func readIndex(path string, scans bool, descs *descTable) (*packIndex, error) {
+func readIndex(path string, scans bool, texts *textTable) (*packIndex, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -139,7 +139,7 @@ func readIndex(path string, scans bool, descs *descTable) (*packIndex, error) {
 	for i := 0; i < n && d.err == nil; i++ {
 		raw := d.bytes()
 		rd := indexDecoder{buf: raw}
-		name, c := rd.class(scans, descs)
+		name, c := rd.class(scans, texts)
 		if rd.err != nil || len(rd.buf) != 0 {
 			return nil, errBadPack
 		}
@@ -200,7 +200,12 @@ func (e *indexEncoder) info(ci *classInfo) {
 	e.bool(ci.focusSuper)
 	e.str(ci.blockedFor())
 	e.str(ci.ruleText())
-	e.str(ci.text)
+	// The methods' names back to back, each method's by offset and length.
+	var text []byte
+	for i := range ci.methods {
+		text = append(text, ci.texts.str(ci.methods[i].name)...)
+	}
+	e.str(string(text))
 	codes := distinct(ci.methods, func(m *methodInfo) reasonCode { return m.reason })
 	e.uvarint(uint64(len(codes)))
 	for _, c := range codes {
@@ -215,13 +220,16 @@ func (e *indexEncoder) info(ci *classInfo) {
 	descs := distinct(ci.methods, func(m *methodInfo) uint32 { return m.desc })
 	e.uvarint(uint64(len(descs)))
 	for _, d := range descs {
-		e.str(ci.descs.str(d))
+		e.str(ci.texts.str(d))
 	}
 	e.uvarint(uint64(len(ci.methods)))
+	at := 0
 	for i := range ci.methods {
 		m := &ci.methods[i]
-		e.uvarint(uint64(m.nameAt))
-		e.uvarint(uint64(m.nameLen))
+		n := len(ci.texts.str(m.name))
+		e.uvarint(uint64(at))
+		e.uvarint(uint64(n))
+		at += n
 		e.uvarint(uint64(slices.Index(descs, m.desc)))
 		e.uvarint(uint64(slices.Index(codes, m.reason)))
 		e.uvarint(uint64(slices.Index(rules, m.rule)))
@@ -230,7 +238,7 @@ func (e *indexEncoder) info(ci *classInfo) {
 	}
 }
 
-func (d *indexDecoder) class(scans bool, descs *descTable) (string, *cachedClass) {
+func (d *indexDecoder) class(scans bool, texts *textTable) (string, *cachedClass) {
 	name := d.str()
 	c := &cachedClass{}
 	d.sum(&c.sum)
@@ -238,7 +246,7 @@ func (d *indexDecoder) class(scans bool, descs *descTable) (string, *cachedClass
 		c.infoRaw = d.bytes()
 		if scans {
 			var err error
-			if c.info, err = c.decodeInfo(descs); err != nil {
+			if c.info, err = c.decodeInfo(texts); err != nil {
 				d.fail()
 			}
 		}
@@ -269,8 +277,8 @@ func (d *indexDecoder) class(scans bool, descs *descTable) (string, *cachedClass
 	return name, c
 }
 
-func (d *indexDecoder) info(descs *descTable) *classInfo {
-	ci := &classInfo{descs: descs}
+func (d *indexDecoder) info(texts *textTable) *classInfo {
+	ci := &classInfo{texts: texts}
 	ci.name = d.str()
 	ci.super = d.str()
 	ci.origName = d.str()
@@ -288,7 +296,7 @@ func (d *indexDecoder) info(descs *descTable) *classInfo {
 	ci.focusSuper = d.bool()
 	ci.blocked = reasons.code(d.str())
 	ci.rule = reasons.code(d.str())
-	ci.text = d.str()
+	text := d.bytes()
 	codes := make([]reasonCode, d.count())
 	for i := range codes {
 		codes[i] = reasons.code(d.str())
@@ -300,7 +308,7 @@ func (d *indexDecoder) info(descs *descTable) *classInfo {
 	local := make([]uint32, d.count())
 	for i := range local {
 		var ok bool
-		if local[i], ok = descs.intern(d.str()); !ok {
+		if local[i], ok = texts.intern(d.str()); !ok {
 			d.fail()
 		}
 	}
@@ -309,11 +317,16 @@ func (d *indexDecoder) info(descs *descTable) *classInfo {
 	for i := range ci.methods {
 		m := &ci.methods[i]
 		nameAt, nameLen, desc := d.uvarint(), d.uvarint(), d.uvarint()
-		if nameLen > math.MaxUint16 || nameAt+nameLen > uint64(len(ci.text)) || desc >= uint64(len(local)) {
+		if nameLen > math.MaxUint16 || nameAt+nameLen > uint64(len(text)) || desc >= uint64(len(local)) {
 			d.fail()
 			return nil
 		}
-		m.nameAt, m.nameLen, m.desc = uint32(nameAt), uint16(nameLen), local[desc]
+		name, ok := texts.intern(string(text[nameAt : nameAt+nameLen]))
+		if !ok {
+			d.fail()
+			return nil
+		}
+		m.name, m.desc = name, local[desc]
 		if r := d.uvarint(); r < uint64(len(codes)) {
 			m.reason = codes[r]
 		} else {

@@ -231,7 +231,7 @@ func (c *runCache) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *
 	fail := func(err error) (entryResult, *cachedClass) {
 		return entryResult{err: fmt.Errorf("%s: %s: cache: %w", in.path, e.name, err)}, nil
 	}
-	ci, err := rec.decodeInfo(c.p.descs)
+	ci, err := rec.decodeInfo(c.p.texts)
 	if err != nil || ci == nil {
 		return fail(errBadPack)
 	}

@@ -69,12 +69,12 @@ func (c *runCache) prepareCache(ctx context.Context) error {
 			// Its content sum (dirSum) goes into its pack for a delta run
 			// to check; its records are checked class by class.
 			ic.sum, ic.key = c.sums[i], st.inputPackKey(ic, c.sums[i])
-			ic.from, ic.fromKey = st.loadPack(ic.key, nil, c.p.descs), ic.key
+			ic.from, ic.fromKey = st.loadPack(ic.key, nil, c.p.texts), ic.key
 			return nil
 		}
 		ic.sum = c.sums[i]
 		ic.key = st.packKeyOf(ic.sum)
-		if ix := st.loadPack(ic.key, &ic.sum, c.p.descs); ix != nil {
+		if ix := st.loadPack(ic.key, &ic.sum, c.p.texts); ix != nil {
 			ic.from, ic.fromKey, ic.whole = ix, ic.key, true
 			if ix.hasJar && !c.p.opt.Merge {
 				// Checked here, on the workers, rather than while the
@@ -82,7 +82,7 @@ func (c *runCache) prepareCache(ctx context.Context) error {
 				ic.jarOK = st.packJarIntact(ic.key, ix.jarSize, ix.jarSum)
 			}
 		} else if last := st.LastPack(abs); last != "" {
-			ic.from, ic.fromKey = st.loadPack(last, nil, c.p.descs), last
+			ic.from, ic.fromKey = st.loadPack(last, nil, c.p.texts), last
 		}
 		return nil
 	})
@@ -90,8 +90,8 @@ func (c *runCache) prepareCache(ctx context.Context) error {
 
 // loadPack reads a pack index; a missing or damaged one is no pack. With
 // inputSum set, the pack must have been made from those bytes.
-func (c *cacheStore) loadPack(key string, inputSum *[32]byte, descs *descTable) *packIndex {
-	ix, err := readIndex(c.Path(key, store.Index), true, descs)
+func (c *cacheStore) loadPack(key string, inputSum *[32]byte, texts *textTable) *packIndex {
+	ix, err := readIndex(c.Path(key, store.Index), true, texts)
 	if err != nil || ix.optSum != c.optSum || (inputSum != nil && ix.inputSum != *inputSum) {
 		return nil
 	}

@@ -264,7 +264,7 @@ func (d *delta) openPack(i int, key string, sum [32]byte) (ix *packIndex, classe
 	in, ic := d.p.inputs[i], d.p.cache.inputs[i]
 	listed := make(chan error, 1) // the jar's directory is read meanwhile
 	go func() { listed <- in.list() }()
-	ix, err := readIndex(d.p.cache.store.Path(key, store.Index), false, d.p.descs)
+	ix, err := readIndex(d.p.cache.store.Path(key, store.Index), false, d.p.texts)
 	if lerr := <-listed; lerr != nil {
 		return nil, nil, lerr.Error()
 	}
@@ -334,7 +334,7 @@ func (d *delta) diffInput(ctx context.Context, i int) string {
 		if err != nil {
 			return stop(err.Error())
 		}
-		old, err := rec.decodeInfo(d.p.descs)
+		old, err := rec.decodeInfo(d.p.texts)
 		if err != nil || old == nil {
 			putBuffer(data)
 			return stop(e.name + ": no scan of its last version")

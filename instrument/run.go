@@ -114,7 +114,7 @@ func openPipeline(opt Options) (*pipeline, error) {
 	if opt.Output == "" {
 		return nil, errors.New("no output path (-o)")
 	}
-	p := &pipeline{opt: opt, res: &Result{Skipped: map[string]int{}}, descs: newDescTable()}
+	p := &pipeline{opt: opt, res: &Result{Skipped: map[string]int{}}, texts: newTextTable()}
 	if err := p.checkPaths(); err != nil {
 		return nil, err
 	}
@@ -224,7 +224,7 @@ type pipeline struct {
 	// evidence holds the original names of the classes of the inputs and
 	// the class path that Policy.GeneratedEvidence accepts (noteEvidence).
 	evidence map[string]bool
-	descs    *descTable // the method descriptors of the run's scans
+	texts    *textTable // the method names and descriptors of the run's scans
 	dups     []duplicate
 	// written[i] holds input i's finished output (mirrors only): its
 	// final path, or its temporary one when staged for Options.Publish.

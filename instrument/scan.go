@@ -30,7 +30,7 @@ type MethodFacts struct {
 
 // classInfo is what the scan keeps of one class entry. A build has a
 // record per class for the whole run (200,000 in a large one), so the
-// record is kept to 112 bytes: texts that repeat are codes (blocked,
+// record is kept to 96 bytes: texts that repeat are codes (blocked,
 // rule) or shared strings (super is interned, name shares the entry's
 // name when they agree).
 type classInfo struct {
@@ -38,11 +38,8 @@ type classInfo struct {
 	super    string
 	origName string
 	methods  []methodInfo // in the order of the class file
-	// text holds the original names of the methods back to back; each
-	// methodInfo addresses its own by offset. The descriptors are in the
-	// run's table.
-	text      string
-	descs     *descTable
+	// texts is the run's table of the methods' names and descriptors.
+	texts     *textTable
 	access    uint16
 	versioned bool
 	// crcWrong: the entry's contents did not match its CRC (kept in the
@@ -76,25 +73,24 @@ func (ci *classInfo) focusIndex() int {
 func (ci *classInfo) blockedFor() string { return reasons.text(ci.blocked) }
 func (ci *classInfo) ruleText() string   { return reasons.text(ci.rule) }
 
-// methodInfo is the scan's record of one method. A build has hundreds of
-// thousands and they live through the whole run, so the record holds no
-// pointer (its texts are offsets into classInfo.text, its reason and rule
-// codes): the garbage collector never has to scan them, and a record
-// takes 28 bytes instead of the 96 that five strings took.
+// methodInfo is the scan's record of one method. A build has a million
+// and they live through the whole run, so the record holds no pointer (its
+// name and descriptor are indexes into the run's text table, its reason
+// and rule codes): the garbage collector never has to scan them, and a
+// record takes 24 bytes instead of the 96 that five strings took.
 type methodInfo struct {
-	nameAt  uint32 // name = text[nameAt:nameAt+nameLen]
-	desc    uint32 // the descriptor's index in classInfo.descs
-	id      int32  // set by plan for traced methods
-	reason  reasonCode
-	rule    reasonCode // the policy rule that decided the method, if one did
-	nameLen uint16     // a name has at most 65535 bytes (a CONSTANT_Utf8)
-	access  uint16
-	trace   bool
+	name   uint32 // the original name's index in classInfo.texts
+	desc   uint32 // the original descriptor's index in classInfo.texts
+	id     int32  // set by plan for traced methods
+	reason reasonCode
+	rule   reasonCode // the policy rule that decided the method, if one did
+	access uint16
+	trace  bool
 }
 
 // key returns the original key of method m of the class.
 func (ci *classInfo) key(m *methodInfo) MethodKey {
-	return MethodKey{Class: ci.origName, Name: ci.text[m.nameAt : m.nameAt+uint32(m.nameLen)], Desc: ci.descs.str(m.desc)}
+	return MethodKey{Class: ci.origName, Name: ci.texts.str(m.name), Desc: ci.texts.str(m.desc)}
 }
 
 // scanner is one worker's state for the scan: scratch space and an
@@ -104,10 +100,9 @@ func (ci *classInfo) key(m *methodInfo) MethodKey {
 type scanner struct {
 	pol      *Policy
 	injected *injectionMatcher // recognises code instrumented before
-	descs    *descTable
+	texts    *textTable
 	hasClass func(origClass string) bool // for Policy.Generated
 	scratch  []byte
-	text     []byte // the class's classInfo.text in the making
 	strs     map[string]string
 	records  []methodInfo          // the rest of the chunk methodRecords cuts from
 	reasons  map[string]reasonCode // this worker's view of the reason table
@@ -116,8 +111,8 @@ type scanner struct {
 // maxInterned bounds a scanner's table; past it the table starts over.
 const maxInterned = 1 << 14
 
-func newScanner(pol *Policy, rt rewrite.Runtime, descs *descTable, hasClass func(string) bool) *scanner {
-	return &scanner{pol: pol, injected: newInjectionMatcher(rt), descs: descs, hasClass: hasClass,
+func newScanner(pol *Policy, rt rewrite.Runtime, texts *textTable, hasClass func(string) bool) *scanner {
+	return &scanner{pol: pol, injected: newInjectionMatcher(rt), texts: texts, hasClass: hasClass,
 		strs: map[string]string{}, reasons: map[string]reasonCode{}}
 }
 
@@ -223,7 +218,7 @@ func (s *scanner) scan(data []byte, file string) (*classInfo, error) {
 			return nil, err
 		}
 	}
-	ci := &classInfo{name: name, super: super, access: c.Access, focusAt: noFocus, descs: s.descs}
+	ci := &classInfo{name: name, super: super, access: c.Access, focusAt: noFocus, texts: s.texts}
 	ci.origName = pol.originalClass(name)
 	if c.Access&cf.AccModule != 0 {
 		return ci, nil
@@ -241,7 +236,6 @@ func (s *scanner) scan(data []byte, file string) (*classInfo, error) {
 		return nil, err
 	}
 	ci.methods = s.methodRecords(len(c.Methods))
-	s.text = s.text[:0]
 	for i := range c.Methods {
 		m := &c.Methods[i]
 		mname, err := s.utf8(c.Pool, m.Name)
@@ -253,15 +247,12 @@ func (s *scanner) scan(data []byte, file string) (*classInfo, error) {
 			return nil, fmt.Errorf("method %d: %w", i, err)
 		}
 		on, od := pol.originalMethod(name, mname, mdesc)
-		if uint64(len(s.text))+uint64(len(on)) > math.MaxUint32 || len(on) > math.MaxUint16 {
-			return nil, fmt.Errorf("method %d: names too long", i)
+		nameIndex, ok1 := s.texts.intern(on)
+		desc, ok2 := s.texts.intern(od)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("method %d: more distinct names and descriptors than a run can hold", i)
 		}
-		desc, ok := s.descs.intern(od)
-		if !ok {
-			return nil, fmt.Errorf("method %d: more distinct descriptors than a run can hold", i)
-		}
-		mi := methodInfo{access: m.Access, nameAt: uint32(len(s.text)), nameLen: uint16(len(on)), desc: desc}
-		s.text = append(s.text, on...)
+		mi := methodInfo{access: m.Access, name: nameIndex, desc: desc}
 		codeAttr, hasCode := c.FindAttribute(m.Attributes, "Code")
 		if mname == rewrite.FocusMethod && mdesc == rewrite.FocusMethodDesc && m.Access&cf.AccStatic == 0 {
 			ci.focusAt, ci.focusCode = uint16(i), hasCode
@@ -313,7 +304,6 @@ func (s *scanner) scan(data []byte, file string) (*classInfo, error) {
 		mi.reason, mi.rule = s.reason(reason), s.reason(methodRule)
 		ci.methods[i] = mi
 	}
-	ci.text = string(s.text)
 	return ci, nil
 }
 

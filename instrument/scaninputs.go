@@ -217,7 +217,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 func (p *pipeline) newScanners() []*scanner {
 	scanners := make([]*scanner, p.opt.Workers)
 	for w := range scanners {
-		scanners[w] = newScanner(&p.opt.Policy, p.opt.Runtime, p.descs, p.hasClass)
+		scanners[w] = newScanner(&p.opt.Policy, p.opt.Runtime, p.texts, p.hasClass)
 	}
 	return scanners
 }
