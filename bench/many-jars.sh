@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# usage: bench/many-jars.sh [--reps N] [--count N] [--classes N]
+# usage: bench/many-jars.sh [--reps N] [--count N] [--classes N] [--gradle-api]
 # Memory that does not grow with the number of jars: one run over about a
 # hundred real jars from Debian's Java packages (the largest by class count
 # in /usr/share/java, one kotlin compiler, at least 125,000 classes; --count
 # and --classes set the least number of jars and of classes), with
-# Matrix's default rules, 2 workers. Prints the set, then per run the wall
+# Matrix's default rules, 2 workers. Debian's jars hold about 161,000
+# classes: --gradle-api adds Gradle's API jar 8.11.1 from Maven Central
+# (45,166 classes, cached in ~/.m2) to the jars the set is drawn from, so
+# "--gradle-api --count 600 --classes 180000" is a set of 206,000. Prints the set, then per run the wall
 # time, the peak anonymous memory (RssAnon: the process's own memory, not
 # the pages of the files it reads) and the peak RSS, sampled every 20 ms
 # from /proc, and the median. The bound: peak RssAnon <= 250 MB; the
@@ -12,13 +15,14 @@
 # Installs the packages the set is drawn from when missing (as root).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-reps=3 count=100 min_classes=125000
+reps=3 count=100 min_classes=125000 gradle_api=
 while (($#)); do
   case "$1" in
     --reps) reps="$2"; shift 2 ;;
     --count) count="$2"; shift 2 ;;
     --classes) min_classes="$2"; shift 2 ;;
-    *) echo "usage: bench/many-jars.sh [--reps N] [--count N] [--classes N]" >&2; exit 2 ;;
+    --gradle-api) gradle_api=1; shift ;;
+    *) echo "usage: bench/many-jars.sh [--reps N] [--count N] [--classes N] [--gradle-api]" >&2; exit 2 ;;
   esac
 done
 command -v go >/dev/null 2>&1 || export PATH="$PATH:/usr/local/go/bin"
@@ -35,10 +39,18 @@ work="$(mktemp -d /tmp/many-jars.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 (cd "$ROOT" && go build -o "$work/tracebeat" ./cmd/tracebeat)
 
+candidates=(/usr/share/java/*.jar)
+if [[ -n "$gradle_api" ]]; then
+  command -v mvn >/dev/null 2>&1 || { echo "many-jars: --gradle-api needs mvn (Debian: apt-get install -y maven)" >&2; exit 1; }
+  mvn -B -q dependency:copy -Dartifact=dev.gradleplugins:gradle-api:8.11.1 -DoutputDirectory="$work/maven" \
+    >"$work/mvn.log" 2>&1 || { cat "$work/mvn.log" >&2; exit 1; }
+  candidates+=("$work/maven/gradle-api-8.11.1.jar")
+fi
 # The set: every jar file (not link) of /usr/share/java but the embeddable
-# copy of the kotlin compiler, by class count, largest first (names break
-# ties), until $count jars and $min_classes classes (or every jar there is).
-for j in /usr/share/java/*.jar; do
+# copy of the kotlin compiler (and gradle-api when asked), by class count,
+# largest first (names break ties), until $count jars and $min_classes
+# classes (or every jar there is).
+for j in "${candidates[@]}"; do
   [[ -L "$j" || "$j" == *embeddable* ]] && continue
   n=$(unzip -Z1 "$j" 2>/dev/null | grep -c '\.class$' || true)
   echo "$n $j"
