@@ -73,72 +73,58 @@ func compareKeys(a, b MethodKey) int {
 	)
 }
 
-// keyText walks the bytes of MethodKey.String() one at a time.
-type keyText struct {
-	parts [5]string
-	n     int // parts in use
-	part  int
-	pos   int
-}
-
-func newKeyText(k MethodKey) keyText {
-	t := keyText{parts: [5]string{k.Class, " ", k.Name, " ", k.Desc}, n: 5}
+// keyParts are the pieces of MethodKey.String() before dotting: class,
+// " ", name, and " ", descriptor when there is one. Parts 0 and 4 are
+// dotted.
+func keyParts(k MethodKey) ([5]string, int) {
 	if k.Desc == "" {
-		t.n = 3
+		return [5]string{k.Class, " ", k.Name}, 3
 	}
-	return t
+	return [5]string{k.Class, " ", k.Name, " ", k.Desc}, 5
 }
 
-// next returns the next byte of the dotted text, or -1 at the end.
-func (t *keyText) next() int {
-	for t.part < t.n {
-		p := t.parts[t.part]
-		if t.pos < len(p) {
-			c := p[t.pos]
-			t.pos++
-			if c == '/' && (t.part == 0 || t.part == 4) {
-				c = '.'
-			}
-			return int(c)
-		}
-		t.part++
-		t.pos = 0
-	}
-	return -1
-}
-
-// compareText is strings.Compare(a.String(), b.String()).
+// compareText is strings.Compare(a.String(), b.String()). It walks the
+// two texts a run of bytes at a time (the longest stretch both current
+// parts have left), dotting the class and descriptor bytes as it goes:
+// the report checks the order of every neighbouring pair of a list.
 func compareText(a, b MethodKey) int {
-	ta, tb := newKeyText(a), newKeyText(b)
-	// Bytes that are equal stay equal when slashes become dots, so the
-	// classes' common prefix (all of it, for the neighbours of a sorted
-	// list) is passed over at once.
+	pa, na := keyParts(a)
+	pb, nb := keyParts(b)
+	ia, ib, oa, ob := 0, 0, 0, 0
 	if a.Class == b.Class {
-		ta.part, tb.part = 1, 1
-	} else {
-		n := commonPrefix(a.Class, b.Class)
-		ta.pos, tb.pos = n, n
+		ia, ib = 1, 1
 	}
 	for {
-		ca, cb := ta.next(), tb.next()
-		if ca != cb {
-			return cmp.Compare(ca, cb)
+		for ia < na && oa == len(pa[ia]) {
+			ia, oa = ia+1, 0
 		}
-		if ca < 0 {
-			return 0
+		for ib < nb && ob == len(pb[ib]) {
+			ib, ob = ib+1, 0
 		}
+		if ia == na || ib == nb {
+			// The text that has bytes left is the greater.
+			return cmp.Compare(na-ia, nb-ib)
+		}
+		sa, sb := pa[ia][oa:], pb[ib][ob:]
+		n := min(len(sa), len(sb))
+		dotA, dotB := ia == 0 || ia == 4, ib == 0 || ib == 4
+		for i := 0; i < n; i++ {
+			ca, cb := sa[i], sb[i]
+			if ca == cb {
+				continue
+			}
+			if dotA && ca == '/' {
+				ca = '.'
+			}
+			if dotB && cb == '/' {
+				cb = '.'
+			}
+			if ca != cb {
+				return cmp.Compare(ca, cb)
+			}
+		}
+		oa, ob = oa+n, ob+n
 	}
-}
-
-// commonPrefix is the length of the longest common prefix of a and b.
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return n
 }
 
 func dotted(s string) string { return strings.ReplaceAll(s, "/", ".") }

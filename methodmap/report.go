@@ -99,7 +99,12 @@ func ReportText(traced int, ignored []IgnoredMethod, rules []RuleCount) []byte {
 	for _, m := range ms {
 		counts[m.Reason]++
 	}
-	b := appendReportHead(make([]byte, 0, 64+len(ms)*160), Report{Traced: traced, Ignored: len(ms), Counts: counts, Rules: rules})
+	size := 256 + 256*len(rules)
+	for i := range ms {
+		m := &ms[i]
+		size += reportMethodSize + len(m.Key.Class) + len(m.Key.Name) + len(m.Key.Desc) + len(m.Reason)
+	}
+	b := appendReportHead(make([]byte, 0, size), Report{Traced: traced, Ignored: len(ms), Counts: counts, Rules: rules})
 	if len(ms) == 0 {
 		b = append(b, "[]"...)
 	} else {
@@ -158,6 +163,10 @@ func appendReportHead(b []byte, r Report) []byte {
 	}
 	return append(b, ",\n  \"methods\": "...)
 }
+
+// reportMethodSize is what appendReportMethod writes for a method besides
+// its names and reason (plain ones): the text is sized once, not grown.
+const reportMethodSize = len(",\n    {\n      \"class\": \"\",\n      \"method\": \"\",\n      \"desc\": \"\",\n      \"access\": 65535,\n      \"reason\": \"\"\n    }")
 
 // appendReportMethod appends one method of the report; with dotted, the
 // class and descriptor are in internal form and written with dots.

@@ -2,6 +2,7 @@ package methodmap
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -109,5 +110,28 @@ func TestReportTextIsEncodeReport(t *testing.T) {
 		if got := ReportText(5, in, r.Rules); string(got) != string(want) {
 			t.Fatalf("round %d:\ngot\n%s\nwant\n%s", round, got, want)
 		}
+	}
+}
+
+// TestReportTextIsSizedOnce: the text of a sorted list of plain names is
+// allocated once, at its full size, whatever the list's length (a large
+// app's report is MBs, and growing it copied it twice).
+func TestReportTextIsSizedOnce(t *testing.T) {
+	list := func(n int) []IgnoredMethod {
+		var in []IgnoredMethod
+		for i := range n {
+			in = append(in, IgnoredMethod{Key: key(fmt.Sprintf("org/example/pkg/Class%06d", i), "getSomething", "(Ljava/lang/String;I)Ljava/util/List;"), Access: 0xffff, Reason: ReasonGetterSetter})
+		}
+		return in
+	}
+	small, large := list(10), list(20_000)
+	rules := []RuleCount{{Rule: "-keepclass a/B", Origin: "rules.txt:3", Classes: 1, Methods: 2}}
+	a := testing.AllocsPerRun(5, func() { ReportText(1, small, rules) })
+	b := testing.AllocsPerRun(5, func() { ReportText(1, large, rules) })
+	if b != a {
+		t.Errorf("ReportText allocates %v times for 10 methods and %v for 20,000: the text grew", a, b)
+	}
+	if text := ReportText(1, large, rules); cap(text) < len(text) || cap(text)-len(text) > 4096 {
+		t.Errorf("text of %d bytes in a buffer of %d", len(text), cap(text))
 	}
 }

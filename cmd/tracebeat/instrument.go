@@ -699,7 +699,7 @@ func summaryLine(res *instrument.Result, took time.Duration, mapPath string) str
 		sort.Strings(reasons)
 		fmt.Fprintf(&b, " (%s)", strings.Join(reasons, " "))
 	}
-	fmt.Fprintf(&b, " focus=%d seconds=%.2f map=%s", len(res.Focus), took.Seconds(), mapPath)
+	fmt.Fprintf(&b, " focus=%d seconds=%.3f map=%s", len(res.Focus), took.Seconds(), mapPath)
 	return b.String()
 }
 

@@ -80,7 +80,8 @@ func Holds(path string, data []byte) bool {
 		return false
 	}
 	defer f.Close()
-	buf := make([]byte, min(len(data), 1<<20))
+	// A small buffer: a large one is fresh memory, a page fault per 4 KB.
+	buf := make([]byte, min(len(data), 64<<10))
 	for off := 0; off < len(data); {
 		n, err := f.ReadAt(buf[:min(len(buf), len(data)-off)], int64(off))
 		if n == 0 || !bytes.Equal(buf[:n], data[off:off+n]) {
