@@ -60,7 +60,7 @@ func (c *runCache) reuseScan(i int, ic *inputCache, j int, e *entry, rec *cached
 		if c.p.opt.Strict {
 			return nil, true, nil, errors.New(rec.warn)
 		}
-		c.p.warnAt(i, "%s: %s: cannot parse, copied untouched: %s", in.path, e.name, rec.warn)
+		c.p.warns.at(i, "%s: %s: cannot parse, copied untouched: %s", in.path, e.name, rec.warn)
 	}
 	return rec.info, true, nil, nil
 }
@@ -87,7 +87,7 @@ func (c *runCache) cachedOutcome(idx int, ic *inputCache, j int, e *entry, ci *c
 	}
 	c.p.recordSkipped(ci, r.skipped)
 	for _, w := range r.warnings {
-		c.p.warnAt(idx, "%s", w)
+		c.p.warns.at(idx, "%s", w)
 	}
 	rec = &cachedClass{sum: old.sum, info: ci, plan: ps, result: r}
 	rec.result.off, rec.result.n = 0, 0
@@ -195,7 +195,7 @@ func (c *runCache) reuseWholeJar(i int, tick func()) {
 		}
 		c.p.recordSkipped(ci, rec.result.skipped)
 		for _, w := range rec.result.warnings {
-			c.p.warnAt(i, "%s", w)
+			c.p.warns.at(i, "%s", w)
 		}
 		c.p.mu.Lock()
 		c.p.res.CachedRewrites++

@@ -50,7 +50,7 @@ func (c *runCache) prepareCache(ctx context.Context) error {
 	if c == nil {
 		return nil
 	}
-	c.keptBase = c.readKeptMap(&c.p.opt, c.p.warn)
+	c.keptBase = c.readKeptMap(&c.p.opt, c.p.warns.warn)
 	st := c.store
 	if err := c.sumInputs(ctx, nil); err != nil {
 		return err
@@ -162,7 +162,7 @@ func (c *runCache) storeCache() {
 	}
 	for i, ic := range c.inputs {
 		if err := c.storePack(i, ic); err != nil {
-			c.p.warn("cache: %s: %v", c.p.inputs[i].path, err)
+			c.p.warns.warn("cache: %s: %v", c.p.inputs[i].path, err)
 		}
 	}
 }

@@ -47,7 +47,7 @@ func (d *delta) takeChanges() {
 	for i, in := range d.p.inputs {
 		if !d.changed[i] {
 			for _, w := range snap.inputs[i].warnings {
-				d.p.warnAt(i, "%s", w)
+				d.p.warns.at(i, "%s", w)
 			}
 			continue
 		}
@@ -56,10 +56,10 @@ func (d *delta) takeChanges() {
 				continue
 			}
 			if !rec.parsed() {
-				d.p.warnAt(i, "%s: %s: cannot parse, copied untouched: %s", in.path, in.entries[j].name, rec.warn)
+				d.p.warns.at(i, "%s: %s: cannot parse, copied untouched: %s", in.path, in.entries[j].name, rec.warn)
 			}
 			for _, w := range rec.result.warnings {
-				d.p.warnAt(i, "%s", w)
+				d.p.warns.at(i, "%s", w)
 			}
 		}
 	}
@@ -85,7 +85,7 @@ func (d *delta) planChanges() error {
 	if err := d.p.planIDs(); err != nil {
 		return err
 	}
-	planned := d.p.tracedList().plannedMap()
+	planned := d.p.infos.tracedList(d.p.highWater, d.p.skipped).plannedMap()
 	d.entries = planned.Entries[:len(planned.Entries)-1] // less the dispatch entry
 	d.p.skipped = map[MethodKey]string{}
 	return nil
@@ -95,7 +95,7 @@ func (d *delta) planChanges() error {
 // their content sums, computed while the run went on.
 func (d *delta) adoptChangedSums() {
 	if <-d.summed; d.sumErr != nil {
-		d.p.warn("cache: %v", d.sumErr) // the outputs stand; the packs are not kept
+		d.p.warns.warn("cache: %v", d.sumErr) // the outputs stand; the packs are not kept
 	}
 	for i, ic := range d.p.cache.inputs {
 		if d.changed[i] {

@@ -217,7 +217,7 @@ func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []rewrite.MethodPlan
 func (p *pipeline) reportRewrite(idx int, ci *classInfo, out *rewriteOutcome) {
 	p.recordSkipped(ci, out.skipped)
 	for _, w := range out.warnings {
-		p.warnAt(idx, "%s", w)
+		p.warns.at(idx, "%s", w)
 	}
 	if out.body != nil {
 		p.mu.Lock()

@@ -17,9 +17,9 @@ func (p *pipeline) finish() {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		traced = p.tracedList()
+		traced = p.infos.tracedList(p.highWater, p.skipped)
 	}()
-	ignored := p.ignoredList()
+	ignored := p.infos.ignoredList(p.skipped)
 	<-done
 	maps := &p.res.maps
 	maps.traced, maps.ignored = traced, ignored
@@ -33,7 +33,8 @@ func (p *pipeline) finish() {
 	p.res.Traced = traced.lines()
 	p.res.IgnoredCount = ignored.len()
 	p.res.IgnoredByReason = ignored.countByReason()
-	p.tallyRules()
+	t, names := p.infos.ruleTally(p.opt.Policy.ClassRule != nil)
+	p.res.RuleClasses, p.res.RuleMethods, p.res.ClassNames = dropZero(t.classes), dropZero(t.methods), names
 }
 
 // encodeTexts lays out the maps as files (Options.MapPath): the method

@@ -30,23 +30,24 @@ func (r *ignoredRef) method() IgnoredMethod {
 	return IgnoredMethod{Key: r.ci.key(m), Access: m.access, Reason: methodmap.Reason(reasons.text(r.reason))}
 }
 
-// ignoredList lists the methods left untraced, planned ones that could not
-// be rewritten included. The same method can come twice (a class in two
-// inputs, multi-release variants): the first in input order is kept.
-func (p *pipeline) ignoredList() *ignoredList {
+// ignoredList lists the methods left untraced, and skipped: the planned
+// ones that could not be rewritten, with the reason. The same method can
+// come twice (a class in two inputs, multi-release variants): the first in
+// input order is kept.
+func (s scanSet) ignoredList(skipped map[MethodKey]string) *ignoredList {
 	n := 0
-	p.eachMethod(func(ci *classInfo, j int) {
+	s.eachMethod(func(ci *classInfo, j int) {
 		if !ci.methods[j].trace {
 			n++
 		}
 	})
-	refs := make([]ignoredRef, 0, n+len(p.skipped))
-	p.eachMethod(func(ci *classInfo, j int) {
+	refs := make([]ignoredRef, 0, n+len(skipped))
+	s.eachMethod(func(ci *classInfo, j int) {
 		m := &ci.methods[j]
 		if !m.trace {
 			refs = append(refs, ignoredRef{ci: ci, m: uint32(j), reason: m.reason})
-		} else if len(p.skipped) > 0 {
-			if r, bad := p.skipped[ci.key(m)]; bad {
+		} else if len(skipped) > 0 {
+			if r, bad := skipped[ci.key(m)]; bad {
 				refs = append(refs, ignoredRef{ci: ci, m: uint32(j), reason: reasons.code(r)})
 			}
 		}

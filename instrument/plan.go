@@ -66,7 +66,7 @@ func (p *pipeline) warnDuplicates() {
 		if len(classes) == 1 {
 			noun = "class is"
 		}
-		p.warn("%d %s in both %s and %s (the first is used; all at --log-level debug): %s",
+		p.warns.warn("%d %s in both %s and %s (the first is used; all at --log-level debug): %s",
 			len(classes), noun, k.first, k.second, eg)
 	}
 }
@@ -114,10 +114,10 @@ func (p *pipeline) planIDs() error {
 	// Names whose order the class-by-class walk cannot follow (a class
 	// name with a space, say), or an error to report: the whole list.
 	n := 0
-	p.eachTraced(func(*classInfo, *methodInfo) { n++ })
+	p.infos.eachTraced(func(*classInfo, *methodInfo) { n++ })
 	traced := make([]methodmap.Method, 0, n)
 	tracedAt := make([]*methodInfo, 0, n)
-	p.eachTraced(func(ci *classInfo, m *methodInfo) {
+	p.infos.eachTraced(func(ci *classInfo, m *methodInfo) {
 		traced = append(traced, methodmap.Method{Key: ci.key(m), Access: m.access})
 		tracedAt = append(tracedAt, m)
 	})
@@ -184,30 +184,6 @@ func (p *pipeline) planIDsInOrder() bool {
 	}
 	p.highWater = a.HighWater()
 	return true
-}
-
-// eachTraced calls fn for every traced method of the inputs, in input order.
-func (p *pipeline) eachTraced(fn func(ci *classInfo, m *methodInfo)) {
-	p.eachMethod(func(ci *classInfo, j int) {
-		if m := &ci.methods[j]; m.trace {
-			fn(ci, m)
-		}
-	})
-}
-
-// eachMethod calls fn for every method of the inputs (method j of class
-// ci), in input order.
-func (p *pipeline) eachMethod(fn func(ci *classInfo, j int)) {
-	for _, infos := range p.infos {
-		for _, ci := range infos {
-			if ci == nil {
-				continue
-			}
-			for j := range ci.methods {
-				fn(ci, j)
-			}
-		}
-	}
 }
 
 // compareFields orders keys by class, name, then descriptor.

@@ -93,7 +93,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		}
 		phase(stage.name)
 	}
-	p.warnMergeSkips()
+	p.warns.sumUpMergeSkips()
 	return p.res, nil
 }
 
@@ -114,7 +114,8 @@ func openPipeline(opt Options) (*pipeline, error) {
 	if opt.Output == "" {
 		return nil, errors.New("no output path (-o)")
 	}
-	p := &pipeline{opt: opt, res: &Result{Skipped: map[string]int{}}, texts: newTextTable()}
+	res := &Result{Skipped: map[string]int{}}
+	p := &pipeline{opt: opt, res: res, texts: newTextTable(), warns: newRunWarnings(opt.Log, res, len(opt.Inputs))}
 	if err := p.checkPaths(); err != nil {
 		return nil, err
 	}
@@ -232,8 +233,7 @@ type pipeline struct {
 	res       *Result
 	inputs    []*input
 	classpath []*input
-	// infos[i][j] is the scan of entry j of input i (nil: not a class, or unparsable).
-	infos [][]*classInfo
+	infos     scanSet
 	// super of classpath classes
 	cpSuper map[string]string
 	// base is the base map the run plans with: Policy.BaseMap, with the
@@ -246,10 +246,7 @@ type pipeline struct {
 
 	mu      sync.Mutex
 	skipped map[MethodKey]string // planned methods that could not be rewritten
-	// inputWarnings are the warnings about each input (warnAt).
-	inputWarnings [][]string
-	// mergeSkips counts by entry name what --merge skipped (warnAt).
-	mergeSkips map[string]int
+	warns   *runWarnings
 
 	// cache is what the run keeps of and asks from the cache (runcache.go);
 	// nil without Options.Cache, which answers every question "no".

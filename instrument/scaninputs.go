@@ -44,7 +44,7 @@ func (p *pipeline) checkInstrumentedBefore() error {
 		if p.opt.Strict {
 			return fmt.Errorf("%s: %d methods are instrumented already (%s, ...): is it an output of tracebeat?", p.inputs[i].path, n, example)
 		}
-		p.warnAt(i, "%s: %d methods are instrumented already (%s, ...): left as they are (%s)", p.inputs[i].path, n, example, rewrite.ReasonAlreadyInstrumented)
+		p.warns.at(i, "%s: %d methods are instrumented already (%s, ...): left as they are (%s)", p.inputs[i].path, n, example, rewrite.ReasonAlreadyInstrumented)
 	}
 	return nil
 }
@@ -159,7 +159,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 			if p.opt.Strict {
 				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
 			}
-			p.warnAt(r.in, "%s: %s: cannot parse, copied untouched: %v", in.path, e.name, err)
+			p.warns.at(r.in, "%s: %s: cannot parse, copied untouched: %v", in.path, e.name, err)
 			p.cache.noteScan(r.in, r.e, nil, err)
 			return nil
 		}

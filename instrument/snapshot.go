@@ -292,7 +292,7 @@ func (p *pipeline) storeSnapshot() {
 		return
 	}
 	if err := p.cache.store.storeSnapshot(identity, s); err != nil {
-		p.warn("cache: %v", err)
+		p.warns.warn("cache: %v", err)
 		p.cache.store.removeSnapshot(identity)
 	}
 }
@@ -337,9 +337,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 		}
 		s.inputs[i] = ic.stored
 		s.inputs[i].check = p.cache.checks[i]
-		if p.inputWarnings != nil {
-			s.inputs[i].warnings = p.inputWarnings[i]
-		}
+		s.inputs[i].warnings = p.warns.forInput(i)
 	}
 	if d := p.cache.delta(); d != nil {
 		s.skippedIDs, s.shared = d.snap.skippedIDs, d.snap.shared

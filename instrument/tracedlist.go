@@ -36,12 +36,13 @@ func (r *tracedRef) entry() methodmap.Entry {
 
 // tracedList lists the traced methods of the scans by id: one line per
 // id (methods with one key share it; a class found in two inputs gives
-// one), with the least access of its methods. The lines are laid out in
-// id order at once: rank[id] is first a mark of the ids in use, then 1 +
-// the line's index.
-func (p *pipeline) tracedList() *tracedList {
-	rank := make([]int32, p.highWater+1)
-	p.eachTraced(func(_ *classInfo, m *methodInfo) { rank[m.id] = 1 })
+// one), with the least access of its methods; highWater is the plan's,
+// skipped the planned methods that could not be rewritten. The lines are
+// laid out in id order at once: rank[id] is first a mark of the ids in
+// use, then 1 + the line's index.
+func (s scanSet) tracedList(highWater int, skipped map[MethodKey]string) *tracedList {
+	rank := make([]int32, highWater+1)
+	s.eachTraced(func(_ *classInfo, m *methodInfo) { rank[m.id] = 1 })
 	n := int32(0)
 	for id, r := range rank {
 		if r != 0 {
@@ -50,7 +51,7 @@ func (p *pipeline) tracedList() *tracedList {
 		}
 	}
 	refs := make([]tracedRef, n)
-	p.eachMethod(func(ci *classInfo, j int) {
+	s.eachMethod(func(ci *classInfo, j int) {
 		m := &ci.methods[j]
 		if !m.trace {
 			return
@@ -61,13 +62,13 @@ func (p *pipeline) tracedList() *tracedList {
 			r.access = min(r.access, m.access)
 		}
 	})
-	t := &tracedList{refs: refs, highWater: p.highWater, methodHighWater: p.highWater}
-	if len(p.skipped) > 0 {
+	t := &tracedList{refs: refs, highWater: highWater, methodHighWater: highWater}
+	if len(skipped) > 0 {
 		t.kept = make([]int32, 0, len(refs))
 		for i := range refs {
 			r := &refs[i]
 			m := &r.ci.methods[r.m]
-			if _, bad := p.skipped[r.ci.key(m)]; bad {
+			if _, bad := skipped[r.ci.key(m)]; bad {
 				t.methodHighWater = max(t.methodHighWater, int(m.id))
 			} else {
 				t.kept = append(t.kept, int32(i))

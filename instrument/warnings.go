@@ -7,37 +7,67 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+
+	"go.uber.org/zap"
 )
 
-func (p *pipeline) warn(format string, args ...any) { p.warnAt(-1, format, args...) }
+// runWarnings collects a run's warnings into its result and logs them;
+// the workers warn at once, so it takes a lock.
+type runWarnings struct {
+	log *zap.Logger
+	res *Result // Warnings
+	mu  sync.Mutex
+	// byInput are the warnings about each input (at), for the snapshot.
+	byInput [][]string
+	inputs  int
+	// mergeSkips counts by entry name what --merge skipped.
+	mergeSkips map[string]int
+}
 
-// warnAt warns about input i; a run snapshot keeps what each input
-// reported, for a later run that reuses the input to report again.
-func (p *pipeline) warnAt(i int, format string, args ...any) {
+func newRunWarnings(log *zap.Logger, res *Result, inputs int) *runWarnings {
+	return &runWarnings{log: log, res: res, inputs: inputs}
+}
+
+func (w *runWarnings) warn(format string, args ...any) { w.at(-1, format, args...) }
+
+// at warns about input i; a run snapshot keeps what each input reported,
+// for a later run that reuses the input to report again.
+func (w *runWarnings) at(i int, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	p.mu.Lock()
-	p.res.Warnings = append(p.res.Warnings, msg)
+	w.mu.Lock()
+	w.res.Warnings = append(w.res.Warnings, msg)
 	if i >= 0 {
-		if p.inputWarnings == nil {
-			p.inputWarnings = make([][]string, len(p.inputs))
+		if w.byInput == nil {
+			w.byInput = make([][]string, w.inputs)
 		}
-		p.inputWarnings[i] = append(p.inputWarnings[i], msg)
+		w.byInput[i] = append(w.byInput[i], msg)
 	}
 	merged := strings.HasSuffix(msg, mergeSkipSuffix)
 	if merged {
-		if p.mergeSkips == nil {
-			p.mergeSkips = map[string]int{}
+		if w.mergeSkips == nil {
+			w.mergeSkips = map[string]int{}
 		}
 		_, entry, _ := strings.Cut(strings.TrimSuffix(msg, mergeSkipSuffix), ": ")
-		p.mergeSkips[entry]++
+		w.mergeSkips[entry]++
 	}
-	p.mu.Unlock()
+	w.mu.Unlock()
 	if merged {
 		// Every jar has a manifest: one line at the end counts them.
-		p.opt.Log.Debug(msg)
+		w.log.Debug(msg)
 		return
 	}
-	p.opt.Log.Warn(msg)
+	w.log.Warn(msg)
+}
+
+// forInput returns what was said about input i.
+func (w *runWarnings) forInput(i int) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.byInput == nil {
+		return nil
+	}
+	return w.byInput[i]
 }
 
 // mergeSkipSuffix ends the warning of an entry that --merge skipped
@@ -45,31 +75,31 @@ func (p *pipeline) warnAt(i int, format string, args ...any) {
 // the warnings as text, so the suffix is how a replayed one is known).
 const mergeSkipSuffix = ": already written from an earlier input, skipped"
 
-// warnMergeSkips sums up the entries --merge skipped in one line.
-func (p *pipeline) warnMergeSkips() {
-	if len(p.mergeSkips) == 0 {
+// sumUpMergeSkips sums up the entries --merge skipped in one line.
+func (w *runWarnings) sumUpMergeSkips() {
+	if len(w.mergeSkips) == 0 {
 		return
 	}
-	names := make([]string, 0, len(p.mergeSkips))
+	names := make([]string, 0, len(w.mergeSkips))
 	total := 0
-	for name, n := range p.mergeSkips {
+	for name, n := range w.mergeSkips {
 		names = append(names, name)
 		total += n
 	}
 	sort.Slice(names, func(a, b int) bool {
-		if p.mergeSkips[names[a]] != p.mergeSkips[names[b]] {
-			return p.mergeSkips[names[a]] > p.mergeSkips[names[b]]
+		if w.mergeSkips[names[a]] != w.mergeSkips[names[b]] {
+			return w.mergeSkips[names[a]] > w.mergeSkips[names[b]]
 		}
 		return names[a] < names[b]
 	})
 	var shown []string
 	for _, name := range names[:min(3, len(names))] {
-		shown = append(shown, fmt.Sprintf("%s (%d)", name, p.mergeSkips[name]))
+		shown = append(shown, fmt.Sprintf("%s (%d)", name, w.mergeSkips[name]))
 	}
 	more := ""
 	if len(names) > 3 {
 		more = fmt.Sprintf(" and %d more names", len(names)-3)
 	}
-	p.opt.Log.Warn(fmt.Sprintf("--merge kept the first of entries that several inputs hold and skipped %d later ones: %s%s (each at --log-level debug)",
+	w.log.Warn(fmt.Sprintf("--merge kept the first of entries that several inputs hold and skipped %d later ones: %s%s (each at --log-level debug)",
 		total, strings.Join(shown, ", "), more))
 }

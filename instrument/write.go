@@ -116,7 +116,7 @@ func (p *pipeline) write(ctx context.Context) error {
 			p.res.Outputs = append(p.res.Outputs, target)
 		}
 		if err := p.cache.startOutput(i); err != nil {
-			p.warn("%v", err) // the run goes on; it just leaves no pack
+			p.warns.warn("%v", err) // the run goes on; it just leaves no pack
 		}
 		if err := in.load(); err != nil {
 			abortAll()
@@ -293,23 +293,23 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 		return f.res.err
 	}
 	if err := p.cache.keepOutcome(idx, f.j, f.rec, f.res.body); err != nil {
-		p.warn("%v", err)
+		p.warns.warn("%v", err)
 	}
 	if e.hasWrongCRC() || (f.ci != nil && f.ci.crcWrong) {
 		if p.opt.Strict {
 			return fmt.Errorf("%s: %s: %w (--strict)", in.path, e.name, errWrongCRC)
 		}
-		p.warnAt(idx, "%s: %s: %v; read as Java's class loader reads it, which ignores the CRC", in.path, e.name, errWrongCRC)
+		p.warns.at(idx, "%s: %s: %v; read as Java's class loader reads it, which ignores the CRC", in.path, e.name, errWrongCRC)
 		p.cache.noteOutputWarning(idx)
 	}
 	if modified && !in.isDir && isSignatureFile(e.name) {
-		p.warnAt(idx, "%s: %s: signature dropped: the jar's classes were rewritten", in.path, e.name)
+		p.warns.at(idx, "%s: %s: signature dropped: the jar's classes were rewritten", in.path, e.name)
 		p.cache.noteOutputWarning(idx)
 		return nil
 	}
 	if s.seen(e.name) {
 		if !isDirName(e.name) {
-			p.warnAt(idx, "%s: %s%s", in.path, e.name, mergeSkipSuffix)
+			p.warns.at(idx, "%s: %s%s", in.path, e.name, mergeSkipSuffix)
 			p.cache.noteOutputWarning(idx)
 		}
 		return nil
@@ -320,7 +320,7 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 			if p.opt.Strict {
 				return fmt.Errorf("%s: %s: a directory entry holding %d bytes (--strict)", in.path, e.name, e.zf.UncompressedSize64)
 			}
-			p.warnAt(idx, "%s: %s: a directory entry holding %d bytes: written empty", in.path, e.name, e.zf.UncompressedSize64)
+			p.warns.at(idx, "%s: %s: a directory entry holding %d bytes: written empty", in.path, e.name, e.zf.UncompressedSize64)
 			p.cache.noteOutputWarning(idx)
 		}
 		return s.copyRaw(e.zf)
