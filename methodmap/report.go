@@ -169,8 +169,72 @@ func appendReportHead(b []byte, r Report) []byte {
 const reportMethodSize = len(",\n    {\n      \"class\": \"\",\n      \"method\": \"\",\n      \"desc\": \"\",\n      \"access\": 65535,\n      \"reason\": \"\"\n    }")
 
 // appendReportMethod appends one method of the report; with dotted, the
-// class and descriptor are in internal form and written with dots.
+// class and descriptor are in internal form and written with dots. Names
+// that need no escaping (nearly all) are copied as they are and dotted in
+// place: an edit build writes the report of the whole app.
 func appendReportMethod(b []byte, first bool, class, method, desc string, dotted bool, access uint16, reason Reason) []byte {
+	if !plainJSON(class) || !plainJSON(method) || !plainJSON(desc) || !plainJSON(string(reason)) {
+		return appendReportMethodEscaped(b, first, class, method, desc, dotted, access, reason)
+	}
+	if !first {
+		b = append(b, ',')
+	}
+	b = append(b, "\n    {\n      \"class\": \""...)
+	b = appendMaybeDotted(b, class, dotted)
+	b = append(b, "\",\n      \"method\": \""...)
+	b = append(b, method...)
+	b = append(b, "\",\n      \"desc\": \""...)
+	b = appendMaybeDotted(b, desc, dotted)
+	b = append(b, "\",\n      \"access\": "...)
+	b = strconv.AppendUint(b, uint64(access), 10)
+	b = append(b, ",\n      \"reason\": \""...)
+	b = append(b, reason...)
+	return append(b, "\"\n    }"...)
+}
+
+// plainJSON reports whether s is written in JSON as it is, between quotes:
+// no control byte, DEL, non-ASCII byte, quote or backslash. It tests eight
+// bytes at a time (a byte-wise loop was a quarter of the report's time).
+func plainJSON(s string) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	// hasByte reports whether a byte of w is c; hasLess whether one is
+	// under c (for c <= 0x80, with no byte of w over 0x7f).
+	hasByte := func(w, c uint64) bool { x := w ^ (c * ones); return (x-ones)&^x&highs != 0 }
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&highs != 0 || (w-0x20*ones)&^w&highs != 0 || hasByte(w, 0x7f) || hasByte(w, '"') || hasByte(w, '\\') {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendMaybeDotted appends s, its slashes as dots when dotted.
+func appendMaybeDotted(b []byte, s string, dotted bool) []byte {
+	n := len(b)
+	b = append(b, s...)
+	if dotted {
+		for i := n; i < len(b); i++ {
+			if b[i] == '/' {
+				b[i] = '.'
+			}
+		}
+	}
+	return b
+}
+
+// appendReportMethodEscaped is appendReportMethod for names JSON escapes.
+func appendReportMethodEscaped(b []byte, first bool, class, method, desc string, dotted bool, access uint16, reason Reason) []byte {
 	if !first {
 		b = append(b, ',')
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -133,5 +134,29 @@ func TestReportTextIsSizedOnce(t *testing.T) {
 	}
 	if text := ReportText(1, large, rules); cap(text) < len(text) || cap(text)-len(text) > 4096 {
 		t.Errorf("text of %d bytes in a buffer of %d", len(text), cap(text))
+	}
+}
+
+// TestPlainJSON: plainJSON agrees with a byte-wise test for every byte at
+// every position of words of one to seventeen bytes.
+func TestPlainJSON(t *testing.T) {
+	slow := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+				return false
+			}
+		}
+		return true
+	}
+	for n := 1; n <= 17; n++ {
+		for at := 0; at < n; at++ {
+			for c := 0; c < 256; c++ {
+				b := []byte(strings.Repeat("a", n))
+				b[at] = byte(c)
+				if got, want := plainJSON(string(b)), slow(string(b)); got != want {
+					t.Fatalf("plainJSON(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
 	}
 }
