@@ -43,7 +43,7 @@ func (d *delta) takeChanges() {
 		d.p.infos[ed.in][ed.j] = ed.cur
 	}
 	d.p.dups = snap.duplicates
-	d.p.warnDuplicates()
+	d.p.warns.duplicates(d.p.dups, d.p.opt.Log)
 	for i, in := range d.p.inputs {
 		if !d.changed[i] {
 			for _, w := range snap.inputs[i].warnings {
@@ -72,7 +72,7 @@ func (d *delta) takeChanges() {
 // as a full run would with the kept map (merged under Policy.BaseMap) as
 // its base map: only the base map's lines of those classes can match
 // them, and new ones get ids above its high-water mark. p.infos holds
-// only the changed classes, so planIDs and plannedMap plan just them.
+// only the changed classes, so assignIDs and plannedMap plan just them.
 func (d *delta) planChanges() error {
 	kept, err := methodmap.SelectClasses(d.kept, d.classes)
 	if err != nil {
@@ -82,9 +82,11 @@ func (d *delta) planChanges() error {
 	if given := d.p.opt.Policy.BaseMap; given != nil {
 		d.p.base = methodmap.Merge(given.Select(d.classes), kept)
 	}
-	if err := d.p.planIDs(); err != nil {
+	highWater, err := d.p.infos.assignIDs(d.p.base)
+	if err != nil {
 		return err
 	}
+	d.p.highWater = highWater
 	planned := d.p.infos.tracedList(d.p.highWater, d.p.skipped).plannedMap()
 	d.entries = planned.Entries[:len(planned.Entries)-1] // less the dispatch entry
 	d.p.skipped = map[MethodKey]string{}

@@ -14,17 +14,21 @@
 //   - scan: scaninputs.go reads every class once (scan.go, scanjar.go:
 //     the method rules, the Activity hierarchy, code instrumented before),
 //     or takes a record's scan for an unchanged class (cache_reuse.go), or
-//     in a delta run the changed classes' scans (deltarun.go);
-//   - plan: plan.go gives ids (methodmap's rules decide what is traced,
-//     the base map and the kept map keep ids from build to build) and
-//     finds the Activities that get the focus call;
+//     in a delta run the changed classes' scans (deltarun.go); the scans
+//     are scanSet's (scanset.go: the walks over every method), their names
+//     and descriptors in the run's textTable (texttable.go);
+//   - plan: plan.go gives ids (scanSet.assignIDs: methodmap's rules decide
+//     what is traced, the base map and the kept map keep ids from build to
+//     build) and finds the duplicated classes and the Activities that get
+//     the focus call (scanSet.planClasses);
 //   - write: write.go streams each input's entries (entryout.go: a class
 //     through rewrite.RewriteClass, or its recorded body; everything else
 //     copied as its compressed bytes) into sink.go's jars and
 //     directories, and publishes all outputs at once (internal/outset);
-//   - finish: finish.go makes the method lists (tracedlist.go: the map as
-//     the scans hold it) and the maps' texts, or patch.go patches the last
-//     run's in a delta run; result.go answers for them in one shape;
+//   - finish: finish.go makes the method lists (tracedlist.go and
+//     ignoredlist.go: the maps as the scans hold them) and the maps' texts,
+//     or patch.go patches the last run's in a delta run; result.go answers
+//     for them in one shape; warnings.go collects what the stages warned;
 //   - store: cache_run.go, cache_index.go and snapshot.go (in the
 //     encoding of indexcodec.go) keep the packs (scans, rewritten bodies,
 //     output jars) and the run's snapshot.

@@ -16,13 +16,18 @@ func (p *pipeline) plan() error {
 	// Classes (duplicates, the Activity hierarchy) and methods (ids) are
 	// planned at once: they read different fields of the scan records.
 	done := make(chan struct{})
+	var classes classPlan
 	go func() {
 		defer close(done)
-		p.planClasses()
+		classes = p.infos.planClasses(p.inputs, p.cpSuper, p.opt.Policy.originalClass)
 	}()
-	err := p.planIDs()
+	highWater, err := p.infos.assignIDs(p.base)
 	<-done
-	p.warnDuplicates()
+	p.highWater, p.dups, p.res.Duplicates = highWater, classes.dups, classes.duplicates
+	if p.opt.Runtime.Mode == rewrite.ModeBeat {
+		p.focus = classes.hierarchy.focusTargets()
+	}
+	p.warns.duplicates(p.dups, p.opt.Log)
 	for _, infos := range p.infos {
 		for _, ci := range infos {
 			if ci != nil && ci.origName != ci.name {
@@ -40,20 +45,20 @@ func (p *pipeline) plan() error {
 // duplicate is a class found in a second input: Java loads the first.
 type duplicate struct{ first, second, class string }
 
-// warnDuplicates reports the classes in more than one input: one line per
+// duplicates reports the classes in more than one input: one line per
 // pair of inputs with the count and three examples (two copies of one
 // library give thousands), every class at debug level.
-func (p *pipeline) warnDuplicates() {
+func (w *runWarnings) duplicates(dups []duplicate, log *zap.Logger) {
 	type pair struct{ first, second string }
 	byPair := map[pair][]string{}
 	var order []pair
-	for _, d := range p.dups {
+	for _, d := range dups {
 		k := pair{d.first, d.second}
 		if _, ok := byPair[k]; !ok {
 			order = append(order, k)
 		}
 		byPair[k] = append(byPair[k], d.class)
-		p.opt.Log.Debug("class in more than one input", zap.String("class", d.class), zap.String("used", d.first), zap.String("also", d.second))
+		log.Debug("class in more than one input", zap.String("class", d.class), zap.String("used", d.first), zap.String("also", d.second))
 	}
 	for _, k := range order {
 		classes := byPair[k]
@@ -66,82 +71,90 @@ func (p *pipeline) warnDuplicates() {
 		if len(classes) == 1 {
 			noun = "class is"
 		}
-		p.warns.warn("%d %s in both %s and %s (the first is used; all at --log-level debug): %s",
+		w.warn("%d %s in both %s and %s (the first is used; all at --log-level debug): %s",
 			len(classes), noun, k.first, k.second, eg)
 	}
 }
 
-// planClasses finds the classes in more than one input and the Activity
-// classes that get the focus call.
-func (p *pipeline) planClasses() {
-	h := &hierarchy{super: map[string]string{}, inInput: map[string]*classInfo{}, orig: p.opt.Policy.originalClass}
-	for k, v := range p.cpSuper {
+// classPlan is what planClasses found.
+type classPlan struct {
+	dups       []duplicate // classes in a second input, in input order
+	duplicates []string    // their names, sorted (Result.Duplicates)
+	hierarchy  *hierarchy  // of the inputs and the class path, for the focus call
+}
+
+// planClasses finds the classes in more than one input and the class
+// hierarchy (the class path's supplies superclasses only); orig gives a
+// class's original name.
+func (s scanSet) planClasses(inputs []*input, cpSuper map[string]string, orig func(string) string) classPlan {
+	var out classPlan
+	h := &hierarchy{super: map[string]string{}, inInput: map[string]*classInfo{}, orig: orig}
+	out.hierarchy = h
+	for k, v := range cpSuper {
 		h.super[k] = v
 	}
 	where := map[string]string{}
 	dups := map[string]bool{}
-	for i, infos := range p.infos {
+	for i, infos := range s {
 		for _, ci := range infos {
 			if ci == nil || ci.versioned {
 				continue
 			}
-			if prev, seen := where[ci.name]; seen && prev != p.inputs[i].path {
+			if prev, seen := where[ci.name]; seen && prev != inputs[i].path {
 				if !dups[ci.name] {
-					p.dups = append(p.dups, duplicate{first: prev, second: p.inputs[i].path, class: ci.name})
+					out.dups = append(out.dups, duplicate{first: prev, second: inputs[i].path, class: ci.name})
 				}
 				dups[ci.name] = true
 			} else if !seen {
-				where[ci.name] = p.inputs[i].path
+				where[ci.name] = inputs[i].path
 				h.inInput[ci.name] = ci
 			}
 			h.super[ci.name] = ci.super
 		}
 	}
 	for d := range dups {
-		p.res.Duplicates = append(p.res.Duplicates, d)
+		out.duplicates = append(out.duplicates, d)
 	}
-	sort.Strings(p.res.Duplicates)
-	if p.opt.Runtime.Mode == rewrite.ModeBeat {
-		p.focus = h.focusTargets()
-	}
+	sort.Strings(out.duplicates)
+	return out
 }
 
-// planIDs gives every traced method its id.
-func (p *pipeline) planIDs() error {
-	if p.planIDsInOrder() {
-		return nil
+// assignIDs gives every traced method its id, with base's ids where it
+// has them, and returns the high-water mark.
+func (s scanSet) assignIDs(base *methodmap.Map) (int, error) {
+	if highWater, ok := s.assignIDsInOrder(base); ok {
+		return highWater, nil
 	}
 	// Names whose order the class-by-class walk cannot follow (a class
 	// name with a space, say), or an error to report: the whole list.
 	n := 0
-	p.infos.eachTraced(func(*classInfo, *methodInfo) { n++ })
+	s.eachTraced(func(*classInfo, *methodInfo) { n++ })
 	traced := make([]methodmap.Method, 0, n)
 	tracedAt := make([]*methodInfo, 0, n)
-	p.infos.eachTraced(func(ci *classInfo, m *methodInfo) {
+	s.eachTraced(func(ci *classInfo, m *methodInfo) {
 		traced = append(traced, methodmap.Method{Key: ci.key(m), Access: m.access})
 		tracedAt = append(tracedAt, m)
 	})
-	ids, highWater, err := methodmap.AssignIDs(traced, p.base)
+	ids, highWater, err := methodmap.AssignIDs(traced, base)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	p.highWater = highWater
 	for i, mi := range tracedAt {
 		mi.id = int32(ids[i])
 	}
-	return nil
+	return highWater, nil
 }
 
-// planIDsInOrder gives the ids class by class: the classes sorted by
+// assignIDsInOrder gives the ids class by class: the classes sorted by
 // name, the methods of each (and of its copies in other inputs) by name
 // and descriptor, handed to an OrderedAssigner in that order. Nothing is
 // held per method but its id, where a list of every traced method with
 // its key text, for one global sort, took some 240 bytes per method (160
 // MB for a build of 700,000). It reports false, having decided nothing
 // for good, when the assigner refuses the order or a method.
-func (p *pipeline) planIDsInOrder() bool {
+func (s scanSet) assignIDsInOrder(base *methodmap.Map) (int, bool) {
 	var classes []*classInfo
-	for _, infos := range p.infos {
+	for _, infos := range s {
 		for _, ci := range infos {
 			if ci != nil && slices.ContainsFunc(ci.methods, func(m methodInfo) bool { return m.trace }) {
 				classes = append(classes, ci)
@@ -149,9 +162,9 @@ func (p *pipeline) planIDsInOrder() bool {
 		}
 	}
 	slices.SortFunc(classes, func(a, b *classInfo) int { return strings.Compare(a.origName, b.origName) })
-	a, err := methodmap.NewOrderedAssigner(p.base)
+	a, err := methodmap.NewOrderedAssigner(base)
 	if err != nil {
-		return false
+		return 0, false
 	}
 	type traced struct {
 		ci *classInfo
@@ -176,14 +189,13 @@ func (p *pipeline) planIDsInOrder() bool {
 		for _, t := range group {
 			id, err := a.Add(t.ci.key(t.m), t.m.access)
 			if err != nil {
-				return false
+				return 0, false
 			}
 			t.m.id = int32(id)
 		}
 		i = j
 	}
-	p.highWater = a.HighWater()
-	return true
+	return a.HighWater(), true
 }
 
 // compareFields orders keys by class, name, then descriptor.
