@@ -198,7 +198,7 @@ func (e *indexEncoder) info(ci *classInfo) {
 	e.uvarint(uint64(ci.focusIndex() + 1))
 	e.bool(ci.focusCode)
 	e.bool(ci.focusSuper)
-	e.str(ci.blockedFor())
+	e.str(ci.blockedText())
 	e.str(ci.ruleText())
 	// The methods' names back to back, each method's by offset and length.
 	var text []byte

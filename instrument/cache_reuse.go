@@ -46,7 +46,7 @@ func (c *runCache) scanFromCache(i int, ic *inputCache, j int, e *entry) (ci *cl
 
 func (c *runCache) reuseScan(i int, ic *inputCache, j int, e *entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
 	in := c.p.inputs[i]
-	if ci := rec.info; ci != nil && ci.blockedFor() != rewrite.ReasonJVMRoot && ci.blockedFor() != c.p.opt.Policy.blockedFor(ci.origName, c.p.hasClass) {
+	if ci := rec.info; ci != nil && ci.blockedText() != rewrite.ReasonJVMRoot && ci.blockedText() != c.p.opt.Policy.blockedFor(ci.origName, c.p.hasClass) {
 		// The generated-class rule depends on the other classes (an R
 		// class added or removed elsewhere): scan the class again.
 		data, err := e.read()

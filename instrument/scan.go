@@ -69,9 +69,9 @@ func (ci *classInfo) focusIndex() int {
 	return int(ci.focusAt)
 }
 
-// blockedFor and ruleText are the texts of blocked and rule ("" for none).
-func (ci *classInfo) blockedFor() string { return reasons.text(ci.blocked) }
-func (ci *classInfo) ruleText() string   { return reasons.text(ci.rule) }
+// blockedText and ruleText are the texts of blocked and rule ("" for none).
+func (ci *classInfo) blockedText() string { return reasons.text(ci.blocked) }
+func (ci *classInfo) ruleText() string    { return reasons.text(ci.rule) }
 
 // methodInfo is the scan's record of one method. A build has a million
 // and they live through the whole run, so the record holds no pointer (its
