@@ -205,7 +205,7 @@ func (e *indexEncoder) info(ci *classInfo) {
 	for i := range ci.methods {
 		text = append(text, ci.texts.str(ci.methods[i].name)...)
 	}
-	e.str(string(text))
+	e.bytes(text)
 	codes := distinct(ci.methods, func(m *methodInfo) reasonCode { return m.reason })
 	e.uvarint(uint64(len(codes)))
 	for _, c := range codes {
@@ -308,7 +308,7 @@ func (d *indexDecoder) info(texts *textTable) *classInfo {
 	local := make([]uint32, d.count())
 	for i := range local {
 		var ok bool
-		if local[i], ok = texts.intern(d.str()); !ok {
+		if local[i], ok = texts.internBytes(d.bytes()); !ok {
 			d.fail()
 		}
 	}
@@ -321,7 +321,7 @@ func (d *indexDecoder) info(texts *textTable) *classInfo {
 			d.fail()
 			return nil
 		}
-		name, ok := texts.intern(string(text[nameAt : nameAt+nameLen]))
+		name, ok := texts.internBytes(text[nameAt : nameAt+nameLen])
 		if !ok {
 			d.fail()
 			return nil

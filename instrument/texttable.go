@@ -70,6 +70,16 @@ func (t *textTable) intern(s string) (uint32, bool) {
 	return i, true
 }
 
+// internBytes is intern of b's text. intern keeps a copy, never s itself,
+// so b is read in place: a record decoded from a cache index interns every
+// name and descriptor of its class.
+func (t *textTable) internBytes(b []byte) (uint32, bool) {
+	if len(b) == 0 {
+		return t.intern("")
+	}
+	return t.intern(unsafe.String(&b[0], len(b)))
+}
+
 // copyText copies s into the arena and returns the copy.
 func (t *textTable) copyText(s string) string {
 	if s == "" {

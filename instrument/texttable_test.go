@@ -51,3 +51,24 @@ func TestTextTableInterns(t *testing.T) {
 		t.Errorf("table holds %d texts, want %d", tab.n, n+2)
 	}
 }
+
+// TestTextTableInternBytesCopies: a text interned from bytes is the
+// table's own copy; the caller's buffer may change after.
+func TestTextTableInternBytesCopies(t *testing.T) {
+	tab := newTextTable()
+	buf := []byte("(La/B;)V")
+	k, ok := tab.internBytes(buf)
+	if !ok {
+		t.Fatal("internBytes refused")
+	}
+	copy(buf, "XXXXXXXX")
+	if got := tab.str(k); got != "(La/B;)V" {
+		t.Fatalf("str = %q after the buffer changed", got)
+	}
+	if again, _ := tab.intern("(La/B;)V"); again != k {
+		t.Errorf("intern gave %d, internBytes %d", again, k)
+	}
+	if e, _ := tab.internBytes(nil); tab.str(e) != "" {
+		t.Errorf("empty bytes read %q", tab.str(e))
+	}
+}

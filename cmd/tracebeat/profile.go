@@ -17,8 +17,9 @@ func init() {
 	// the runtime hand freed pages back, which is most of the difference
 	// between heap and peak RSS, and no collection runs while the heap is
 	// under it. With GOGC's default the collector ran from the first 4 MB
-	// on: a fifth of an edit build's 0.1 s (bench/gradle-edit.sh
-	// --android). The limit follows the live heap up (see
+	// on: 14 ms of an edit build's 0.11 s (bench/gradle-edit.sh --android's
+	// delta run, medians of 30). The price: a run whose heap would stay well
+	// under the limit fills it with garbage first (README). The limit follows the live heap up (see
 	// adaptMemoryLimit), so a build larger than the limit is slowed by at
 	// most a few collections, never stalled. GOGC or GOMEMLIMIT in the
 	// environment turn all of this off.
