@@ -212,6 +212,15 @@ func (c *runCache) reuseWholeJar(i int, tick func()) {
 func (c *runCache) keptOutcome(idx int, e *entry, rec *cachedClass) (entryResult, *cachedClass) {
 	r := &rec.result
 	if !r.rewritten {
+		if in := c.p.inputs[idx]; in.isDir {
+			// A class directory goes into a merged jar (a delta run takes
+			// no other): its classes are compressed, as a full run does.
+			res, err := readCompressed(e, true)
+			if err != nil {
+				return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}, nil
+			}
+			return res, rec
+		}
 		return entryResult{}, rec
 	}
 	body, err := c.inputs[idx].readBody(c.store, r)

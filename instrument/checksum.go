@@ -33,6 +33,8 @@ func newCheckHasher() checkHasher { return checkHasher{xxh3.New()} }
 
 func (c checkHasher) Write(p []byte) (int, error) { return c.h.Write(p) }
 
+func (c checkHasher) writeString(s string) { c.h.WriteString(s) }
+
 func (c checkHasher) sum() checksum { return toChecksum(c.h.Sum128()) }
 
 // fileCheckSum is the checksum of a file's bytes.

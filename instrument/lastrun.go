@@ -42,6 +42,11 @@ type delta struct {
 	edits   []classEdit
 	base    *methodmap.Map    // the kept map's lines of the changed classes
 	entries []methodmap.Entry // the planned map's entries of the changed classes
+	// lastOut is the merged jar the last run wrote; splices[i], when set,
+	// the directory records of unchanged input i's span in it, checked
+	// (outspan.go): the span is copied from there.
+	lastOut *lastOutput
+	splices [][]byte
 }
 
 // classEdit is one changed class: its entry and its scans then and now.
@@ -181,6 +186,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	defer func() {
 		if dd == nil {
 			<-d.summed // a full run follows, which needs them (and the files)
+			d.lastOut.close()
 		}
 	}()
 	// The kept map must be the one the snapshot's run planned, and the
@@ -203,6 +209,22 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 			}
 		}
 	})
+	// The spans of unchanged inputs in the last merged output are read
+	// meanwhile too.
+	var intact []bool
+	if o.Merge {
+		checks.Go(func() {
+			if d.lastOut = openLastOutput(o.Output); d.lastOut == nil {
+				return
+			}
+			intact = make([]bool, len(p.inputs))
+			for i := range p.inputs {
+				if span := snap.inputs[i].out; !d.changed[i] && span.count > 0 {
+					intact[i] = d.lastOut.intact(span)
+				}
+			}
+		})
+	}
 	for i, in := range p.inputs {
 		if why != "" {
 			break
@@ -230,6 +252,12 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	for i := range p.inputs {
 		if !d.changed[i] && !jarOK[i] {
 			return nil, p.inputs[i].path + ": its pack's jar is gone or altered"
+		}
+	}
+	d.splices = make([][]byte, len(p.inputs))
+	for i, ok := range intact {
+		if ok {
+			d.splices[i] = d.lastOut.records(snap.inputs[i].out)
 		}
 	}
 	return d, ""

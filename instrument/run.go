@@ -254,8 +254,9 @@ type pipeline struct {
 }
 
 func (p *pipeline) close() {
-	if p.cache.delta() != nil {
-		<-p.cache.delta().summed // the inputs are read until then
+	if d := p.cache.delta(); d != nil {
+		<-d.summed // the inputs are read until then
+		d.lastOut.close()
 	}
 	for _, ic := range p.cache.packs() {
 		if ic == nil {

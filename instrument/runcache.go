@@ -22,6 +22,9 @@ type runCache struct {
 	// keptBase delivers the base map of a full run (readKeptMap).
 	keptBase <-chan *methodmap.Map
 	identity string // runIdentity's answer, once asked
+	// spans are where each input's entries lie in a merged output, for
+	// the snapshot (a later delta run copies the unchanged ones).
+	spans []outSpan
 }
 
 // delta is the last run this run patches, or nil.
@@ -110,6 +113,13 @@ func (c *runCache) keepOutcome(idx, j int, rec *cachedClass, body []byte) error 
 	}
 	ic.recs[j] = rec
 	return err
+}
+
+// keepSpans keeps where each input's entries lie in the merged output.
+func (c *runCache) keepSpans(spans []outSpan) {
+	if c != nil {
+		c.spans = spans
+	}
 }
 
 // noteOutputWarning records that writing input idx's output warned: its

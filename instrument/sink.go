@@ -2,7 +2,6 @@ package instrument
 
 import (
 	"archive/zip"
-	"bufio"
 	"errors"
 	"io"
 	"os"
@@ -42,8 +41,7 @@ type jarSink struct {
 	tmp     *os.File // nil once finished
 	tmpName string   // set when tmp is closed
 	staged  bool     // handed to an outset.Set, not renamed
-	zw      *zip.Writer
-	bw      *bufio.Writer // between zw and the file
+	zw      *jarWriter
 	names   map[string]bool
 	copyBuf []byte // raw copies (the sink is written by one goroutine)
 }
@@ -58,7 +56,7 @@ func newJarSink(path string) (*jarSink, error) {
 		return nil, err
 	}
 	j := &jarSink{path: path, tmp: tmp, names: map[string]bool{}}
-	j.writeTo(tmp)
+	j.zw = newJarWriter(tmp, tmp)
 	return j, nil
 }
 
@@ -71,19 +69,13 @@ func (j *jarSink) seen(name string) bool {
 }
 
 func (j *jarSink) copyRaw(f *zip.File) error {
+	fh := f.FileHeader // the writer keeps no pointer to it
 	if isDirName(f.Name) && f.CompressedSize64 != 0 {
 		// A directory stored as a deflated empty stream: archive/zip will not
 		// write data for a directory, so store it empty, which reads the same.
-		fh := f.FileHeader
 		fh.Method, fh.CRC32, fh.CompressedSize64, fh.UncompressedSize64 = zip.Store, 0, 0, 0
 		fh.Flags &^= 0x8
-		_, err := j.zw.CreateRaw(&fh)
-		return err
-	}
-	fh := f.FileHeader // the writer keeps the header it is given
-	w, err := j.zw.CreateRaw(&fh)
-	if err != nil {
-		return err
+		return j.zw.entryBytes(&fh, nil)
 	}
 	r, err := f.OpenRaw()
 	if err != nil {
@@ -92,8 +84,7 @@ func (j *jarSink) copyRaw(f *zip.File) error {
 	if j.copyBuf == nil {
 		j.copyBuf = make([]byte, copyChunk)
 	}
-	_, err = io.CopyBuffer(w, r, j.copyBuf)
-	return err
+	return j.zw.entry(&fh, r, j.copyBuf)
 }
 
 // copyChunk is the buffer size of raw entry copies.
@@ -116,26 +107,14 @@ func (j *jarSink) put(name string, orig *entry, body []byte, deflated bool, crc 
 	if deflated {
 		fh.Method = zip.Deflate
 	}
-	w, err := j.zw.CreateRaw(&fh)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(body)
-	return err
+	return j.zw.entryBytes(&fh, body)
 }
 
 // hashOutput makes the sink hash what it writes into ic.jarHash.
 func (j *jarSink) hashOutput(ic *inputCache) {
 	h := newCheckHasher()
 	ic.jarHash = &h
-	j.writeTo(io.MultiWriter(j.tmp, h))
-}
-
-// writeTo makes the zip writer write to w (which writes j.tmp) through a
-// large buffer: archive/zip's own is 4 KB, a system call per class or two.
-func (j *jarSink) writeTo(w io.Writer) {
-	j.bw = bufio.NewWriterSize(w, 1<<20)
-	j.zw = zip.NewWriter(j.bw)
+	j.zw = newJarWriter(nil, io.MultiWriter(j.tmp, h)) // a hashed jar takes no splices
 }
 
 // finish ends the jar: the zip directory written, the buffers flushed and
@@ -146,11 +125,8 @@ func (j *jarSink) finish() error {
 	if j.tmp == nil {
 		return nil
 	}
-	err := j.zw.Close()
-	if err == nil {
-		err = j.bw.Flush()
-	}
-	j.zw, j.bw, j.names, j.copyBuf = nil, nil, nil, nil
+	err := j.zw.close()
+	j.zw, j.names, j.copyBuf = nil, nil, nil
 	if err != nil {
 		j.abort()
 		return err

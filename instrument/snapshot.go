@@ -59,7 +59,11 @@ type snapInput struct {
 	sum      [32]byte // the jar's bytes, which name its pack (packKeyOf)
 	jarSum   checksum // the pack's jar
 	jarSize  int64
-	warnings []string // what processing it reported
+	warnings []string // what scanning and rewriting it reported
+	// outWarnings are what writing its entries reported: a run that
+	// writes them says them again, one that copies its span replays them.
+	outWarnings []string
+	out         outSpan // with --merge: where its entries lie in the output
 }
 
 type snapSkip struct {
@@ -67,7 +71,7 @@ type snapSkip struct {
 	class string
 }
 
-const snapMagic = "tracebeat-run-9\n"
+const snapMagic = "tracebeat-run-10\n"
 
 // encode serialises s as its magic, fields, the ignore map and the
 // checksum of all before.
@@ -81,6 +85,8 @@ func (s *runSnapshot) encode() []byte {
 		e.buf = append(e.buf, in.jarSum[:]...)
 		e.uvarint(uint64(in.jarSize))
 		e.strs(in.warnings)
+		e.strs(in.outWarnings)
+		e.outSpan(in.out)
 	}
 	e.uvarint(uint64(len(s.classpath)))
 	for _, sum := range s.classpath {
@@ -138,6 +144,8 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 		d.sum(&in.jarSum)
 		in.jarSize = int64(d.uvarint())
 		in.warnings = d.strs()
+		in.outWarnings = d.strs()
+		in.out = d.outSpan()
 	}
 	s.classpath = make([]checksum, d.count())
 	for i := range s.classpath {
@@ -236,6 +244,21 @@ func (d *indexDecoder) ignoredList() []methodmap.IgnoredMethod {
 		m.Reason = methodmap.Reason(d.str())
 	}
 	return list
+}
+
+func (e *indexEncoder) outSpan(s outSpan) {
+	for _, n := range []int64{s.start, s.end, int64(s.first), int64(s.count)} {
+		e.uvarint(uint64(n))
+	}
+	e.buf = append(e.buf, s.localSum[:]...)
+	e.buf = append(e.buf, s.recordSum[:]...)
+}
+
+func (d *indexDecoder) outSpan() outSpan {
+	s := outSpan{start: int64(d.uvarint()), end: int64(d.uvarint()), first: int(d.uvarint()), count: int(d.uvarint())}
+	d.sum(&s.localSum)
+	d.sum(&s.recordSum)
+	return s
 }
 
 func (e *indexEncoder) strs(list []string) {
@@ -338,6 +361,10 @@ func (p *pipeline) snapshot() *runSnapshot {
 		s.inputs[i] = ic.stored
 		s.inputs[i].check = p.cache.checks[i]
 		s.inputs[i].warnings = p.warns.forInput(i)
+		s.inputs[i].outWarnings = p.warns.forOutput(i)
+		if i < len(p.cache.spans) {
+			s.inputs[i].out = p.cache.spans[i]
+		}
 	}
 	if d := p.cache.delta(); d != nil {
 		s.skippedIDs, s.shared = d.snap.skippedIDs, d.snap.shared

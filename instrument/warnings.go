@@ -18,9 +18,12 @@ type runWarnings struct {
 	log *zap.Logger
 	res *Result // Warnings
 	mu  sync.Mutex
-	// byInput are the warnings about each input (at), for the snapshot.
-	byInput [][]string
-	inputs  int
+	// byInput are the warnings about each input (at), for the snapshot;
+	// byOutput those about writing its entries (atOutput), which a run
+	// that writes them again says again rather than replays.
+	byInput  [][]string
+	byOutput [][]string
+	inputs   int
 	// mergeSkips counts by entry name what --merge skipped.
 	mergeSkips map[string]int
 }
@@ -34,14 +37,22 @@ func (w *runWarnings) warn(format string, args ...any) { w.at(-1, format, args..
 // at warns about input i; a run snapshot keeps what each input reported,
 // for a later run that reuses the input to report again.
 func (w *runWarnings) at(i int, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
+	w.add(i, &w.byInput, fmt.Sprintf(format, args...))
+}
+
+// atOutput warns about writing an entry of input i.
+func (w *runWarnings) atOutput(i int, format string, args ...any) {
+	w.add(i, &w.byOutput, fmt.Sprintf(format, args...))
+}
+
+func (w *runWarnings) add(i int, by *[][]string, msg string) {
 	w.mu.Lock()
 	w.res.Warnings = append(w.res.Warnings, msg)
 	if i >= 0 {
-		if w.byInput == nil {
-			w.byInput = make([][]string, w.inputs)
+		if *by == nil {
+			*by = make([][]string, w.inputs)
 		}
-		w.byInput[i] = append(w.byInput[i], msg)
+		(*by)[i] = append((*by)[i], msg)
 	}
 	merged := strings.HasSuffix(msg, mergeSkipSuffix)
 	if merged {
@@ -60,14 +71,19 @@ func (w *runWarnings) at(i int, format string, args ...any) {
 	w.log.Warn(msg)
 }
 
-// forInput returns what was said about input i.
-func (w *runWarnings) forInput(i int) []string {
+// forInput returns what was said about input i (at).
+func (w *runWarnings) forInput(i int) []string { return w.said(w.byInput, i) }
+
+// forOutput returns what was said about writing input i (atOutput).
+func (w *runWarnings) forOutput(i int) []string { return w.said(w.byOutput, i) }
+
+func (w *runWarnings) said(by [][]string, i int) []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.byInput == nil {
+	if by == nil {
 		return nil
 	}
-	return w.byInput[i]
+	return by[i]
 }
 
 // mergeSkipSuffix ends the warning of an entry that --merge skipped

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/tracebeat/tracebeat/instrument/store"
+	"go.uber.org/zap"
 )
 
 // entryResult is what a worker hands to the writer for one entry.
@@ -58,13 +59,16 @@ func (p *pipeline) write(ctx context.Context) error {
 		}
 	}
 	var merged sink
+	var mergedJar *jarSink
+	var spans []outSpan // where each input's entries lie in the merged jar
 	if p.opt.Merge {
 		s, err := newJarSink(p.opt.Output)
 		if err != nil {
 			return err
 		}
-		merged = s
+		merged, mergedJar = s, s
 		sinks = append(sinks, s)
+		spans = make([]outSpan, len(p.inputs))
 	} else {
 		if _, err := os.Stat(p.opt.Output); os.IsNotExist(err) {
 			createdOut = true
@@ -114,6 +118,18 @@ func (p *pipeline) write(ctx context.Context) error {
 			}
 			sinks = append(sinks, s)
 			p.res.Outputs = append(p.res.Outputs, target)
+		} else {
+			moved, spliced, err := p.cache.delta().spliceInput(mergedJar, i, tick)
+			if err != nil {
+				abortAll()
+				return err
+			}
+			if spliced {
+				spans[i] = moved
+				p.opt.Log.Debug("cache: copied from the last output", zap.String("input", in.path))
+				continue
+			}
+			mergedJar.zw.beginSpan()
 		}
 		if err := p.cache.startOutput(i); err != nil {
 			p.warns.warn("%v", err) // the run goes on; it just leaves no pack
@@ -124,13 +140,16 @@ func (p *pipeline) write(ctx context.Context) error {
 		}
 		if js, ok := s.(*jarSink); ok && merged == nil && in.zr != nil {
 			// A jar's mirror keeps its archive comment (a merged jar has none).
-			if err := js.zw.SetComment(in.zr.Comment); err != nil {
+			if err := js.zw.setComment(in.zr.Comment); err != nil {
 				abortAll()
 				return fmt.Errorf("%s: %w", in.path, err)
 			}
 		}
 		err := p.writeInput(ctx, i, s, tick)
 		in.drop()
+		if mergedJar != nil {
+			spans[i] = mergedJar.zw.endSpan()
+		}
 		if js, ok := s.(*jarSink); ok && err == nil && merged == nil {
 			err = js.finish() // renamed into place with the others below
 		}
@@ -141,6 +160,7 @@ func (p *pipeline) write(ctx context.Context) error {
 	}
 	if merged != nil {
 		p.res.Outputs = append(p.res.Outputs, p.opt.Output)
+		p.cache.keepSpans(spans)
 	}
 	p.written = make([]string, len(sinks))
 	for k, s := range sinks {
@@ -299,17 +319,17 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 		if p.opt.Strict {
 			return fmt.Errorf("%s: %s: %w (--strict)", in.path, e.name, errWrongCRC)
 		}
-		p.warns.at(idx, "%s: %s: %v; read as Java's class loader reads it, which ignores the CRC", in.path, e.name, errWrongCRC)
+		p.warns.atOutput(idx, "%s: %s: %v; read as Java's class loader reads it, which ignores the CRC", in.path, e.name, errWrongCRC)
 		p.cache.noteOutputWarning(idx)
 	}
 	if modified && !in.isDir && isSignatureFile(e.name) {
-		p.warns.at(idx, "%s: %s: signature dropped: the jar's classes were rewritten", in.path, e.name)
+		p.warns.atOutput(idx, "%s: %s: signature dropped: the jar's classes were rewritten", in.path, e.name)
 		p.cache.noteOutputWarning(idx)
 		return nil
 	}
 	if s.seen(e.name) {
 		if !isDirName(e.name) {
-			p.warns.at(idx, "%s: %s%s", in.path, e.name, mergeSkipSuffix)
+			p.warns.atOutput(idx, "%s: %s%s", in.path, e.name, mergeSkipSuffix)
 			p.cache.noteOutputWarning(idx)
 		}
 		return nil
@@ -320,7 +340,7 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 			if p.opt.Strict {
 				return fmt.Errorf("%s: %s: a directory entry holding %d bytes (--strict)", in.path, e.name, e.zf.UncompressedSize64)
 			}
-			p.warns.at(idx, "%s: %s: a directory entry holding %d bytes: written empty", in.path, e.name, e.zf.UncompressedSize64)
+			p.warns.atOutput(idx, "%s: %s: a directory entry holding %d bytes: written empty", in.path, e.name, e.zf.UncompressedSize64)
 			p.cache.noteOutputWarning(idx)
 		}
 		return s.copyRaw(e.zf)

@@ -70,12 +70,19 @@ func TestInstrumentCacheKeepsIds(t *testing.T) {
 // method again, with the same result. The changed jar carries a resource
 // of about 5 MB, and its change makes the jar smaller than the last
 // output (an output written over a larger old file must end where the
-// new jar ends).
+// new jar ends). An unchanged jar follows the app's input.
 func TestDeltaRunIsAFullRun(t *testing.T) {
 	const base = "package app; public class Base { public int v; public int get() { return v; } public void work(int n) { for (int i = 0; i < n; i++) v += i * 3; } public int calc(int x) { return x * 3 + get(); } }"
 	const main = "package app; public class Main extends Base { public int run(int x) { return x * 2 + helper(x); } int helper(int x) { return x - 1 > 3 ? x : -x; } static native void nat(); public static int s(int a) { return a * a - 3; } }"
 	const mainChanged = "package app; public class Main extends Base { public int run(int x) { return x * 5 + extra(x); } int extra(int y) { return y * y + s(y); } static native void nat(); public static int s(int a) { return a * a - 4; } }"
 	const lib = "package lib; public class Util { public static long mix(long a, long b) { return a * 31 + b ^ (a >>> 7); } public String name() { return \"u\" + mix(1, 2); } }"
+	// Shape has nothing to trace: the app's class it is comes out as it
+	// went in (compressed, when from a class directory into a merged jar).
+	const shape = "package app; public interface Shape { int area(); }"
+	// tail.jar comes after the app and never changes: in a merged jar its
+	// entries move when the app's change makes them smaller (and are
+	// copied from the last output).
+	const tail = "package tail; public class End { public static int twice(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; return 2 * s; } }"
 	// lib also carries a copy of app.Base: a class in two inputs.
 	cases := []struct {
 		name, file, source string
@@ -130,13 +137,13 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 					}
 					return append(args, "-o", dir)
 				}
-				appJar, libJar := filepath.Join(dir, "in", "app.jar"), filepath.Join(dir, "in", "lib.jar")
+				appJar, libJar, tailJar := filepath.Join(dir, "in", "app.jar"), filepath.Join(dir, "in", "lib.jar"), filepath.Join(dir, "in", "tail.jar")
 				if layout.appClasses {
 					appJar = filepath.Join(dir, "in", "app-classes")
 				}
 				require.NoError(t, os.MkdirAll(filepath.Join(dir, "in"), 0o755))
 				build := func(changed bool) {
-					app := map[string]string{"app/Base.java": base, "app/Main.java": main}
+					app := map[string]string{"app/Base.java": base, "app/Main.java": main, "app/Shape.java": shape}
 					libSrc := map[string]string{"lib/Util.java": lib, "app/Base.java": base}
 					if changed { // only app.jar's copy of a class changes
 						app[tc.file] = tc.source
@@ -157,6 +164,7 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 					}
 					require.NoError(t, os.Rename(compile(t, t.TempDir(), libSrc), libJar))
 				}
+				require.NoError(t, os.Rename(withBlob(t, compile(t, t.TempDir(), map[string]string{"tail/End.java": tail}), 100<<10), tailJar))
 				build(false)
 				cache, out := filepath.Join(dir, "cache"), filepath.Join(dir, "out")
 				run := func(args ...string) (stdout, stderr string) {
@@ -164,12 +172,14 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 					require.Equal(t, exitOK, code, stderr)
 					return stdout, stderr
 				}
-				cached := append(append([]string{"--cache", cache}, outTo(out)...), libJar, appJar)
+				cached := append(append([]string{"--cache", cache}, outTo(out)...), libJar, appJar, tailJar)
 				run(cached...)
 				first := readTree(t, out)
 				_, stderr := run(cached...)
 				assert.Contains(t, stderr, `cache: delta run`, "nothing changed: a delta run")
 				assert.Equal(t, first, readTree(t, out))
+				// A merged jar's unchanged inputs are copied from the last one.
+				assert.Equal(t, merge, strings.Contains(stderr, "cache: copied from the last output\t{\"input\": \""+tailJar), stderr)
 
 				// keepBase copies the kept map, the base map of the next run.
 				baseMap := filepath.Join(dir, "base.txt")
@@ -186,7 +196,7 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 				sameAsFresh := func(stdout string) {
 					fresh := filepath.Join(dir, "fresh")
 					require.NoError(t, os.RemoveAll(fresh))
-					want, _ := run(append(append([]string{"--base-map", baseMap}, outTo(fresh)...), libJar, appJar)...)
+					want, _ := run(append(append([]string{"--base-map", baseMap}, outTo(fresh)...), libJar, appJar, tailJar)...)
 					assert.Equal(t, readTree(t, fresh), readTree(t, out))
 					assert.Equal(t, summaryCounts(t, want), summaryCounts(t, stdout))
 				}
@@ -209,6 +219,7 @@ func TestDeltaRunIsAFullRun(t *testing.T) {
 				assert.Equal(t, tc.delta, strings.Contains(stderr, `cache: delta run`), stderr)
 				assert.Equal(t, tc.damage, strings.Contains(stderr, "cache: body not reused"), stderr)
 				assert.Equal(t, tc.sameMaps, strings.Contains(stderr, "cache: maps unchanged"), stderr)
+				assert.Equal(t, merge && tc.delta, strings.Contains(stderr, "cache: copied from the last output\t{\"input\": \""+tailJar), stderr)
 				sameAsFresh(stdout)
 
 				// Changed back: the same as a fresh run again.
