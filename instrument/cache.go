@@ -29,7 +29,7 @@ type cacheStore struct {
 
 // packStore is what the pipeline asks of its cache directory: files of
 // packs by key, the last pack of an input path, the map kept for a map
-// path, the record of a run. *store.Store is the one on disk.
+// path, the record of a run and its report. *store.Store is the one on disk.
 type packStore interface {
 	Key(parts ...[]byte) string
 	Path(key string, part store.Part) string
@@ -47,6 +47,8 @@ type packStore interface {
 	Run(identity string) (record, ignore []byte, ok bool)
 	PutRun(identity string, record, ignore []byte) error
 	RemoveRun(identity string)
+	Report(identity string) []byte
+	PutReport(identity string, data []byte) error
 }
 
 var _ packStore = (*store.Store)(nil)

@@ -120,8 +120,20 @@ func (p *pipeline) openStore(ctx context.Context) (err error) {
 	}
 	p.cache = &runCache{p: p, store: store}
 	if p.opt.MapPath != "" {
-		cache, mapPath, res := p.cache.store, p.opt.MapPath, p.res
-		res.keep = func() error { return cache.PutMap(mapPath, res.maps.plannedText) }
+		rc, mapPath, res := p.cache, p.opt.MapPath, p.res
+		res.keep = func() error {
+			if err := rc.store.PutMap(mapPath, res.maps.plannedText); err != nil {
+				return err
+			}
+			if res.report == nil || res.reportKept {
+				return nil
+			}
+			identity, err := rc.runIdentity(&rc.p.opt)
+			if err != nil {
+				return err
+			}
+			return rc.store.PutReport(identity, sealReport(res.report, ignoredListSum(res.Ignored)))
+		}
 	}
 	return p.cache.checkInputs(ctx)
 }

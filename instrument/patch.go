@@ -114,6 +114,16 @@ func (d *delta) patchResult() error {
 	}
 	if d.p.opt.Lists {
 		res.Ignored = patchIgnored(snap.ignoredList, d.classes, ignored)
+		if slices.Equal(res.Ignored, snap.ignoredList) {
+			store, identity, listSum, log := d.p.cache.store, d.identity, checkSum(snap.ignoredRaw), d.p.opt.Log
+			res.lastReport = func(head []byte) []byte {
+				report := keptReport(store.Report(identity), listSum, head)
+				if report != nil {
+					log.Debug("cache: report unchanged")
+				}
+				return report
+			}
+		}
 	}
 	res.Traced = mapEntries(res.maps.mapText) - 1
 	res.CachedScans = snap.classes - len(d.edits)

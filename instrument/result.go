@@ -58,6 +58,12 @@ type Result struct {
 
 	maps runMaps
 	keep func() error // KeepMap's work, when the run had a cache and a MapPath
+	// report is what ReportText gave, reportKept whether it is the one
+	// the cache kept; lastReport, in a delta run that left the ignored
+	// list as it was, gives the kept report if it starts with head.
+	report     []byte
+	reportKept bool
+	lastReport func(head []byte) []byte
 }
 
 // runMaps holds a run's three maps in the form the run made them: as
@@ -164,9 +170,11 @@ func (r *Result) WriteIgnoreMap(w io.Writer) error {
 }
 
 // KeepMap keeps the planned map (the methods left untouched keep their
-// ids too) in the cache as the next run's base map. The caller calls it
-// once it has written the maps, so a run that fails before keeps the last
-// good one. Without Options.Cache and MapPath it does nothing.
+// ids too) in the cache as the next run's base map, and the report
+// ReportText gave, for the next run to give again if it is the same. The
+// caller calls it once it has written the maps, so a run that fails
+// before keeps the last good one. Without Options.Cache and MapPath it
+// does nothing.
 func (r *Result) KeepMap() error {
 	if r.keep == nil || r.maps.plannedText == nil {
 		return nil

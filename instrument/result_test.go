@@ -3,13 +3,16 @@ package instrument_test
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/tracebeat/tracebeat/instrument"
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
@@ -98,4 +101,48 @@ func TestResultWithoutMapPath(t *testing.T) {
 		parsed.Entries[i].Line = 0
 	}
 	assert.Equal(t, methodMapOf(t, res).Entries, parsed.Entries)
+}
+
+// TestDeltaRunGivesTheKeptReport: a delta run that leaves the ignored
+// methods as they were gives the report the last run kept, when its head
+// (counts and rules) is the same, and lays it out again otherwise or
+// when the kept one is damaged: always the text methodmap.ReportText
+// lays out.
+func TestDeltaRunGivesTheKeptReport(t *testing.T) {
+	jar := fixturesJar(t)
+	cache, mapPath, out := t.TempDir(), filepath.Join(t.TempDir(), "methodMapping.txt"), t.TempDir()
+	one := []methodmap.RuleCount{{Rule: "-keepclass a/B", Origin: "rules.txt:1", Classes: 1, Methods: 2}}
+	other := []methodmap.RuleCount{{Rule: "-keepclass a/B", Origin: "rules.txt:1", Classes: 1, Methods: 3}}
+	// run gives the report of a run with rules and whether it was the kept one.
+	run := func(rules []methodmap.RuleCount) (text []byte, kept bool) {
+		core, logs := observer.New(zapcore.DebugLevel)
+		res, err := instrument.Run(context.Background(), instrument.Options{
+			Inputs: []string{jar}, Output: out, Workers: 2,
+			Cache: cache, CacheKey: "test-rules", MapPath: mapPath, Lists: true, Log: zap.New(core),
+		})
+		require.NoError(t, err)
+		text = res.ReportText(rules)
+		assert.Equal(t, string(methodmap.ReportText(res.NumTraced(), res.Ignored, rules)), string(text))
+		require.NoError(t, res.KeepMap())
+		return text, logs.FilterMessage("cache: report unchanged").Len() == 1
+	}
+	first, kept := run(one)
+	assert.False(t, kept, "a full run lays its report out")
+	again, kept := run(one)
+	assert.True(t, kept, "nothing changed: the kept report")
+	assert.Equal(t, string(first), string(again))
+	_, kept = run(other)
+	assert.False(t, kept, "another rule count: laid out again")
+	_, kept = run(other)
+	assert.True(t, kept, "and kept for the next run")
+
+	reports, err := filepath.Glob(filepath.Join(cache, "v2", "runs", "*.report"))
+	require.NoError(t, err)
+	require.Len(t, reports, 1)
+	data, err := os.ReadFile(reports[0])
+	require.NoError(t, err)
+	data[len(data)/2] ^= 1
+	require.NoError(t, os.WriteFile(reports[0], data, 0o644))
+	_, kept = run(other)
+	assert.False(t, kept, "a damaged kept report is not given")
 }

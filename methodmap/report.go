@@ -95,16 +95,12 @@ func ReportText(traced int, ignored []IgnoredMethod, rules []RuleCount) []byte {
 		ms = slices.Clone(ignored)
 		slices.SortFunc(ms, reportOrder)
 	}
-	counts := map[Reason]int{}
-	for _, m := range ms {
-		counts[m.Reason]++
-	}
 	size := 256 + 256*len(rules)
 	for i := range ms {
 		m := &ms[i]
 		size += reportMethodSize + len(m.Key.Class) + len(m.Key.Name) + len(m.Key.Desc) + len(m.Reason)
 	}
-	b := appendReportHead(make([]byte, 0, size), Report{Traced: traced, Ignored: len(ms), Counts: counts, Rules: rules})
+	b := appendReportHead(make([]byte, 0, size), reportHead(traced, ms, rules))
 	if len(ms) == 0 {
 		b = append(b, "[]"...)
 	} else {
@@ -115,6 +111,21 @@ func ReportText(traced int, ignored []IgnoredMethod, rules []RuleCount) []byte {
 		b = append(b, "\n  ]"...)
 	}
 	return append(b, "\n}\n"...)
+}
+
+// ReportHead is the start of ReportText(traced, ignored, rules): its
+// fields before its methods, up to `"methods": `. Two reports of the same
+// methods are the same when their heads are.
+func ReportHead(traced int, ignored []IgnoredMethod, rules []RuleCount) []byte {
+	return appendReportHead(nil, reportHead(traced, ignored, rules))
+}
+
+func reportHead(traced int, ignored []IgnoredMethod, rules []RuleCount) Report {
+	counts := map[Reason]int{}
+	for i := range ignored {
+		counts[ignored[i].Reason]++
+	}
+	return Report{Traced: traced, Ignored: len(ignored), Counts: counts, Rules: rules}
 }
 
 // appendReportHead appends the report's fields before its methods, up to

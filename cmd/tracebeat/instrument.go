@@ -663,7 +663,7 @@ func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set, rules []m
 	})
 	if p.report != "" {
 		wg.Go(func() {
-			data := methodmap.ReportText(res.NumTraced(), res.Ignored, rules)
+			data := res.ReportText(rules)
 			repErr = stage("report", p.report, data, func(tmp string) error {
 				return atomicfile.WriteBytes(tmp, 0o644, data)
 			})

@@ -240,6 +240,22 @@ func (s *Store) RemoveRun(identity string) {
 	p := filepath.Join(s.dir, "runs", identity)
 	os.Remove(p)
 	os.Remove(p + ".ignore")
+	os.Remove(p + ".report")
+}
+
+// Report returns the report kept for the run with identity, nil when
+// there is none.
+func (s *Store) Report(identity string) []byte {
+	data, err := os.ReadFile(filepath.Join(s.dir, "runs", identity+".report"))
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// PutReport keeps a report for the run with identity.
+func (s *Store) PutReport(identity string, data []byte) error {
+	return s.writeFile(filepath.Join(s.dir, "runs", identity+".report"), data)
 }
 
 func (s *Store) writeFile(path string, data []byte) error {
