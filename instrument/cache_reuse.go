@@ -46,16 +46,14 @@ func (c *runCache) scanFromCache(i int, ic *inputCache, j int, e *entry) (ci *cl
 
 func (c *runCache) reuseScan(i int, ic *inputCache, j int, e *entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
 	in := c.p.inputs[i]
-	if ci := rec.info; ci != nil && ci.blockedText() != rewrite.ReasonJVMRoot && ci.blockedText() != c.p.opt.Policy.blockedFor(ci.origName, c.p.hasClass) {
+	if ci := rec.info; ci != nil && ci.blockedText() != rewrite.ReasonJVMRoot && ci.blockedText() != c.p.opt.Policy.blockedFor(ci.origName, c.p.evidence.has) {
 		// The generated-class rule depends on the other classes (an R
 		// class added or removed elsewhere): scan the class again.
 		data, err := e.read()
 		return nil, false, data, err
 	}
 	ic.recs[j] = &cachedClass{sum: rec.sum, info: rec.info, warn: rec.warn}
-	c.p.mu.Lock()
-	c.p.res.CachedScans++
-	c.p.mu.Unlock()
+	c.p.tally.count(func(r *Result) { r.CachedScans++ })
 	if rec.info == nil {
 		if c.p.opt.Strict {
 			return nil, true, nil, errors.New(rec.warn)
@@ -85,18 +83,18 @@ func (c *runCache) cachedOutcome(idx int, ic *inputCache, j int, e *entry, ci *c
 		}
 		res = entryResult{body: body, deflated: r.deflated, crc: r.crc, size: r.size}
 	}
-	c.p.recordSkipped(ci, r.skipped)
+	c.p.tally.skip(ci, r.skipped)
 	for _, w := range r.warnings {
 		c.p.warns.at(idx, "%s", w)
 	}
 	rec = &cachedClass{sum: old.sum, info: ci, plan: ps, result: r}
 	rec.result.off, rec.result.n = 0, 0
-	c.p.mu.Lock()
-	c.p.res.CachedRewrites++
-	if r.rewritten {
-		c.p.res.Rewritten++
-	}
-	c.p.mu.Unlock()
+	c.p.tally.count(func(res *Result) {
+		res.CachedRewrites++
+		if r.rewritten {
+			res.Rewritten++
+		}
+	})
 	return res, rec, true
 }
 
@@ -119,25 +117,6 @@ func (ic *inputCache) readBody(c *cacheStore, r *cachedResult) ([]byte, error) {
 		return nil, errBadPack
 	}
 	return body, nil
-}
-
-// recordSkipped notes planned methods of ci that were left untouched.
-func (p *pipeline) recordSkipped(ci *classInfo, skipped []cachedSkip) {
-	if len(skipped) == 0 {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, s := range skipped {
-		if s.index < 0 || int(s.index) >= len(ci.methods) {
-			continue
-		}
-		m := &ci.methods[s.index]
-		p.res.Skipped[s.reason]++
-		if m.trace {
-			p.skipped[ci.key(m)] = s.reason
-		}
-	}
 }
 
 // wholeJarReusable reports whether input i's output is exactly the jar of
@@ -179,9 +158,7 @@ func (c *runCache) wholeJarReusable(i int) bool {
 func (c *runCache) reuseWholeJar(i int, tick func()) {
 	ic, in := c.inputs[i], c.p.inputs[i]
 	ic.unchanged = true
-	c.p.mu.Lock()
-	c.p.res.CachedInputs++
-	c.p.mu.Unlock()
+	c.p.tally.count(func(r *Result) { r.CachedInputs++ })
 	for j := range in.entries {
 		e := &in.entries[j]
 		if !e.isClass() {
@@ -193,16 +170,16 @@ func (c *runCache) reuseWholeJar(i int, tick func()) {
 		if ci == nil || rec.plan == ([32]byte{}) {
 			continue
 		}
-		c.p.recordSkipped(ci, rec.result.skipped)
+		c.p.tally.skip(ci, rec.result.skipped)
 		for _, w := range rec.result.warnings {
 			c.p.warns.at(i, "%s", w)
 		}
-		c.p.mu.Lock()
-		c.p.res.CachedRewrites++
-		if rec.result.rewritten {
-			c.p.res.Rewritten++
-		}
-		c.p.mu.Unlock()
+		c.p.tally.count(func(r *Result) {
+			r.CachedRewrites++
+			if rec.result.rewritten {
+				r.Rewritten++
+			}
+		})
 	}
 }
 

@@ -50,13 +50,13 @@ func (c *runCache) prepareCache(ctx context.Context) error {
 	if c == nil {
 		return nil
 	}
-	c.keptBase = c.readKeptMap(&c.p.opt, c.p.warns.warn)
+	c.keptBase = c.store.readKeptMap(&c.p.opt, c.p.warns.warn)
 	st := c.store
 	if err := c.sumInputs(ctx, nil); err != nil {
 		return err
 	}
 	c.inputs = make([]*inputCache, len(c.p.inputs))
-	return c.p.parallel(ctx, len(c.p.inputs), func(i, _ int) error {
+	return parallel(ctx, c.p.opt.Workers, len(c.p.inputs), func(i, _ int) error {
 		in := c.p.inputs[i]
 		abs, err := filepath.Abs(in.path)
 		if err != nil {
@@ -98,9 +98,9 @@ func (c *cacheStore) loadPack(key string, inputSum *[32]byte, texts *textTable) 
 	return ix
 }
 
-// startPack opens this run's .dat for input i.
-func (c *runCache) startPack(ic *inputCache) error {
-	f, err := c.store.CreateTemp()
+// startPack opens this run's .dat for the input in c.
+func (ic *inputCache) startPack(c *cacheStore) error {
+	f, err := c.CreateTemp()
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
@@ -113,8 +113,8 @@ func (c *runCache) startPack(ic *inputCache) error {
 // into it as they are. The old pack's index never reads past what it
 // wrote, so the appended bodies do not disturb it before storePack renames
 // the file to the new pack.
-func (c *runCache) shareDat(ic *inputCache) error {
-	f, err := os.OpenFile(c.store.Path(ic.fromKey, store.Bodies), os.O_WRONLY|os.O_APPEND, 0)
+func (ic *inputCache) shareDat(c *cacheStore) error {
+	f, err := os.OpenFile(c.Path(ic.fromKey, store.Bodies), os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
@@ -167,11 +167,11 @@ func (c *runCache) storeCache() {
 	}
 }
 
-// snapshotUsable reports whether a delta run can take input ic from pack
+// snapshotUsable reports whether a delta run can take an input from pack
 // ix: with the pack's output jar for mirrored outputs (the delta copies
 // it), with its records alone for a merged jar (written whole).
-func (c *runCache) snapshotUsable(ix *packIndex) bool {
-	return ix.hasJar || c.p.opt.Merge
+func snapshotUsable(ix *packIndex, merge bool) bool {
+	return ix.hasJar || merge
 }
 
 func (c *runCache) storePack(i int, ic *inputCache) error {
@@ -182,7 +182,7 @@ func (c *runCache) storePack(i int, ic *inputCache) error {
 	// On success the file was renamed and this does nothing.
 	defer ic.discardDat()
 	if ic.unchanged {
-		if ix := ic.from; ix != nil && c.snapshotUsable(ix) {
+		if ix := ic.from; ix != nil && snapshotUsable(ix, c.p.opt.Merge) {
 			ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 		}
 		return c.store.SetLastPack(ic.abs, ic.key)
@@ -221,7 +221,7 @@ func (c *runCache) storePack(i int, ic *inputCache) error {
 	if err := c.store.Write(ic.key, store.Index, func(w io.Writer) error { return writeIndex(w, ix, names) }); err != nil {
 		return err
 	}
-	if c.snapshotUsable(ix) {
+	if snapshotUsable(ix, c.p.opt.Merge) {
 		ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
 	}
 	prev := c.store.LastPack(ic.abs)
@@ -239,7 +239,7 @@ func (c *runCache) storePack(i int, ic *inputCache) error {
 // Options.MapPath while the scan runs, and returns the run's base map:
 // the kept map merged under Policy.BaseMap. A missing kept map is none; a
 // damaged one only costs the ids their history.
-func (c *runCache) readKeptMap(opt *Options, warn func(format string, args ...any)) <-chan *methodmap.Map {
+func (c *cacheStore) readKeptMap(opt *Options, warn func(format string, args ...any)) <-chan *methodmap.Map {
 	out := make(chan *methodmap.Map, 1)
 	if opt.MapPath == "" {
 		out <- opt.Policy.BaseMap
@@ -247,9 +247,9 @@ func (c *runCache) readKeptMap(opt *Options, warn func(format string, args ...an
 	}
 	go func() {
 		var m *methodmap.Map
-		data, err := c.store.Map(opt.MapPath)
+		data, err := c.Map(opt.MapPath)
 		if err == nil {
-			m, err = methodmap.ParseMap(bytes.NewReader(data), c.store.MapName(opt.MapPath))
+			m, err = methodmap.ParseMap(bytes.NewReader(data), c.MapName(opt.MapPath))
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			warn("cache: previous method map not used: %v", err)

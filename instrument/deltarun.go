@@ -87,9 +87,9 @@ func (d *delta) planChanges() error {
 		return err
 	}
 	d.p.highWater = highWater
-	planned := d.p.infos.tracedList(d.p.highWater, d.p.skipped).plannedMap()
+	planned := d.p.infos.tracedList(d.p.highWater, d.p.tally.skipped).plannedMap()
 	d.entries = planned.Entries[:len(planned.Entries)-1] // less the dispatch entry
-	d.p.skipped = map[MethodKey]string{}
+	d.p.tally.skipped = map[MethodKey]string{}
 	return nil
 }
 

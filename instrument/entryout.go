@@ -215,14 +215,12 @@ func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []rewrite.MethodPlan
 // reportRewrite counts and reports what rewriting a class of input idx
 // produced.
 func (p *pipeline) reportRewrite(idx int, ci *classInfo, out *rewriteOutcome) {
-	p.recordSkipped(ci, out.skipped)
+	p.tally.skip(ci, out.skipped)
 	for _, w := range out.warnings {
 		p.warns.at(idx, "%s", w)
 	}
 	if out.body != nil {
-		p.mu.Lock()
-		p.res.Rewritten++
-		p.mu.Unlock()
+		p.tally.count(func(r *Result) { r.Rewritten++ })
 	}
 }
 

@@ -17,9 +17,9 @@ func (p *pipeline) finish() {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		traced = p.infos.tracedList(p.highWater, p.skipped)
+		traced = p.infos.tracedList(p.highWater, p.tally.skipped)
 	}()
-	ignored := p.infos.ignoredList(p.skipped)
+	ignored := p.infos.ignoredList(p.tally.skipped)
 	<-done
 	maps := &p.res.maps
 	maps.traced, maps.ignored = traced, ignored
@@ -40,8 +40,7 @@ func (p *pipeline) finish() {
 // encodeTexts lays out the maps as files (Options.MapPath): the method
 // map and the planned map, which are one text when nothing was skipped,
 // and the ignore map, at once.
-func (p *pipeline) encodeTexts() error {
-	m := &p.res.maps
+func (m *runMaps) encodeTexts() error {
 	var planErr, mapErr, ignoreErr error
 	var wg sync.WaitGroup
 	wg.Go(func() { m.plannedText, planErr = encoded(m.traced.writePlanned) })

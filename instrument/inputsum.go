@@ -23,7 +23,7 @@ func (c *runCache) checkInputs(ctx context.Context) error {
 	all := append(append([]*input(nil), c.p.inputs...), c.p.classpath...)
 	c.checks = make([]checksum, len(all))
 	c.sums = make([][32]byte, len(c.p.inputs))
-	return c.p.parallel(ctx, len(all), func(i, _ int) error {
+	return parallel(ctx, c.p.opt.Workers, len(all), func(i, _ int) error {
 		in := all[i]
 		if in.isDir {
 			if i >= len(c.p.inputs) {
@@ -49,7 +49,7 @@ func (c *runCache) checkInputs(ctx context.Context) error {
 // sumInputs computes the content sums of the jar inputs that have none
 // yet, of those marked in which when it is not nil.
 func (c *runCache) sumInputs(ctx context.Context, which []bool) error {
-	return c.p.parallel(ctx, len(c.p.inputs), func(i, _ int) error {
+	return parallel(ctx, c.p.opt.Workers, len(c.p.inputs), func(i, _ int) error {
 		in := c.p.inputs[i]
 		if in.isDir || c.sums[i] != ([32]byte{}) || (which != nil && !which[i]) {
 			return nil

@@ -2,11 +2,9 @@ package instrument
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/tracebeat/tracebeat/instrument/store"
@@ -55,60 +53,6 @@ type classEdit struct {
 	old    *classInfo
 	oldRec *cachedClass
 	cur    *classInfo
-}
-
-// runIdentity names the command a snapshot belongs to: options, inputs,
-// classpath, outputs and the base map. It is computed once a run (the
-// base map can hold hundreds of thousands of lines).
-func (c *runCache) runIdentity(opt *Options) (string, error) {
-	if c.identity == "" {
-		id, err := c.computeIdentity(opt)
-		if err != nil {
-			return "", err
-		}
-		c.identity = id
-	}
-	return c.identity, nil
-}
-
-func (c *runCache) computeIdentity(opt *Options) (string, error) {
-	parts := [][]byte{[]byte("run"), boolBytes(opt.Merge), baseMapDigest(opt.Policy.BaseMap)}
-	for _, group := range [][]string{{opt.Output, opt.MapPath}, opt.Inputs, {""}, opt.Classpath} {
-		for _, path := range group {
-			abs := ""
-			if path != "" {
-				var err error
-				if abs, err = filepath.Abs(path); err != nil {
-					return "", err
-				}
-			}
-			parts = append(parts, []byte(abs))
-		}
-	}
-	return c.store.Key(parts...), nil
-}
-
-func boolBytes(b bool) []byte { return []byte{boolByte(b)} }
-
-// baseMapDigest stands for a given base map in a run's identity: a run
-// with another one plans every method again.
-func baseMapDigest(m *methodmap.Map) []byte {
-	if m == nil {
-		return nil
-	}
-	h := sha256.New()
-	line := strconv.AppendInt(nil, int64(m.HighWater), 10)
-	h.Write(append(line, '\n'))
-	for _, e := range m.Entries {
-		line = strconv.AppendInt(line[:0], int64(e.ID), 10)
-		line = append(line, ',')
-		line = strconv.AppendUint(line, uint64(e.Access), 10)
-		for _, part := range []string{e.Key.Class, e.Key.Name, e.Key.Desc} {
-			line = append(append(line, ' '), part...)
-		}
-		h.Write(append(line, '\n'))
-	}
-	return h.Sum(nil)
 }
 
 // openStore opens the cache and computes the checks of the inputs, which
@@ -335,7 +279,7 @@ func (d *delta) diffInput(ctx context.Context, i int) string {
 	// Only the changed jars are listed: a changed class that the
 	// generated-class rule judges by another jar's R comes out differently
 	// from its last scan, and sameHierarchy sends the run to a full one.
-	d.p.noteEvidence(in)
+	d.p.evidence.note(in, &d.p.opt.Policy)
 	if why != "" {
 		return why
 	}
@@ -351,7 +295,7 @@ func (d *delta) diffInput(ctx context.Context, i int) string {
 		mu.Unlock()
 		return errStop
 	}
-	err := d.p.parallel(ctx, len(classes), func(k, w int) error {
+	err := parallel(ctx, d.p.opt.Workers, len(classes), func(k, w int) error {
 		j := classes[k]
 		e := &in.entries[j]
 		rec := ix.classes[e.name]

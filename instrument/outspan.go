@@ -26,6 +26,22 @@ type outSpan struct {
 	recordSum    checksum // of the records, each with its offset taken as zero
 }
 
+// outSpan is kept in a run snapshot.
+func (e *indexEncoder) outSpan(s outSpan) {
+	for _, n := range []int64{s.start, s.end, int64(s.first), int64(s.count)} {
+		e.uvarint(uint64(n))
+	}
+	e.buf = append(e.buf, s.localSum[:]...)
+	e.buf = append(e.buf, s.recordSum[:]...)
+}
+
+func (d *indexDecoder) outSpan() outSpan {
+	s := outSpan{start: int64(d.uvarint()), end: int64(d.uvarint()), first: int(d.uvarint()), count: int(d.uvarint())}
+	d.sum(&s.localSum)
+	d.sum(&s.recordSum)
+	return s
+}
+
 // beginSpan starts the span of the next input's entries.
 func (w *jarWriter) beginSpan() {
 	h := newCheckHasher()

@@ -93,7 +93,7 @@ func (d *delta) patchResult() error {
 		}
 	}
 	for _, e := range entries {
-		if _, bad := d.p.skipped[e.Key]; bad {
+		if _, bad := d.p.tally.skipped[e.Key]; bad {
 			skippedIDs = append(skippedIDs, snapSkip{id: e.ID, class: e.Key.Class})
 		}
 	}

@@ -38,7 +38,7 @@ func (p *pipeline) plan() error {
 	if err != nil {
 		return err
 	}
-	p.skipped = map[MethodKey]string{}
+	p.tally.skipped = map[MethodKey]string{}
 	return nil
 }
 

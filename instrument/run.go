@@ -115,8 +115,8 @@ func openPipeline(opt Options) (*pipeline, error) {
 		return nil, errors.New("no output path (-o)")
 	}
 	res := &Result{Skipped: map[string]int{}}
-	p := &pipeline{opt: opt, res: res, texts: newTextTable(), warns: newRunWarnings(opt.Log, res, len(opt.Inputs))}
-	if err := p.checkPaths(); err != nil {
+	p := &pipeline{opt: opt, res: res, texts: newTextTable(), evidence: classEvidence{}, tally: &runTally{res: res}, warns: newRunWarnings(opt.Log, res, len(opt.Inputs))}
+	if err := checkPaths(&p.opt); err != nil {
 		return nil, err
 	}
 	for _, path := range opt.Inputs {
@@ -161,7 +161,7 @@ func (p *pipeline) lookUp(ctx context.Context) error {
 		return err
 	}
 	for _, in := range append(append([]*input(nil), p.inputs...), p.classpath...) {
-		p.noteEvidence(in)
+		p.evidence.note(in, &p.opt.Policy)
 	}
 	return p.cache.prepareCache(ctx)
 }
@@ -208,7 +208,7 @@ func (p *pipeline) finishStage(context.Context) error {
 	}
 	p.finish()
 	if p.opt.MapPath != "" {
-		return p.encodeTexts()
+		return p.res.maps.encodeTexts()
 	}
 	return nil
 }
@@ -221,10 +221,8 @@ func (p *pipeline) storeStage(context.Context) error {
 }
 
 type pipeline struct {
-	opt Options
-	// evidence holds the original names of the classes of the inputs and
-	// the class path that Policy.GeneratedEvidence accepts (noteEvidence).
-	evidence map[string]bool
+	opt      Options
+	evidence classEvidence
 	texts    *textTable // the method names and descriptors of the run's scans
 	dups     []duplicate
 	// written[i] holds input i's finished output (mirrors only): its
@@ -244,9 +242,8 @@ type pipeline struct {
 	highWater int
 	focus     map[string]bool
 
-	mu      sync.Mutex
-	skipped map[MethodKey]string // planned methods that could not be rewritten
-	warns   *runWarnings
+	tally *runTally // counters the workers add to, and skipped methods
+	warns *runWarnings
 
 	// cache is what the run keeps of and asks from the cache (runcache.go);
 	// nil without Options.Cache, which answers every question "no".
@@ -276,21 +273,21 @@ func (p *pipeline) close() {
 }
 
 // checkPaths refuses outputs that would overwrite or land inside an input.
-func (p *pipeline) checkPaths() error {
+func checkPaths(opt *Options) error {
 	var ins, outs []pathguard.Path
-	for _, in := range p.opt.Inputs {
+	for _, in := range opt.Inputs {
 		st, err := os.Stat(in)
 		tree := err == nil && st.IsDir()
 		ins = append(ins, pathguard.Path{Role: "input", Path: in, Tree: tree})
-		if !p.opt.Merge {
-			outs = append(outs, pathguard.Path{Role: "output", Path: MirrorPath(p.opt.Output, in), Tree: tree})
+		if !opt.Merge {
+			outs = append(outs, pathguard.Path{Role: "output", Path: MirrorPath(opt.Output, in), Tree: tree})
 		}
 	}
-	for _, cp := range p.opt.Classpath {
+	for _, cp := range opt.Classpath {
 		ins = append(ins, pathguard.Path{Role: "classpath", Path: cp})
 	}
-	if p.opt.Merge {
-		outs = append(outs, pathguard.Path{Role: "output", Path: p.opt.Output})
+	if opt.Merge {
+		outs = append(outs, pathguard.Path{Role: "output", Path: opt.Output})
 	}
 	return pathguard.Check(ins, outs)
 }
@@ -301,16 +298,16 @@ func outputName(path string) string { return filepath.Base(filepath.Clean(path))
 // MirrorPath is where a run without Merge writes the mirror of input.
 func MirrorPath(output, input string) string { return filepath.Join(output, outputName(input)) }
 
-// parallel runs fn(i) for i in [0, n) on the configured workers and
-// returns the first error.
-func (p *pipeline) parallel(ctx context.Context, n int, fn func(i, worker int) error) error {
+// parallel runs fn(i) for i in [0, n) on workers goroutines and returns
+// the first error.
+func parallel(ctx context.Context, workers, n int, fn func(i, worker int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var next atomic.Int64
 	var first error
 	var once sync.Once
 	var wg sync.WaitGroup
-	for w := 0; w < p.opt.Workers; w++ {
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -93,9 +93,9 @@ func (c *runCache) startOutput(i int) error {
 	case c == nil:
 		return nil
 	case c.last != nil:
-		return c.shareDat(c.inputs[i])
+		return c.inputs[i].shareDat(c.store)
 	}
-	return c.startPack(c.inputs[i])
+	return c.inputs[i].startPack(c.store)
 }
 
 // keepOutcome records what the write of entry j of input idx made (rec,

@@ -49,16 +49,16 @@ func (p *pipeline) checkInstrumentedBefore() error {
 	return nil
 }
 
-// noteEvidence records the classes of a listed input that the
-// generated-class rule may ask about, by their entry names (no class is
-// read for it).
-func (p *pipeline) noteEvidence(in *input) {
-	pol := &p.opt.Policy
+// classEvidence holds the original names of the classes of the inputs
+// and the class path that Policy.GeneratedEvidence accepts: what the
+// generated-class rule asks about.
+type classEvidence map[string]bool
+
+// note records the classes of a listed input that the generated-class
+// rule may ask about, by their entry names (no class is read for it).
+func (ev classEvidence) note(in *input, pol *Policy) {
 	if pol.GeneratedEvidence == nil {
 		return
-	}
-	if p.evidence == nil {
-		p.evidence = map[string]bool{}
 	}
 	for j := range in.entries {
 		name, ok := strings.CutSuffix(in.entries[j].name, ".class")
@@ -71,13 +71,13 @@ func (p *pipeline) noteEvidence(in *input) {
 			}
 		}
 		if orig := pol.originalClass(name); pol.GeneratedEvidence(orig) {
-			p.evidence[orig] = true
+			ev[orig] = true
 		}
 	}
 }
 
-// hasClass answers Policy.Generated's question from the evidence.
-func (p *pipeline) hasClass(orig string) bool { return p.evidence[orig] }
+// has answers Policy.Generated's question from the evidence.
+func (ev classEvidence) has(orig string) bool { return ev[orig] }
 
 // listInputs reads the directories of the jars, on the workers. An
 // input's directory is let go of at once (the entry names stay): the scan
@@ -86,7 +86,7 @@ func (p *pipeline) hasClass(orig string) bool { return p.evidence[orig] }
 // jars).
 func (p *pipeline) listInputs(ctx context.Context) error {
 	all := append(append([]*input(nil), p.inputs...), p.classpath...)
-	return p.parallel(ctx, len(all), func(i, _ int) error {
+	return parallel(ctx, p.opt.Workers, len(all), func(i, _ int) error {
 		if err := all[i].list(); err != nil {
 			if i >= len(p.inputs) {
 				return fmt.Errorf("classpath: %w", err)
@@ -138,7 +138,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 	}
 	p.res.Classes = len(refs)
 	scanners := p.newScanners()
-	err := p.parallel(ctx, len(refs), func(k, worker int) error {
+	err := parallel(ctx, p.opt.Workers, len(refs), func(k, worker int) error {
 		r := refs[k]
 		in := p.inputs[r.in]
 		e := &in.entries[r.e]
@@ -181,7 +181,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 		}
 	}
 	supers := make([][2]string, len(cpRefs))
-	err = p.parallel(ctx, len(cpRefs), func(k, _ int) error {
+	err = parallel(ctx, p.opt.Workers, len(cpRefs), func(k, _ int) error {
 		r := cpRefs[k]
 		e := &p.classpath[r.in].entries[r.e]
 		data, err := e.read()
@@ -217,7 +217,7 @@ func (p *pipeline) scan(ctx context.Context) error {
 func (p *pipeline) newScanners() []*scanner {
 	scanners := make([]*scanner, p.opt.Workers)
 	for w := range scanners {
-		scanners[w] = newScanner(&p.opt.Policy, p.opt.Runtime, p.texts, p.hasClass)
+		scanners[w] = newScanner(&p.opt.Policy, p.opt.Runtime, p.texts, p.evidence.has)
 	}
 	return scanners
 }

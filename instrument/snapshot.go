@@ -246,21 +246,6 @@ func (d *indexDecoder) ignoredList() []methodmap.IgnoredMethod {
 	return list
 }
 
-func (e *indexEncoder) outSpan(s outSpan) {
-	for _, n := range []int64{s.start, s.end, int64(s.first), int64(s.count)} {
-		e.uvarint(uint64(n))
-	}
-	e.buf = append(e.buf, s.localSum[:]...)
-	e.buf = append(e.buf, s.recordSum[:]...)
-}
-
-func (d *indexDecoder) outSpan() outSpan {
-	s := outSpan{start: int64(d.uvarint()), end: int64(d.uvarint()), first: int(d.uvarint()), count: int(d.uvarint())}
-	d.sum(&s.localSum)
-	d.sum(&s.recordSum)
-	return s
-}
-
 func (e *indexEncoder) strs(list []string) {
 	e.uvarint(uint64(len(list)))
 	for _, s := range list {

@@ -1,0 +1,38 @@
+package instrument
+
+import "sync"
+
+// runTally is what the workers count as they go, under one lock: the
+// result's counters, and the planned methods a rewrite left untouched
+// (whose lines the maps leave out).
+type runTally struct {
+	mu      sync.Mutex
+	res     *Result
+	skipped map[MethodKey]string // by method: the reason
+}
+
+// count changes the result's counters under the lock.
+func (t *runTally) count(change func(r *Result)) {
+	t.mu.Lock()
+	change(t.res)
+	t.mu.Unlock()
+}
+
+// skip notes planned methods of ci that were left untouched.
+func (t *runTally) skip(ci *classInfo, skipped []cachedSkip) {
+	if len(skipped) == 0 {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, s := range skipped {
+		if s.index < 0 || int(s.index) >= len(ci.methods) {
+			continue
+		}
+		m := &ci.methods[s.index]
+		t.res.Skipped[s.reason]++
+		if m.trace {
+			t.skipped[ci.key(m)] = s.reason
+		}
+	}
+}
