@@ -23,12 +23,15 @@
 //     the focus call (scanSet.planClasses);
 //   - write: write.go streams each input's entries (entryout.go: a class
 //     through rewrite.RewriteClass, or its recorded body; everything else
-//     copied as its compressed bytes) into sink.go's jars and
-//     directories, and publishes all outputs at once (internal/outset);
+//     copied as its compressed bytes) into sink.go's jars (jarwriter.go,
+//     byte for byte archive/zip's) and directories, and publishes all
+//     outputs at once (internal/outset); in a delta run a merged jar's
+//     unchanged inputs are copied from the last output (outspan.go);
 //   - finish: finish.go makes the method lists (tracedlist.go and
 //     ignoredlist.go: the maps as the scans hold them) and the maps' texts,
 //     or patch.go patches the last run's in a delta run; result.go answers
-//     for them in one shape; warnings.go collects what the stages warned;
+//     for them in one shape, and report.go for the report (the kept one
+//     when it is the same); warnings.go collects what the stages warned;
 //   - store: cache_run.go, cache_index.go and snapshot.go (in the
 //     encoding of indexcodec.go) keep the packs (scans, rewritten bodies,
 //     output jars) and the run's snapshot.

@@ -142,7 +142,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	defer func() {
 		if dd == nil {
 			<-d.summed // a full run follows, which needs them (and the files)
-			d.lastOut.close()
+			d.closeLastOutput()
 		}
 	}()
 	// The kept map must be the one the snapshot's run planned, and the

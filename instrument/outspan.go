@@ -26,7 +26,7 @@ type outSpan struct {
 	recordSum    checksum // of the records, each with its offset taken as zero
 }
 
-// outSpan is kept in a run snapshot.
+// outSpan encodes s for a run snapshot.
 func (e *indexEncoder) outSpan(s outSpan) {
 	for _, n := range []int64{s.start, s.end, int64(s.first), int64(s.count)} {
 		e.uvarint(uint64(n))
@@ -107,8 +107,9 @@ type lastOutput struct {
 }
 
 // openLastOutput reads the central directory of the merged jar at path;
-// nil when there is none or it is not of the plain form this writer
-// gives a jar under 4 GB with fewer than 65,535 entries and no comment.
+// nil when there is none, or it is not of the plain form this writer
+// gives a merged jar under 4 GB with fewer than 65,535 entries (no zip64
+// end record, no comment).
 func openLastOutput(path string) *lastOutput {
 	f, err := os.Open(path)
 	if err != nil {
@@ -191,6 +192,15 @@ func (o *lastOutput) close() {
 	}
 }
 
+// closeLastOutput closes the last output once nothing more is copied
+// from it.
+func (d *delta) closeLastOutput() {
+	if d != nil && d.lastOut != nil {
+		d.lastOut.close()
+		d.lastOut = nil
+	}
+}
+
 // spliceInput copies unchanged input i's span from the last output into
 // js, the merged jar, when a delta run found it intact and a full run
 // would write the same entries: those of the span's records, in order,
@@ -201,6 +211,9 @@ func (d *delta) spliceInput(js *jarSink, i int, tick func()) (moved outSpan, ok 
 		return outSpan{}, false, nil
 	}
 	in, last := d.p.inputs[i], &d.snap.inputs[i]
+	if js.zw.off+(last.out.end-last.out.start) >= uint32max {
+		return outSpan{}, false, nil // its records would move to the zip64 form
+	}
 	for _, w := range last.outWarnings {
 		if !strings.HasSuffix(w, mergeSkipSuffix) {
 			return outSpan{}, false, nil // said again only by writing the entries

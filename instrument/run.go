@@ -253,7 +253,7 @@ type pipeline struct {
 func (p *pipeline) close() {
 	if d := p.cache.delta(); d != nil {
 		<-d.summed // the inputs are read until then
-		d.lastOut.close()
+		d.closeLastOutput()
 	}
 	for _, ic := range p.cache.packs() {
 		if ic == nil {

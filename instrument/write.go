@@ -8,8 +8,9 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/tracebeat/tracebeat/instrument/store"
 	"go.uber.org/zap"
+
+	"github.com/tracebeat/tracebeat/instrument/store"
 )
 
 // entryResult is what a worker hands to the writer for one entry.
@@ -162,6 +163,9 @@ func (p *pipeline) write(ctx context.Context) error {
 		p.res.Outputs = append(p.res.Outputs, p.opt.Output)
 		p.cache.keepSpans(spans)
 	}
+	// The last output is replaced below: Windows renames nothing over a
+	// file still open.
+	p.cache.delta().closeLastOutput()
 	p.written = make([]string, len(sinks))
 	for k, s := range sinks {
 		commit := s.commit
