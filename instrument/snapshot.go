@@ -129,12 +129,14 @@ func (s *runSnapshot) encode() []byte {
 
 var errBadSnapshot = errors.New("cache run snapshot is damaged")
 
+// decodeSnapshot reads a snapshot from data, which must not change
+// afterwards: the snapshot's texts share its bytes.
 func decodeSnapshot(data []byte) (*runSnapshot, error) {
 	body, ok := unseal(data, snapMagic)
 	if !ok {
 		return nil, errBadSnapshot
 	}
-	d := indexDecoder{buf: body}
+	d := indexDecoder{buf: body, shared: true}
 	s := &runSnapshot{}
 	s.inputs = make([]snapInput, d.count())
 	for i := range s.inputs {
