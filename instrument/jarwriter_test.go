@@ -77,8 +77,10 @@ func jarWriterFile(t *testing.T, path string, entries []rawEntry, comment string
 	w := newJarWriter(f, f)
 	require.NoError(t, w.setComment(comment))
 	var spans []outSpan
+	var inSpan []entry // the entries of the span begun last
 	w.beginSpan()
 	for i, e := range entries {
+		inSpan = append(inSpan, entry{name: e.fh.Name})
 		fh := e.fh
 		if (i/6)%2 == 0 { // each kind of entry both ways
 			require.NoError(t, w.entryBytes(&fh, e.data))
@@ -86,12 +88,12 @@ func jarWriterFile(t *testing.T, path string, entries []rawEntry, comment string
 			require.NoError(t, w.entry(&fh, bytes.NewReader(e.data), make([]byte, 7)))
 		}
 		if len(spanEnds) > 0 && spanEnds[0] == i+1 {
-			spans = append(spans, w.endSpan())
-			spanEnds = spanEnds[1:]
+			spans = append(spans, w.endSpan(inSpan))
+			spanEnds, inSpan = spanEnds[1:], nil
 			w.beginSpan()
 		}
 	}
-	w.endSpan()
+	w.endSpan(inSpan)
 	require.NoError(t, w.close())
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)

@@ -45,6 +45,9 @@ type delta struct {
 	// (outspan.go): the span is copied from there.
 	lastOut *lastOutput
 	splices [][]byte
+	// unlisted[i]: unchanged input i of a merged output, not yet listed
+	// nor its pack read, because its span may be copied (planSplices).
+	unlisted []bool
 }
 
 // classEdit is one changed class: its entry and its scans then and now.
@@ -116,7 +119,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		return nil, "the method lists are needed and the last run did not keep them"
 	}
 	d := &delta{p: p, identity: identity, snap: snap, changed: make([]bool, len(p.inputs)),
-		keep: make([][]*cachedClass, len(p.inputs)), classes: map[string]bool{}}
+		keep: make([][]*cachedClass, len(p.inputs)), classes: map[string]bool{}, unlisted: make([]bool, len(p.inputs))}
 	p.cache.inputs = make([]*inputCache, len(p.inputs))
 	for i, in := range p.inputs {
 		abs, err := filepath.Abs(in.path)
@@ -188,6 +191,8 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		switch {
 		case d.changed[i]:
 			why = d.diffInput(ctx, i)
+		case o.Merge && snap.inputs[i].out.count > 0:
+			d.unlisted[i] = true // its span may be copied: planSplices
 		case o.Merge:
 			// A merged jar is written whole: an unchanged input's classes
 			// come from its pack's records, as a changed input's unchanged
@@ -210,10 +215,9 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 			return nil, p.inputs[i].path + ": its pack's jar is gone or altered"
 		}
 	}
-	d.splices = make([][]byte, len(p.inputs))
-	for i, ok := range intact {
-		if ok {
-			d.splices[i] = d.lastOut.records(snap.inputs[i].out)
+	if o.Merge {
+		if why := d.planSplices(intact); why != "" {
+			return nil, why
 		}
 	}
 	return d, ""
@@ -222,6 +226,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 // keepInput takes every class of unchanged input i from the records of
 // its pack (a merged output, which is written whole).
 func (d *delta) keepInput(i int) string {
+	d.unlisted[i] = false
 	in, ic := d.p.inputs[i], d.p.cache.inputs[i]
 	ix, classes, why := d.openPack(i, ic.key, ic.sum)
 	if why != "" {

@@ -47,11 +47,17 @@ func TestMergedDeltaRunSaysWhatAFullRunSays(t *testing.T) {
 	classes := jarEntries(t, fixturesJar(t))
 	manifest := []byte("Manifest-Version: 1.0\r\n\r\n")
 	classes["META-INF/MANIFEST.MF"] = manifest
+	classes["res/shared.txt"] = []byte("tail's")
 	dir := t.TempDir()
 	head, tail := filepath.Join(dir, "head.jar"), javatest.WriteJar(t, classes)
-	writeHead := func(pad int) {
-		jar := javatest.WriteJar(t, map[string][]byte{"META-INF/MANIFEST.MF": manifest, "pad.bin": bytes.Repeat([]byte("pad "), pad)})
-		require.NoError(t, os.Rename(jar, head))
+	// writeHead writes head.jar, with a resource tail holds too when
+	// shared is set.
+	writeHead := func(pad int, shared ...bool) {
+		entries := map[string][]byte{"META-INF/MANIFEST.MF": manifest, "pad.bin": bytes.Repeat([]byte("pad "), pad)}
+		if len(shared) > 0 && shared[0] {
+			entries["res/shared.txt"] = []byte("head's")
+		}
+		require.NoError(t, os.Rename(javatest.WriteJar(t, entries), head))
 	}
 	cache, mapPath := t.TempDir(), filepath.Join(dir, "methodMapping.txt")
 	cachedOut := filepath.Join(dir, "out", "all.jar")
@@ -99,6 +105,20 @@ func TestMergedDeltaRunSaysWhatAFullRunSays(t *testing.T) {
 		fresh, freshJar, _ := run(false)
 		sameAs(fresh, delta, freshJar, deltaJar)
 	}
+	// head now writes a name tail holds, then no longer: tail writes
+	// other entries than its span holds, and is written entry by entry,
+	// until its span is again what a full run writes.
+	for _, step := range []struct {
+		shared, copied bool
+	}{{true, false}, {false, false}, {false, true}} {
+		writeHead(10, step.shared)
+		delta, deltaJar, copied := run(true)
+		assert.Equal(t, step.copied, copied, "shared %v: tail copied", step.shared)
+		assert.Equal(t, full.Classes, delta.CachedScans, "a delta run")
+		fresh, freshJar, _ := run(false)
+		sameAs(fresh, delta, freshJar, deltaJar)
+	}
+
 	// The last output altered in tail's span: tail is written entry by
 	// entry, the same again.
 	data, err := os.ReadFile(cachedOut)

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -24,21 +25,29 @@ type outSpan struct {
 	first, count int
 	localSum     checksum // of the local bytes
 	recordSum    checksum // of the records, each with its offset taken as zero
+	// skipped are the names of the input's entries not written, in order:
+	// an earlier input wrote one of the name (or a rewrite dropped a
+	// signature). classes counts the input's class entries.
+	skipped []string
+	classes int
 }
 
 // outSpan encodes s for a run snapshot.
 func (e *indexEncoder) outSpan(s outSpan) {
-	for _, n := range []int64{s.start, s.end, int64(s.first), int64(s.count)} {
+	for _, n := range []int64{s.start, s.end, int64(s.first), int64(s.count), int64(s.classes)} {
 		e.uvarint(uint64(n))
 	}
 	e.buf = append(e.buf, s.localSum[:]...)
 	e.buf = append(e.buf, s.recordSum[:]...)
+	e.strs(s.skipped)
 }
 
 func (d *indexDecoder) outSpan() outSpan {
-	s := outSpan{start: int64(d.uvarint()), end: int64(d.uvarint()), first: int(d.uvarint()), count: int(d.uvarint())}
+	s := outSpan{start: int64(d.uvarint()), end: int64(d.uvarint()), first: int(d.uvarint()), count: int(d.uvarint()),
+		classes: int(d.uvarint())}
 	d.sum(&s.localSum)
 	d.sum(&s.recordSum)
+	s.skipped = d.strs()
 	return s
 }
 
@@ -49,17 +58,65 @@ func (w *jarWriter) beginSpan() {
 	w.spanStart, w.spanFirst, w.spanDir = w.off, w.records, len(w.dir)
 }
 
-// endSpan ends the span begun last; a zero span when its records are not
-// of the plain form a splice can move.
-func (w *jarWriter) endSpan() outSpan {
+// endSpan ends the span begun last, which holds what was written of
+// entries; a zero span when its records are not of the plain form a
+// splice can move.
+func (w *jarWriter) endSpan(entries []entry) outSpan {
 	h := w.section
 	w.section = nil
-	sum, ok := recordSum(w.dir[w.spanDir:])
+	records := w.dir[w.spanDir:]
+	sum, ok := recordSum(records)
 	if h == nil || !ok || w.records == w.spanFirst {
 		return outSpan{}
 	}
-	return outSpan{start: w.spanStart, end: w.off, first: w.spanFirst, count: w.records - w.spanFirst,
+	span := outSpan{start: w.spanStart, end: w.off, first: w.spanFirst, count: w.records - w.spanFirst,
 		localSum: h.sum(), recordSum: sum}
+	// The records name the entries written, in order; the others were
+	// skipped.
+	names := recordNames(records)
+	k := 0
+	for j := range entries {
+		e := &entries[j]
+		if e.isClass() {
+			span.classes++
+		}
+		if k < len(names) && names[k] == e.name {
+			k++
+		} else {
+			span.skipped = append(span.skipped, e.name)
+		}
+	}
+	if k != len(names) {
+		return outSpan{} // not these entries' records
+	}
+	return span
+}
+
+// recordNames lists the entry names of directory records.
+func recordNames(records []byte) []string {
+	var names []string
+	_ = eachRecord(records, func(rec []byte) error {
+		names = append(names, string(rec[dirRecordLen:dirRecordLen+int(binary.LittleEndian.Uint16(rec[28:]))]))
+		return nil
+	})
+	return names
+}
+
+// fits reports whether a full run would write span's entries now, names
+// being what the inputs before it wrote: none of its records' names
+// taken, and each name it skipped taken (or its own, earlier).
+func (span *outSpan) fits(records []string, names map[string]bool) bool {
+	for _, name := range records {
+		if names[name] {
+			return false
+		}
+	}
+	for _, name := range span.skipped {
+		if !names[name] && !slices.Contains(records, name) {
+			return false
+		}
+	}
+	return true
 }
 
 // spliceSpan copies span of src, the last output, whose records are
@@ -202,61 +259,93 @@ func (d *delta) closeLastOutput() {
 }
 
 // spliceInput copies unchanged input i's span from the last output into
-// js, the merged jar, when a delta run found it intact and a full run
-// would write the same entries: those of the span's records, in order,
-// the others skipped as written by an earlier input. False when the
-// input is to be written entry by entry.
+// js, the merged jar, when prepareDelta planned it: the span is intact
+// and a full run writes the same entries (fits). False when the input is
+// to be written entry by entry: then its records are taken from its pack
+// as an unchanged input's are.
 func (d *delta) spliceInput(js *jarSink, i int, tick func()) (moved outSpan, ok bool, err error) {
 	if d == nil || d.splices == nil || d.splices[i] == nil {
 		return outSpan{}, false, nil
 	}
 	in, last := d.p.inputs[i], &d.snap.inputs[i]
-	if js.zw.off+(last.out.end-last.out.start) >= uint32max {
-		return outSpan{}, false, nil // its records would move to the zip64 form
-	}
-	for _, w := range last.outWarnings {
-		if !strings.HasSuffix(w, mergeSkipSuffix) {
-			return outSpan{}, false, nil // said again only by writing the entries
+	names := recordNames(d.splices[i])
+	if !last.out.fits(names, js.names) || js.zw.off+(last.out.end-last.out.start) >= uint32max {
+		// planSplices saw the names the earlier inputs write as the writer
+		// does, so only a jar grown near 4 GB (where the records would take
+		// the zip64 form) comes here: its records come from its pack.
+		d.splices[i] = nil
+		if why := d.keepInput(i); why != "" {
+			return outSpan{}, false, fmt.Errorf("%s: cache: %s", in.path, why)
 		}
-	}
-	var names []string // of the records, in order
-	if eachRecord(d.splices[i], func(rec []byte) error {
-		names = append(names, string(rec[dirRecordLen:dirRecordLen+int(binary.LittleEndian.Uint16(rec[28:]))]))
-		return nil
-	}) != nil {
-		return outSpan{}, false, nil
-	}
-	var skipped []string
-	k, same := 0, true
-	for j := 0; j < len(in.entries) && same; j++ {
-		switch name := in.entries[j].name; {
-		case k < len(names) && names[k] == name && !js.names[name]:
-			js.names[name] = true
-			k++
-		case js.names[name]:
-			if !isDirName(name) { // as emit says it
-				skipped = append(skipped, name)
-			}
-		default:
-			same = false
-		}
-	}
-	if !same || k != len(names) {
-		for _, name := range names[:k] { // taken back: the input is written entry by entry
-			delete(js.names, name)
-		}
+		d.p.infos[i] = make([]*classInfo, len(in.entries)) // listed only now
 		return outSpan{}, false, nil
 	}
 	if moved, err = js.zw.spliceSpan(d.lastOut.file, last.out, d.splices[i]); err != nil {
 		return outSpan{}, false, fmt.Errorf("%s: %w", in.path, err)
 	}
-	for _, name := range skipped {
-		d.p.warns.atOutput(i, "%s: %s%s", in.path, name, mergeSkipSuffix)
+	for _, name := range names {
+		js.names[name] = true
 	}
-	for j := range in.entries {
-		if in.entries[j].isClass() {
-			tick()
+	for _, name := range last.out.skipped {
+		if !isDirName(name) { // as emit says it
+			d.p.warns.atOutput(i, "%s: %s%s", in.path, name, mergeSkipSuffix)
 		}
 	}
+	for range last.out.classes {
+		tick()
+	}
+	moved.skipped, moved.classes = last.out.skipped, last.out.classes
 	return moved, true, nil
+}
+
+// planSplices decides, in input order, which unchanged inputs of a merged
+// output are copied from the last output: those whose span there is
+// intact and fits the names the inputs before them write. The rest are
+// written entry by entry from their packs' records (keepInput), and what
+// they write is every name they hold; a signature file among them (which
+// a rewrite may drop) leaves the names after it unknown, and no later
+// input is copied.
+func (d *delta) planSplices(intact []bool) string {
+	d.splices = make([][]byte, len(d.p.inputs))
+	names := map[string]bool{}
+	known := true
+	for i, in := range d.p.inputs {
+		span := &d.snap.inputs[i].out
+		if d.unlisted[i] {
+			var records []byte
+			if known && intact != nil && intact[i] && onlyMergeSkips(d.snap.inputs[i].outWarnings) {
+				records = d.lastOut.records(*span)
+			}
+			if recNames := recordNames(records); records != nil && span.fits(recNames, names) {
+				d.splices[i] = records
+				for _, name := range recNames {
+					names[name] = true
+				}
+				continue
+			}
+			if why := d.keepInput(i); why != "" {
+				return in.path + ": " + why
+			}
+		}
+		for j := range in.entries {
+			name := in.entries[j].name
+			names[name] = true
+			if isSignatureFile(name) {
+				known = false
+			}
+		}
+	}
+	return ""
+}
+
+// onlyMergeSkips reports whether what writing an input's entries said is
+// only that some were written by an earlier input: what copying its span
+// says again (anything else is said again only by writing the entries).
+func onlyMergeSkips(warnings []string) bool {
+	for _, w := range warnings {
+		if !strings.HasSuffix(w, mergeSkipSuffix) {
+			return false
+		}
+	}
+	return true
 }

@@ -71,7 +71,7 @@ type snapSkip struct {
 	class string
 }
 
-const snapMagic = "tracebeat-run-10\n"
+const snapMagic = "tracebeat-run-11\n"
 
 // encode serialises s as its magic, fields, the ignore map and the
 // checksum of all before.

@@ -149,7 +149,7 @@ func (p *pipeline) write(ctx context.Context) error {
 		err := p.writeInput(ctx, i, s, tick)
 		in.drop()
 		if mergedJar != nil {
-			spans[i] = mergedJar.zw.endSpan()
+			spans[i] = mergedJar.zw.endSpan(in.entries)
 		}
 		if js, ok := s.(*jarSink); ok && err == nil && merged == nil {
 			err = js.finish() // renamed into place with the others below
