@@ -145,20 +145,12 @@ func (w *jarWriter) header(fh *zip.FileHeader) error {
 	}
 	csize, usize := uint32(min(fh.CompressedSize64, uint32max)), uint32(min(fh.UncompressedSize64, uint32max))
 	var b [localHeaderLen]byte
-	le := binary.LittleEndian
-	le.PutUint32(b[0:], sigLocal)
-	le.PutUint16(b[4:], fh.ReaderVersion)
-	le.PutUint16(b[6:], fh.Flags)
-	le.PutUint16(b[8:], fh.Method)
-	le.PutUint16(b[10:], fh.ModifiedTime)
-	le.PutUint16(b[12:], fh.ModifiedDate)
-	if fh.Flags&0x8 == 0 { // else in the data descriptor
-		le.PutUint32(b[14:], fh.CRC32)
-		le.PutUint32(b[18:], csize)
-		le.PutUint32(b[22:], usize)
+	binary.LittleEndian.PutUint32(b[0:], sigLocal)
+	if fh.Flags&0x8 == 0 {
+		putHeaderFields(b[4:], fh, fh.CRC32, csize, usize, len(fh.Extra))
+	} else { // the CRC and sizes are in the data descriptor
+		putHeaderFields(b[4:], fh, 0, 0, 0, len(fh.Extra))
 	}
-	le.PutUint16(b[26:], uint16(len(fh.Name)))
-	le.PutUint16(b[28:], uint16(len(fh.Extra)))
 	w.addRecord(fh, csize, usize)
 	if _, err := w.Write(b[:]); err != nil {
 		return err
@@ -168,6 +160,23 @@ func (w *jarWriter) header(fh *zip.FileHeader) error {
 	}
 	_, err := w.Write(fh.Extra)
 	return err
+}
+
+// putHeaderFields puts the fields a local header and a directory record
+// share, in the same order: versions needed, flags, method, time and
+// date, CRC, sizes, and the lengths of the name and extra field.
+func putHeaderFields(b []byte, fh *zip.FileHeader, crc, csize, usize uint32, extraLen int) {
+	le := binary.LittleEndian
+	le.PutUint16(b[0:], fh.ReaderVersion)
+	le.PutUint16(b[2:], fh.Flags)
+	le.PutUint16(b[4:], fh.Method)
+	le.PutUint16(b[6:], fh.ModifiedTime)
+	le.PutUint16(b[8:], fh.ModifiedDate)
+	le.PutUint32(b[10:], crc)
+	le.PutUint32(b[14:], csize)
+	le.PutUint32(b[18:], usize)
+	le.PutUint16(b[22:], uint16(len(fh.Name)))
+	le.PutUint16(b[24:], uint16(extraLen))
 }
 
 // addRecord adds the directory record of fh's entry at the current offset.
@@ -190,16 +199,7 @@ func (w *jarWriter) addRecord(fh *zip.FileHeader, csize, usize uint32) {
 	le := binary.LittleEndian
 	le.PutUint32(b[0:], sigDirRecord)
 	le.PutUint16(b[4:], fh.CreatorVersion)
-	le.PutUint16(b[6:], fh.ReaderVersion)
-	le.PutUint16(b[8:], fh.Flags)
-	le.PutUint16(b[10:], fh.Method)
-	le.PutUint16(b[12:], fh.ModifiedTime)
-	le.PutUint16(b[14:], fh.ModifiedDate)
-	le.PutUint32(b[16:], fh.CRC32)
-	le.PutUint32(b[20:], csize)
-	le.PutUint32(b[24:], usize)
-	le.PutUint16(b[28:], uint16(len(fh.Name)))
-	le.PutUint16(b[30:], uint16(len(extra)))
+	putHeaderFields(b[6:], fh, fh.CRC32, csize, usize, len(extra))
 	le.PutUint16(b[32:], uint16(len(fh.Comment)))
 	le.PutUint32(b[38:], fh.ExternalAttrs)
 	le.PutUint32(b[dirRecordOffset:], uint32(min(offset, uint32max)))
