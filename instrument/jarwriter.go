@@ -17,9 +17,8 @@ import (
 // unchanged input is copied so from the last output, one copy of its
 // bytes instead of thousands of entries written again.
 type jarWriter struct {
-	out     io.Writer     // the file, or what also hashes it
 	file    *os.File      // for splices: written directly once bw is flushed
-	bw      *bufio.Writer // between the writer and out
+	bw      *bufio.Writer // to the file, or to what also hashes it
 	off     int64         // bytes written so far
 	dir     []byte        // the central directory's records so far
 	records int
@@ -59,8 +58,10 @@ const (
 	sigDescriptor = 0x08074b50
 )
 
+// newJarWriter writes to out, which is file or writes it (nil file: a
+// writer that takes no splices).
 func newJarWriter(file *os.File, out io.Writer) *jarWriter {
-	return &jarWriter{out: out, file: file, bw: bufio.NewWriterSize(out, 1<<20)}
+	return &jarWriter{file: file, bw: bufio.NewWriterSize(out, 1<<20)}
 }
 
 func (w *jarWriter) Write(p []byte) (int, error) {
@@ -97,11 +98,11 @@ func (w *jarWriter) entry(fh *zip.FileHeader, data io.Reader, buf []byte) error 
 	if err := w.header(fh); err != nil {
 		return err
 	}
-	isDir := len(fh.Name) > 0 && fh.Name[len(fh.Name)-1] == '/'
+	isDir := isDirName(fh.Name)
 	if data != nil {
 		if isDir {
 			// archive/zip writes no data for a directory.
-			if n, _ := data.Read(buf[:1]); n > 0 {
+			if n, _ := io.ReadFull(data, buf[:1]); n > 0 {
 				return errors.New("zip: write to directory")
 			}
 		} else if _, err := io.CopyBuffer(w, data, buf); err != nil {
@@ -119,8 +120,7 @@ func (w *jarWriter) entryBytes(fh *zip.FileHeader, data []byte) error {
 	if err := w.header(fh); err != nil {
 		return err
 	}
-	isDir := len(fh.Name) > 0 && fh.Name[len(fh.Name)-1] == '/'
-	if isDir {
+	if isDirName(fh.Name) {
 		if len(data) > 0 {
 			return errors.New("zip: write to directory")
 		}

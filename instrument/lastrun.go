@@ -48,6 +48,9 @@ type delta struct {
 	// unlisted[i]: unchanged input i of a merged output, not yet listed
 	// nor its pack read, because its span may be copied (planSplices).
 	unlisted []bool
+	// ignoredSame: the run's ignored list is the last run's (with
+	// Options.Lists), so its encoding and report are too.
+	ignoredSame bool
 }
 
 // classEdit is one changed class: its entry and its scans then and now.

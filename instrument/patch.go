@@ -114,7 +114,7 @@ func (d *delta) patchResult() error {
 	}
 	if d.p.opt.Lists {
 		res.Ignored = patchIgnored(snap.ignoredList, d.classes, ignored)
-		if slices.Equal(res.Ignored, snap.ignoredList) {
+		if d.ignoredSame = slices.Equal(res.Ignored, snap.ignoredList); d.ignoredSame {
 			store, identity, listSum, log := d.p.cache.store, d.identity, checkSum(snap.ignoredRaw), d.p.opt.Log
 			res.lastReport = func(head []byte) []byte {
 				report := keptReport(store.Report(identity), listSum, head)

@@ -332,7 +332,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 	}
 	if p.opt.Lists {
 		s.ignoredList = res.Ignored
-		if d := p.cache.delta(); d != nil && slices.Equal(res.Ignored, d.snap.ignoredList) {
+		if d := p.cache.delta(); d != nil && d.ignoredSame {
 			s.ignoredRaw = d.snap.ignoredRaw
 		}
 	}
