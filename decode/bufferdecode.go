@@ -22,6 +22,9 @@ type BufferOptions struct {
 	// IDs puts each slice's method id in its args (json and perfetto);
 	// without it a slice carries its name alone, which keeps files small.
 	IDs bool
+	// Map is the map given for the names, checked against a recording's
+	// builds.
+	Map MapBuild
 }
 
 // Buffer defaults.

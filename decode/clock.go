@@ -15,9 +15,30 @@ type RecordingClock struct {
 	// ReadEvery is the number of records after which a thread reads the
 	// clock although it has not ticked.
 	ReadEvery int64
-	// LongestGap is the longest time between two ticks the runtime saw, in
-	// nanoseconds, the time from the last tick to the write included.
+	// LongestGap is how late a record's time may be, in nanoseconds: up to
+	// version 2 the longest time between two ticks the runtime saw (the time
+	// from the last tick to the write included); from version 3 on, the
+	// largest lateness the threads measured when they read the clock.
 	LongestGap uint64
+	// Adaptive (version 3 on): while the clock thread was late, threads
+	// read the clock for every record.
+	Adaptive bool
+}
+
+// coarseNs is the resolution from which decode calls a recording's times
+// coarse and names the flag that makes them exact.
+const coarseNs = 1_000_000
+
+// Coarse reports whether times may be late by a millisecond or more.
+func (c RecordingClock) Coarse() bool { return c.Resolution() >= coarseNs }
+
+// Advice is what a user of a coarse recording can do: "" when its times
+// are fine.
+func (c RecordingClock) Advice() string {
+	if !c.Coarse() {
+		return ""
+	}
+	return "-Dtracebeat.clock=precise records exact times"
 }
 
 // Resolution is how late any record's time may be, in nanoseconds: 0 for
@@ -35,8 +56,18 @@ func (c RecordingClock) String() string {
 	if !c.Shared {
 		return "clock: precise, System.nanoTime() read for every record"
 	}
-	return fmt.Sprintf("clock: shared, read after each %s tick and every %d records; a time may be up to %s late (the longest gap between ticks), never out of order",
-		formatDuration(c.Tick), c.ReadEvery, formatDuration(c.LongestGap))
+	var line string
+	if c.Adaptive {
+		line = fmt.Sprintf("clock: shared, read after each %s tick, every %d records, and for every record while the clock thread is late; a time may be up to %s late, never out of order",
+			formatDuration(c.Tick), c.ReadEvery, formatDuration(c.LongestGap))
+	} else {
+		line = fmt.Sprintf("clock: shared, read after each %s tick and every %d records; a time may be up to %s late (the longest gap between ticks), never out of order",
+			formatDuration(c.Tick), c.ReadEvery, formatDuration(c.LongestGap))
+	}
+	if a := c.Advice(); a != "" {
+		line += "; " + a
+	}
+	return line
 }
 
 // formatDuration shows nanoseconds in the unit that suits them.

@@ -32,6 +32,7 @@ type Options struct {
 	MaxStack  int              // buffers: calls per stack (DefaultMaxStack)
 	TempDir   string           // buffers: spill directory for sorting
 	IDs       bool             // json and perfetto: each slice's method id in its args
+	Map       MapBuild         // the map of Names, checked against a recording's builds
 }
 
 // Result tells what Decode did; Notes are for the user (stderr).
@@ -65,15 +66,20 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 		format = FormatText
 	}
 	res := &Result{Kind: kind}
+	if kind != KindRecording {
+		if n := uncheckedBuildNote(src, opts.Map); n != "" {
+			res.Notes = append(res.Notes, n)
+		}
+	}
 	switch kind {
 	case KindRecording:
 		rres, err := DecodeRecording(br, out, src, BufferOptions{Format: format, Names: opts.Names, Top: opts.Top,
-			MaxStack: opts.MaxStack, TempDir: opts.TempDir, IDs: opts.IDs})
+			MaxStack: opts.MaxStack, TempDir: opts.TempDir, IDs: opts.IDs, Map: opts.Map})
 		if err != nil {
 			return nil, err
 		}
 		res.Unknown = rres.Unknown
-		res.Notes = recordingNotes(rres)
+		res.Notes = append(rres.BuildNotes, recordingNotes(rres)...)
 		return res, nil
 	case KindStack:
 		stacks, err := ReadStackReports(br, src)
@@ -113,7 +119,7 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 			return nil, fmt.Errorf("%s: %w", src, err)
 		}
 		res.Unknown = bres.Unknown
-		res.Notes = bufferNotes(bres.Stats)
+		res.Notes = append(res.Notes, bufferNotes(bres.Stats)...)
 		return res, nil
 	case KindSystrace, KindMarker:
 		var mr *MarkerResult
@@ -127,7 +133,7 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 			return nil, fmt.Errorf("%s: %w", src, err)
 		}
 		res.Unknown = mr.Unknown
-		res.Notes = markerNotes(mr)
+		res.Notes = append(res.Notes, markerNotes(mr)...)
 		return res, nil
 	}
 	return nil, fmt.Errorf("unknown input kind %q (one of %s)", kind, kindList())

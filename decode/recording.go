@@ -16,8 +16,12 @@ import (
 const RecordingMagic = "TBREC\x00"
 
 // RecordingVersion is the newest format version this package reads; it
-// reads every version since 1 (version 2 added the clock).
-const RecordingVersion = 2
+// reads every version since 1 (version 2 added the clock, version 3 the
+// build identities and the virtual-thread flag).
+const RecordingVersion = 3
+
+// recordingVirtual is the thread flag of a virtual thread (version 3).
+const recordingVirtual = 1
 
 // Word bits of a recording's records.
 const (
@@ -31,6 +35,7 @@ const (
 const (
 	maxRecordingSections = 1 << 24
 	maxRecordingThreads  = 1 << 24
+	maxRecordingBuilds   = 1 << 10
 )
 
 // Recording reads a recording: the header at once, then one thread at a
@@ -48,6 +53,11 @@ type Recording struct {
 	Sections map[int]string // names of sections that were not method ids
 	Threads  int            // number of threads in the file
 	Clock    RecordingClock
+	// Builds are the build identities the runtime found on the class path
+	// (methodmap.BuildID of the maps of the builds it ran), sorted; none
+	// before version 3, or when no output of `tracebeat instrument` was
+	// found.
+	Builds []string
 
 	r       *bufio.Reader
 	src     string
@@ -58,6 +68,7 @@ type Recording struct {
 	seen    uint32 // version 2: records of pending read so far
 	timed   bool   // version 2: a time mark of pending has been read
 	time    uint64 // version 2: the time of the last mark
+	high    uint64 // version 2: the high bits of the last mark's time
 }
 
 // RecordingThread is one thread's part of a recording.
@@ -67,10 +78,14 @@ type RecordingThread struct {
 	Name    string
 	Lost    int64  // records the runtime could not keep (oldest first)
 	Records uint32 // records that follow
+	Virtual bool   // a virtual thread (Java 21)
 }
 
 // Label is how outputs name the thread: `tid 12 "main"`.
 func (t *RecordingThread) Label() string {
+	if t.Virtual {
+		return fmt.Sprintf("virtual tid %d %q", t.Tid, t.Name)
+	}
 	return fmt.Sprintf("tid %d %q", t.Tid, t.Name)
 }
 
@@ -113,6 +128,23 @@ func ReadRecording(r *bufio.Reader, src string) (*Recording, error) {
 	if version >= 2 {
 		if rec.Clock, err = rec.clock(); err != nil {
 			return nil, err
+		}
+		rec.Clock.Adaptive = version >= 3
+	}
+	if version >= 3 {
+		n, err := rec.u16("build count")
+		if err != nil {
+			return nil, err
+		}
+		if int(n) > maxRecordingBuilds {
+			return nil, fmt.Errorf("%s: recording header: %d builds at byte %d (at most %d expected): damaged file?", src, n, rec.off-2, maxRecordingBuilds)
+		}
+		for range n {
+			id, err := rec.str("build id")
+			if err != nil {
+				return nil, err
+			}
+			rec.Builds = append(rec.Builds, id)
 		}
 	}
 	n, err := rec.count("section names", maxRecordingSections)
@@ -160,6 +192,13 @@ func (rec *Recording) NextThread() (*RecordingThread, error) {
 	t.Tid = int64(tid)
 	if t.Name, err = rec.str(what + ": name"); err != nil {
 		return nil, err
+	}
+	if rec.Version >= 3 {
+		var flags [1]byte
+		if err := rec.full(flags[:], what+": flags"); err != nil {
+			return nil, err
+		}
+		t.Virtual = flags[0]&recordingVirtual != 0
 	}
 	lost, err := rec.u64(what + ": lost count")
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 type testThread struct {
 	tid     int64
 	name    string
+	virtual bool
 	lost    int64
 	records [][2]uint64 // time, word
 }
@@ -29,6 +30,11 @@ func writeRecording(end uint64, sections map[int]string, threads ...testThread) 
 // writeRecordingAs builds a recording of a given version (the clock is
 // written from version 2 on).
 func writeRecordingAs(version int, clock RecordingClock, end uint64, sections map[int]string, threads ...testThread) []byte {
+	return writeRecordingOf(version, clock, nil, end, sections, threads...)
+}
+
+// writeRecordingOf builds a recording that also names builds (version 3 on).
+func writeRecordingOf(version int, clock RecordingClock, builds []string, end uint64, sections map[int]string, threads ...testThread) []byte {
 	var b bytes.Buffer
 	be := binary.BigEndian
 	put := func(v any) { binary.Write(&b, be, v) }
@@ -49,6 +55,12 @@ func writeRecordingAs(version int, clock RecordingClock, end uint64, sections ma
 		put(uint32(clock.ReadEvery))
 		put(clock.LongestGap)
 	}
+	if version >= 3 {
+		put(uint16(len(builds)))
+		for _, id := range builds {
+			str(id)
+		}
+	}
 	put(uint32(len(sections)))
 	for i := 0; i < len(sections); i++ {
 		put(uint32(i))
@@ -58,6 +70,13 @@ func writeRecordingAs(version int, clock RecordingClock, end uint64, sections ma
 	for _, t := range threads {
 		put(uint64(t.tid))
 		str(t.name)
+		if version >= 3 {
+			flags := uint8(0)
+			if t.virtual {
+				flags = recordingVirtual
+			}
+			put(flags)
+		}
 		put(uint64(t.lost))
 		put(uint32(len(t.records)))
 		if version == 1 {
@@ -147,6 +166,7 @@ func TestDecodeRecordingJSON(t *testing.T) {
 // as the precise clock they used.
 func TestRecordingClockIsStated(t *testing.T) {
 	shared := RecordingClock{Shared: true, Tick: 1_000_000, ReadEvery: 64, LongestGap: 1_250_000}
+	fine := RecordingClock{Shared: true, Tick: 1_000_000, ReadEvery: 64, LongestGap: 600_000}
 	thread := testThread{tid: 1, name: "main", records: [][2]uint64{{1000, enterW(1)}, {1000, exitW(1)}}}
 	tests := []struct {
 		name    string
@@ -157,7 +177,9 @@ func TestRecordingClockIsStated(t *testing.T) {
 	}{
 		{"version 1", 1, RecordingClock{}, "clock: precise, System.nanoTime() read for every record", 0},
 		{"precise", 2, RecordingClock{}, "clock: precise, System.nanoTime() read for every record", 0},
-		{"shared", 2, shared, "clock: shared, read after each 1 ms tick and every 64 records; a time may be up to 1.25 ms late (the longest gap between ticks), never out of order", 1_250_000},
+		{"shared", 2, shared, "clock: shared, read after each 1 ms tick and every 64 records; a time may be up to 1.25 ms late (the longest gap between ticks), never out of order; -Dtracebeat.clock=precise records exact times", 1_250_000},
+		{"adaptive", 3, shared, "clock: shared, read after each 1 ms tick, every 64 records, and for every record while the clock thread is late; a time may be up to 1.25 ms late, never out of order; -Dtracebeat.clock=precise records exact times", 1_250_000},
+		{"adaptive, fine", 3, fine, "clock: shared, read after each 1 ms tick, every 64 records, and for every record while the clock thread is late; a time may be up to 600 µs late, never out of order", 600_000},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -165,7 +187,14 @@ func TestRecordingClockIsStated(t *testing.T) {
 			var text, js, pf bytes.Buffer
 			_, err := Decode(bytes.NewReader(data), &text, Options{})
 			require.NoError(t, err)
-			require.Equal(t, tc.line, strings.Split(text.String(), "\n")[1])
+			lines := strings.Split(text.String(), "\n")
+			require.Equal(t, tc.line, lines[1])
+			if tc.res >= 1_000_000 {
+				// Next to the numbers: the line after the clock's, and the process's name.
+				require.Equal(t, "times below are rough by up to 1.25 ms: a short call may show 0, or the time of what ran before it; -Dtracebeat.clock=precise records exact times", lines[2])
+			} else {
+				require.NotContains(t, text.String(), "rough")
+			}
 			_, err = Decode(bytes.NewReader(data), &js, Options{Format: FormatJSON})
 			require.NoError(t, err)
 			var clock map[string]any
@@ -175,6 +204,7 @@ func TestRecordingClockIsStated(t *testing.T) {
 				}
 			}
 			require.NotNil(t, clock, js.String())
+			require.Equal(t, tc.res >= 1_000_000, strings.Contains(js.String(), `"java (pid 4242), times ± 1.25 ms (-Dtracebeat.clock=precise records exact times)"`), js.String())
 			require.Equal(t, tc.line, clock["name"])
 			require.Equal(t, json.Number(strconv.FormatInt(tc.res, 10)), clock["args"].(map[string]any)["resolution_ns"])
 			_, err = Decode(bytes.NewReader(data), &pf, Options{Format: FormatPerfetto})
@@ -189,15 +219,18 @@ func TestRecordingErrors(t *testing.T) {
 	version := bytes.Clone(good)
 	version[7] = 9
 	sections := bytes.Clone(good)
-	copy(sections[61:], []byte{0x7f, 0, 0, 0})
+	copy(sections[63:], []byte{0x7f, 0, 0, 0}) // after the build count at 61
+	builds := bytes.Clone(good)
+	copy(builds[61:], []byte{0x7f, 0})
 	tests := []struct {
 		name string
 		data []byte
 		want string
 	}{
 		{"truncated header", good[:20], "recording header: end time at byte 16: the file ends here (truncated?)"},
-		{"version", version, "recording format version 9; this tracebeat reads versions 1 to 2"},
-		{"huge count", sections, "2130706432 section names at byte 61 (at most 16777216 expected): damaged file?"},
+		{"version", version, "recording format version 9; this tracebeat reads versions 1 to 3"},
+		{"huge count", sections, "2130706432 section names at byte 63 (at most 16777216 expected): damaged file?"},
+		{"huge build count", builds, "32512 builds at byte 61 (at most 1024 expected): damaged file?"},
 		{"truncated record", good[:len(good)-3], `thread 1 (tid 1 "main"): record 2 of 2: the file ends here (truncated?)`},
 		{"trailing data", append(bytes.Clone(good), 0), "data after the last thread"},
 		// good's slots end it: mark(1), enter, mark(2), exit (6 slots).

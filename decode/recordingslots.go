@@ -8,7 +8,8 @@ import (
 // Version 2 stores a thread's records as 4-byte slots: a record's word, or
 // half of a time mark (RECORDING.md). A mark's halves have their top three
 // bits set, which no word has; the records after a mark happened at its
-// time.
+// time. From version 3 on, a low half alone is a mark whose high bits are
+// the last mark's.
 const (
 	markBits  = 0xE0000000
 	markHigh  = 0xF0000000 // bits 28 and up of the time
@@ -24,7 +25,6 @@ const slotChunk = 4096
 // record with the time of the mark before it.
 func (rec *Recording) slots(fn func(enter bool, id int, t uint64) error) error {
 	t := rec.pending
-	var high uint64
 	highSet := false
 	for rec.left > 0 {
 		n := min(int(rec.left), slotChunk)
@@ -38,12 +38,12 @@ func (rec *Recording) slots(fn func(enter bool, id int, t uint64) error) error {
 			slot := binary.BigEndian.Uint32(b[i*4:])
 			switch {
 			case slot&(markBits|markPart) == markHigh:
-				high, highSet = uint64(slot&markValue)<<28, true
+				rec.high, highSet = uint64(slot&markValue)<<28, true
 			case slot&markBits == markLow:
-				if !highSet {
+				if !highSet && (rec.Version < 3 || !rec.timed) {
 					return rec.slotError(rec.off+int64(i*4), "the second half of a time mark without the first")
 				}
-				rec.time, rec.timed, highSet = high|uint64(slot&markValue), true, false
+				rec.time, rec.timed, highSet = rec.high|uint64(slot&markValue), true, false
 			default:
 				if !rec.timed || highSet {
 					return rec.slotError(rec.off+int64(i*4), "a record before any time mark")

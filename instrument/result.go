@@ -37,6 +37,9 @@ type Result struct {
 	Duplicates []string       // class names found in more than one input
 	Warnings   []string
 	Outputs    []string
+	// BuildID is the identity of the method map the caller wrote
+	// (methodmap.BuildID), which it stamps into an output; set by the caller.
+	BuildID string
 	// With Options.Cache: inputs whose output was the cached jar whole,
 	// classes whose scan came from the cache, and classes whose rewrite
 	// outcome did.

@@ -16,6 +16,7 @@ import (
 	"github.com/tracebeat/tracebeat/decode"
 	"github.com/tracebeat/tracebeat/decode/flamepng"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
+	"github.com/tracebeat/tracebeat/methodmap"
 )
 
 func init() {
@@ -46,6 +47,8 @@ The input kind is detected (--input-kind forces it):
                -> ftrace text the Perfetto UI opens; json: trace events
 
 Ids missing from the map are shown as "<unknown id N>" and counted on stderr.
+A recording names the builds it ran (the identity instrument prints as
+build=ID); decode refuses a --map of another build (--any-map overrides).
 JSON output is the Chrome trace-event format (ui.perfetto.dev, chrome://tracing).
 Perfetto output (--format perfetto, recordings, buffers, systrace and marker
 input) is Perfetto's own protobuf trace, which ui.perfetto.dev and
@@ -81,6 +84,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	ids := fs.Bool("ids", false, "json and perfetto: put each slice's method id in its args (left out by default: names say it, and files stay smaller)")
 	pngPath := fs.String("png", "", "also draw a flame chart of the trace to this PNG file (recording, buffer, systrace and marker input)")
 	pngDepth := fs.Int("png-depth", 40, "depth rows the PNG draws per thread; deeper calls are left out, and the picture and stderr say so")
+	anyMap := fs.Bool("any-map", false, "decode a recording with --map although the recording names another build (the names may then be wrong)")
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.Usage = func() {} // errors get a one-line hint below instead
 	if err := fs.Parse(args); err != nil {
@@ -139,6 +143,13 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 		opts.Names = names
+		id, err := methodmap.ReadBuildID(*mapPath)
+		if err != nil {
+			return fail(err)
+		}
+		opts.Map = decode.MapBuild{Path: *mapPath, ID: id, Force: *anyMap}
+	} else if *anyMap {
+		return usageErr("--any-map needs --map")
 	}
 
 	input := fs.Arg(0)

@@ -282,7 +282,13 @@ func instrumentAndWriteMaps(ctx context.Context, fl *instrumentFlags, inputs []s
 	t = time.Now()
 	if err == nil {
 		usage.warn(res, log)
-		err = stageMaps(res, paths, set, usage.counts(res), opt.MapPath != "")
+		var id string
+		id, err = stageMaps(res, paths, set, usage.counts(res), opt.MapPath != "")
+		res.BuildID = id
+		if err == nil && res.NumTraced() > 0 {
+			// No code of a run that traced nothing calls with its ids.
+			err = stampBuild(res, set, id)
+		}
 		log.Debug("phase done", zap.String("phase", "maps"), zap.Duration("took", time.Since(t)))
 	}
 	if err == nil && ctx.Err() != nil {
@@ -620,7 +626,7 @@ func (p outputPaths) checkWritable() error {
 // them to set, which publishes them with the jars. A file that already
 // holds what would be written is left alone (a cached run mostly writes
 // the maps the last run wrote, tens of MB each).
-func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set, rules []methodmap.RuleCount, haveTexts bool) error {
+func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set, rules []methodmap.RuleCount, haveTexts bool) (buildID string, err error) {
 	var mu sync.Mutex
 	stage := func(what, path string, data []byte, write func(tmp string) error) error {
 		if data != nil && atomicfile.Holds(path, data) {
@@ -652,13 +658,24 @@ func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set, rules []m
 	if haveTexts {
 		var err error
 		if mapText, ignoreText, err = res.MapTexts(); err != nil {
-			return err
+			return "", err
 		}
 	}
+	// The build identity is the map's (methodmap.BuildID): of its text
+	// when it is held, else of what is written.
+	id := methodmap.NewBuildID()
 	var wg sync.WaitGroup
 	wg.Go(func() {
+		if mapText != nil {
+			id.Write(mapText)
+		}
 		mapErr = stage("method map", p.methodMap, mapText, func(tmp string) error {
-			return atomicfile.Write(tmp, 0o644, res.WriteMethodMap)
+			return atomicfile.Write(tmp, 0o644, func(w io.Writer) error {
+				if mapText != nil {
+					return res.WriteMethodMap(w)
+				}
+				return res.WriteMethodMap(io.MultiWriter(w, id))
+			})
 		})
 	})
 	if p.report != "" {
@@ -673,7 +690,10 @@ func stageMaps(res *instrument.Result, p outputPaths, set *outset.Set, rules []m
 		return atomicfile.Write(tmp, 0o644, res.WriteIgnoreMap)
 	})
 	wg.Wait()
-	return cmp.Or(mapErr, ignErr, repErr)
+	if err := cmp.Or(mapErr, ignErr, repErr); err != nil {
+		return "", err
+	}
+	return id.String(), nil
 }
 
 // unwrapPathError drops the temporary name from an error about one: the
@@ -699,7 +719,7 @@ func summaryLine(res *instrument.Result, took time.Duration, mapPath string) str
 		sort.Strings(reasons)
 		fmt.Fprintf(&b, " (%s)", strings.Join(reasons, " "))
 	}
-	fmt.Fprintf(&b, " focus=%d seconds=%.3f map=%s", len(res.Focus), took.Seconds(), mapPath)
+	fmt.Fprintf(&b, " focus=%d seconds=%.3f build=%s map=%s", len(res.Focus), took.Seconds(), res.BuildID, mapPath)
 	return b.String()
 }
 

@@ -52,7 +52,7 @@ func writeTestFile(t *testing.T, dir, name, content string) string {
 	return p
 }
 
-var summaryLineRe = regexp.MustCompile(`^tracebeat: inputs=(\d+) classes=(\d+) rewritten=(\d+) methods traced=(\d+) ignored=(\d+) skipped=(\d+)(?: \([^)]*\))? focus=(\d+) seconds=[0-9.]+ map=(\S+)$`)
+var summaryLineRe = regexp.MustCompile(`^tracebeat: inputs=(\d+) classes=(\d+) rewritten=(\d+) methods traced=(\d+) ignored=(\d+) skipped=(\d+)(?: \([^)]*\))? focus=(\d+) seconds=[0-9.]+ build=[0-9a-f]{16} map=(\S+)$`)
 
 // TestInstrumentSummary runs a mirror build from an argfile and checks the
 // summary against the files written: the first line keeps the format

@@ -223,7 +223,7 @@ func TestRuntimeRingBudget(t *testing.T) {
 
 	code, stdout, stderr := runDecodeArgs("--map", methodMap, trace)
 	require.Equal(t, exitOK, code, stderr)
-	require.Contains(t, stderr, "records lost: its buffer was full")
+	require.Regexp(t, `records in all \(\d+ to \d+ a thread\) lost: its buffer was full`, stderr)
 	require.Contains(t, stdout, "records lost (buffer full)")
 	code, _, stderr = runDecodeArgs("--map", methodMap, "--format", "json", trace)
 	require.Equal(t, exitOK, code, stderr)

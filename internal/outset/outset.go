@@ -274,3 +274,13 @@ func finish(journal string) error {
 	}
 	return os.Remove(journal)
 }
+
+// Staged returns the temporary name under which final is staged, if it is.
+func (s *Set) Staged(final string) (string, bool) {
+	for _, it := range s.items {
+		if it.final == final {
+			return it.temp, true
+		}
+	}
+	return "", false
+}

@@ -10,10 +10,20 @@ import java.util.concurrent.locks.LockSupport;
  * recording cost. So by default (the shared clock) a thread reads
  * {@code nanoTime} only when the clock thread has ticked since its last read
  * (every {@link #TICK_NANOS}) or after {@link #READ_EVERY} records without a
- * read; the records in between take the time of the last read. Such a time
- * is late by less than the longest gap between two ticks, which the clock
- * thread measures and the file reports ({@link #longestGap()}); order is
+ * read; the records in between take the time of the last read. Order is
  * never affected, since each thread appends in the order it ran.
+ *
+ * <p>Code that calls little (records more than {@link #SPARSE_NANOS}
+ * apart on average since the last read, where a read costs a few percent
+ * of the time at most) reads the clock for every record, until
+ * {@link #QUICK_RUN} records in a row come quicker: between two ticks its
+ * calls would otherwise all take the same time. And on a busy machine the clock
+ * thread may wait for a core for many milliseconds, so each read also
+ * measures how late the clock thread is: while it is late by more than
+ * {@link #LATE_NANOS}, a thread reads the clock for every record. Each
+ * read also measures how old the time was that the records since the last
+ * one carry; the file reports the largest ({@link #worstLate()}), which is
+ * how late any time may be.
  *
  * <p>{@code -Dtracebeat.clock=precise} reads {@code nanoTime} for every
  * record instead, as does a JVM where the clock thread cannot start.
@@ -24,6 +34,12 @@ final class Clock {
 
     static final long TICK_NANOS = 1000000L;
     static final int READ_EVERY = 64;
+    /** A tick this much overdue means the clock thread is starved. */
+    static final long LATE_NANOS = 2 * TICK_NANOS;
+    /** Records further apart than this make a thread's code "calls little". */
+    static final long SPARSE_NANOS = 1000L;
+    /** Quick records in a row after which a thread that read for every record reads every READ_EVERY again. */
+    static final int QUICK_RUN = 16;
 
     static final long START_NANOS = System.nanoTime();
 
@@ -32,9 +48,12 @@ final class Clock {
 
     static final int MODE = start(System.getProperty("tracebeat.clock"));
 
-    /** Written by the clock thread only: the longest gap between ticks, and the last tick's nanoTime. */
-    private static volatile long longestGap;
-    private static volatile long lastTick = START_NANOS;
+    /** The times of the last 64 ticks (nanoseconds since the start), tick k at k modulo 64. */
+    private static final long[] TICK_TIMES = new long[64];
+    /** The clock thread's last tick, in nanoseconds since the start (written by it only). */
+    private static volatile long lastTick;
+    /** The oldest time any records carried when a read replaced it: how late a time may be. */
+    private static volatile long worstLate;
 
     private Clock() {
     }
@@ -45,11 +64,39 @@ final class Clock {
     }
 
     /**
-     * The longest time between two ticks so far, the time since the last one
-     * included (records made since then wait for the next), in nanoseconds.
+     * Notes a thread's read of the clock at now: words is how many records
+     * it wrote since its last time mark, made at markTime (-1: none yet)
+     * when it had seen tick seen; tick is the tick now. Notes how late those
+     * records' time may have been, and returns whether the clock thread is
+     * late (the thread then reads for every record).
      */
-    static long longestGap() {
-        return Math.max(longestGap, System.nanoTime() - lastTick);
+    static boolean noteRead(long now, long markTime, long words, int seen, int tick) {
+        if (markTime >= 0 && words > 1) {
+            // The first word after a mark was made at its time; the others
+            // were made before this read, and before the first tick after
+            // the mark (a thread that sees a tick reads): that bounds how
+            // late their time was, without the time the thread spent
+            // blocked after them. Of a thread that missed more ticks than
+            // the table holds, the oldest tick there is later still.
+            long until = now;
+            if (tick != seen) {
+                int first = tick - seen > TICK_TIMES.length - 1 ? tick - (TICK_TIMES.length - 1) : seen + 1;
+                until = Math.min(now, TICK_TIMES[first & (TICK_TIMES.length - 1)]);
+            }
+            if (until - markTime > worstLate) {
+                worstLate = until - markTime; // racy max: a lost update loses a lateness another thread saw too
+            }
+        }
+        return now - lastTick > LATE_NANOS;
+    }
+
+    /**
+     * How late any record's time may be, in nanoseconds: the largest
+     * lateness a read measured, or the time since the last tick, for the
+     * records made since.
+     */
+    static long worstLate() {
+        return Math.max(worstLate, now() - lastTick);
     }
 
     private static int start(String property) {
@@ -78,12 +125,11 @@ final class Clock {
         public void run() {
             for (;;) {
                 LockSupport.parkNanos(TICK_NANOS);
-                long t = System.nanoTime();
-                if (t - lastTick > longestGap) {
-                    longestGap = t - lastTick;
-                }
+                long t = now();
+                int next = tick + 1; // one writer: no lost updates
+                TICK_TIMES[next & (TICK_TIMES.length - 1)] = t; // before tick: a reader of tick sees it
                 lastTick = t;
-                tick++; // one writer: no lost updates
+                tick = next;
             }
         }
     }

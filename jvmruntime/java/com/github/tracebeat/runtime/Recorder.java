@@ -2,11 +2,13 @@ package com.github.tracebeat.runtime;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Records method enters and exits of every thread, for tracebeat decode.
@@ -14,11 +16,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Each thread writes to its own ring buffer (see {@link ThreadLog}): no
  * lock and no shared write on the hot path, only a thread-local lookup, a
  * time (see {@link Clock}: most records reuse the thread's last clock read)
- * and two array stores. The buffers share one memory budget,
+ * and an array store. The buffers share one memory budget,
  * 16 MiB (four million records) unless the system property {@code tracebeat.budget} says otherwise
  * ({@code 256k}, {@code 16m}, {@code 1g} or bytes); a thread whose buffer
  * cannot grow within it overwrites its oldest records, and the file says
- * how many went.
+ * how many went. A thread that ends gives back what its buffer does not
+ * hold, so a million short virtual threads cost their records.
  *
  * <p>With {@code -Dtracebeat.trace=FILE} the recording is written to FILE
  * when the JVM exits. {@link #write(String)} writes it at any other time.
@@ -41,7 +44,18 @@ public final class Recorder {
     /** Bytes of the budget not yet given to a thread's buffer. */
     static final AtomicLong UNRESERVED = new AtomicLong(BUDGET);
 
+    /** Every thread's log, in the order they first recorded. */
     static final ConcurrentLinkedQueue<ThreadLog> LOGS = new ConcurrentLinkedQueue<ThreadLog>();
+    /** The logs whose ring has not been given back yet (see {@link #reclaim}). */
+    private static final ConcurrentLinkedQueue<ThreadLog> HOLDING = new ConcurrentLinkedQueue<ThreadLog>();
+    /** Logs made so far, and how many there were at the last sweep. */
+    private static final AtomicInteger MADE = new AtomicInteger();
+    private static volatile int sweptAtMade;
+    private static volatile long sweptAtNanos = Long.MIN_VALUE / 2;
+    private static volatile int holdingAtSweep;
+    private static final ReentrantLock SWEEP = new ReentrantLock();
+    /** No sweep sooner than this after the last, unless many threads started since. */
+    private static final long SWEEP_EVERY_NANOS = 10000000L;
 
     private static final ConcurrentHashMap<String, Integer> SECTION_IDS = new ConcurrentHashMap<String, Integer>();
     static final ConcurrentHashMap<Integer, String> SECTION_NAMES = new ConcurrentHashMap<Integer, String>();
@@ -95,8 +109,13 @@ public final class Recorder {
      * from the file.
      */
     public static void write(String file) throws IOException {
-        List<ThreadLog> logs = new ArrayList<ThreadLog>(LOGS);
-        TraceFile.write(file, logs, Clock.now());
+        SWEEP.lock();
+        try {
+            List<ThreadLog> logs = new ArrayList<ThreadLog>(LOGS);
+            TraceFile.write(file, logs, Clock.now());
+        } finally {
+            SWEEP.unlock();
+        }
     }
 
     static int sectionWord(String name) {
@@ -163,8 +182,63 @@ public final class Recorder {
         return DEFAULT_BUDGET;
     }
 
-    /** Takes bytes from the budget; false when too few are left. */
+    /** Takes a new thread's log in. */
+    static void add(ThreadLog log) {
+        LOGS.add(log);
+        HOLDING.add(log);
+        MADE.incrementAndGet();
+    }
+
+    /**
+     * Takes bytes from the budget; false when too few are left, after
+     * asking the threads that ended for theirs (see {@link #reclaim}).
+     */
     static boolean reserve(long bytes) {
+        return take(bytes) || (reclaim() && take(bytes));
+    }
+
+    /**
+     * Gives the budget of ended threads back: each keeps an exact copy of
+     * its records, and its ring's other slots return to the budget. A sweep
+     * looks at every log still holding a ring, so it runs when a thread
+     * finds the budget spent and, to keep its cost in proportion, only when
+     * an eighth as many threads as it looked at last time started since, or
+     * 10 ms passed. It never waits: while another thread sweeps or writes
+     * the file, it returns false.
+     */
+    static boolean reclaim() {
+        int made = MADE.get();
+        if (made - sweptAtMade < Math.max(64, holdingAtSweep / 8) && Clock.now() - sweptAtNanos < SWEEP_EVERY_NANOS) {
+            return false;
+        }
+        if (!SWEEP.tryLock()) {
+            return false;
+        }
+        try {
+            long freed = 0;
+            int holding = 0;
+            for (Iterator<ThreadLog> it = HOLDING.iterator(); it.hasNext();) {
+                ThreadLog log = it.next();
+                if (log.ended()) {
+                    freed += log.retire();
+                    it.remove();
+                } else {
+                    holding++;
+                }
+            }
+            sweptAtMade = made;
+            sweptAtNanos = Clock.now();
+            holdingAtSweep = holding;
+            if (freed > 0) {
+                UNRESERVED.addAndGet(freed);
+            }
+            return freed > 0;
+        } finally {
+            SWEEP.unlock();
+        }
+    }
+
+    private static boolean take(long bytes) {
         for (;;) {
             long left = UNRESERVED.get();
             if (left < bytes) {

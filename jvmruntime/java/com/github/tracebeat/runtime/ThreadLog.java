@@ -1,5 +1,8 @@
 package com.github.tracebeat.runtime;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.ref.WeakReference;
 
 /**
@@ -14,16 +17,27 @@ import java.lang.ref.WeakReference;
  * has (that would be the exit of a section whose index is 2^29 or more, and
  * section indexes stay below): {@code MARK_HIGH | time >>> 28}, then
  * {@code MARK_LOW | time & 0x0FFFFFFF}. Times are nanoseconds since the
- * start, below 2^56 (more than two years).
+ * start, below 2^56 (more than two years). A mark whose high part is the
+ * last full mark's is the low slot alone, as long as the ring holds a full
+ * mark in its last {@link #FULL_MARK_EVERY} slots (a ring that wraps keeps
+ * its records from its oldest full mark on).
  *
- * <p>The ring starts small and doubles while the shared budget allows;
- * after that it wraps, and the oldest slots are overwritten.
+ * <p>The ring starts at 16 slots and doubles while the shared budget
+ * allows, so a short thread (a virtual thread that runs one task) costs
+ * about its records, not a ring. A ring that cannot grow wraps, and the
+ * oldest slots are overwritten; it tries to grow again every
+ * {@link #RETRY} records, since the threads that ended meanwhile give
+ * their unused slots back (see {@link Recorder#reclaim}).
  */
 final class ThreadLog {
     /** Bytes a slot takes. */
     static final int SLOT_BYTES = 4;
-    static final int FIRST_CAPACITY = 1 << 10;
+    static final int FIRST_CAPACITY = 1 << 4;
     static final int MAX_CAPACITY = 1 << 28;
+    /** Records after which a ring that could not grow (or a thread without one) asks the budget again. */
+    static final int RETRY = 1 << 12;
+    /** Slots after which a mark is written whole again. */
+    static final int FULL_MARK_EVERY = 1 << 10;
 
     static final int MARK_HIGH = 0xF0000000;
     static final int MARK_LOW = 0xE0000000;
@@ -31,16 +45,26 @@ final class ThreadLog {
     static final int MARK_PART = 0x10000000;
     static final int MARK_VALUE = 0x0FFFFFFF;
 
+    private static final int[] EMPTY = new int[0];
+
     final long threadId;
     final String firstName;
+    final boolean virtual;
     final WeakReference<Thread> thread;
 
     /** The ring as a whole, for a reader on another thread; replaced when it grows. */
-    volatile int[] ring = new int[0];
+    volatile int[] ring = EMPTY;
     /** Slots written since the thread started, kept or not. */
     long count;
     /** Of count, the slots that were time marks. */
     long marks;
+    /** The count at which the ring's first slot was written: slots before it were never stored. */
+    long base;
+    /**
+     * What the thread kept, once it ended and {@link Recorder#reclaim} gave
+     * its ring back to the budget; null before.
+     */
+    volatile TraceFile.Snapshot retired;
 
     /**
      * The owner's copy of ring and its index mask. A thread the budget left
@@ -48,9 +72,8 @@ final class ThreadLog {
      */
     private int[] slots = new int[1];
     private int mask;
-    /** count at which a write must make room (grow, or start wrapping). */
+    /** count at which a write must make room (grow, start wrapping, or ask the budget again). */
     private long limit;
-    private boolean starved;
 
     /** count from which the next record reads the clock again although it has not ticked. */
     private long nextRead;
@@ -59,9 +82,16 @@ final class ThreadLog {
     /** The clock's tick this thread last read the time at, and that time. */
     private int seenTick = -1;
     private long lastTime = -1;
+    /** count just after the thread's last time mark: the records from here on carry lastTime. */
+    private long markedAt;
+    /** count at the thread's last full mark, in this ring (-1: none), and its time. */
+    private long fullMarkAt = -1;
+    private long markedTime;
+    /** Quick records in a row since the thread last found its code sparse or the clock thread late. */
+    private int quick;
 
-    /** The words of this thread's open sections, for endSection. */
-    private int[] sections = new int[16];
+    /** The words of this thread's open sections, for endSection; made by the first section. */
+    private int[] sections;
     private int sectionDepth;
 
     /** A log of no thread (id -1), so that a lookup never meets null. */
@@ -71,7 +101,7 @@ final class ThreadLog {
         @Override
         protected ThreadLog initialValue() {
             ThreadLog log = new ThreadLog(Thread.currentThread());
-            Recorder.LOGS.add(log);
+            Recorder.add(log);
             return log;
         }
     };
@@ -85,6 +115,9 @@ final class ThreadLog {
      */
     private static final ThreadLog[] BY_ID = new ThreadLog[1024];
 
+    /** Thread.isVirtual (Java 21), or null on an older JVM: the runtime is built for Java 8. */
+    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
+
     static {
         java.util.Arrays.fill(BY_ID, NONE);
     }
@@ -92,13 +125,34 @@ final class ThreadLog {
     private ThreadLog() {
         threadId = -1;
         firstName = "";
+        virtual = false;
         thread = new WeakReference<Thread>(null);
     }
 
     ThreadLog(Thread t) {
         threadId = t.getId();
         firstName = t.getName();
+        virtual = isVirtual(t);
         thread = new WeakReference<Thread>(t);
+    }
+
+    private static MethodHandle isVirtualHandle() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            return null; // before Java 21 no thread is virtual
+        }
+    }
+
+    private static boolean isVirtual(Thread t) {
+        if (IS_VIRTUAL == null) {
+            return false;
+        }
+        try {
+            return (boolean) IS_VIRTUAL.invokeExact(t);
+        } catch (Throwable e) {
+            return false;
+        }
     }
 
     /** The calling thread's log. */
@@ -118,66 +172,89 @@ final class ThreadLog {
         return t != null ? t.getName() : firstName;
     }
 
+    /** Whether the thread has ended: it writes no more records. */
+    boolean ended() {
+        Thread t = thread.get();
+        return t == null || !t.isAlive();
+    }
+
     /**
      * Records word now, in the calling thread's log. It first readies the
      * ring when it must: reads the clock when it has ticked, or the thread
-     * has written Clock.READ_EVERY slots since its last read, or always with
-     * the precise clock (see {@link Clock}); marks the time unless it has
-     * not moved (a thread's times never go back); makes room for the slots.
+     * has written the records it may write between reads (one in code that
+     * calls little or while the clock thread is late, else
+     * {@link Clock#READ_EVERY}), or always with the precise clock; marks the
+     * time unless it has not moved (a thread's times never go back); makes
+     * room for the slots.
      *
      * <p>One method, the lookup and the ring's growth included, on purpose:
      * at over 325 bytes of bytecode (HotSpot's FreqInlineSize) the JIT calls
      * it instead of inlining it into every traced method twice, and the
      * compiler threads, which took more CPU than ProGuard's own thread in a
-     * recorded run (perf, two cores), have less to compile. README, "What
-     * recording costs", has the figures.
+     * recorded run (perf, two cores), have less to compile. docs/runtime.md
+     * has the figures.
      */
     static void record(int word) {
         ThreadLog log = current();
         if (log.count >= log.check || Clock.tick != log.seenTick) {
-            int tick = Clock.tick;
-            boolean read = Clock.MODE == Clock.MODE_PRECISE || tick != log.seenTick || log.count >= log.nextRead;
-            long t = -1; // the time to mark, if any
-            if (read) {
-                log.seenTick = tick;
-                long now = Clock.now();
-                if (now > log.lastTime) {
-                    log.lastTime = now;
-                    t = now;
-                }
-            }
-            // Room for the mark's two slots and the word's: grow the ring
-            // while the budget allows (not yet wrapped: slot i holds slot
-            // i), else wrap from now on; a thread that never got a ring
-            // writes to its unread slot, counting what it loses.
-            long need = log.count + (t >= 0 ? 3 : 1);
-            while (need > log.limit) {
+            // Room for a mark's two slots and the word's: grow the ring
+            // while the budget allows, else wrap from now on and ask again
+            // after RETRY records; a thread that has no ring writes to its
+            // unread slot, counting what it loses.
+            boolean fresh = false;
+            while (log.count + 3 > log.limit) {
                 int cap = log.ring.length;
-                if (cap == 0) {
-                    if (log.starved || !Recorder.reserve((long) FIRST_CAPACITY * SLOT_BYTES)) {
-                        log.starved = true;
-                        log.limit = Long.MAX_VALUE;
+                long keep = cap == 0 ? 0 : Math.max(log.base, log.count - cap); // the oldest slot kept
+                int bigger = cap == 0 ? FIRST_CAPACITY : cap * 2;
+                if (bigger <= MAX_CAPACITY && Recorder.reserve((long) (bigger - cap) * SLOT_BYTES)) {
+                    int[] ring = new int[bigger];
+                    if (cap == 0) {
+                        log.base = log.count;
+                        keep = log.count;
+                        fresh = true;
+                        log.fullMarkAt = -1;
                     } else {
-                        log.use(new int[FIRST_CAPACITY]);
-                        log.limit = FIRST_CAPACITY;
+                        for (long k = keep; k < log.count; k++) {
+                            ring[(int) k & (bigger - 1)] = log.slots[(int) k & (cap - 1)];
+                        }
                     }
-                } else if (cap < MAX_CAPACITY && Recorder.reserve((long) cap * SLOT_BYTES)) {
-                    int[] bigger = new int[cap * 2];
-                    System.arraycopy(log.slots, 0, bigger, 0, cap);
-                    log.use(bigger);
-                    log.limit = cap * 2L;
+                    log.use(ring);
+                    log.limit = keep + bigger;
                 } else {
-                    log.limit = Long.MAX_VALUE;
+                    log.limit = log.count + RETRY;
                 }
             }
-            if (t >= 0) {
-                log.slots[(int) log.count & log.mask] = MARK_HIGH | (int) (t >>> 28);
-                log.slots[(int) (log.count + 1) & log.mask] = MARK_LOW | ((int) t & MARK_VALUE);
-                log.count += 2;
-                log.marks += 2;
-            }
-            if (read) {
-                log.nextRead = Clock.MODE == Clock.MODE_PRECISE ? 0 : log.count + Clock.READ_EVERY;
+            int tick = Clock.tick;
+            long t = -1; // the time to mark, if any
+            if (fresh || tick != log.seenTick || log.count >= log.nextRead) {
+                long now = Clock.now();
+                long words = log.count - log.markedAt;
+                boolean late = Clock.noteRead(now, log.lastTime, words, log.seenTick, tick);
+                if (Clock.MODE == Clock.MODE_PRECISE || late || log.lastTime >= 0 && words > 0 && now - log.lastTime > words * Clock.SPARSE_NANOS) {
+                    log.quick = 0;
+                } else if (log.quick < Clock.QUICK_RUN) {
+                    log.quick++;
+                }
+                if (now > log.lastTime || fresh) {
+                    log.lastTime = Math.max(now, log.lastTime);
+                    t = log.lastTime;
+                }
+                if (t >= 0) {
+                    // A new ring starts with a full mark, so its records have a time.
+                    if (log.fullMarkAt < 0 || log.count - log.fullMarkAt >= FULL_MARK_EVERY || (t >>> 28) != (log.markedTime >>> 28)) {
+                        log.fullMarkAt = log.count;
+                        log.markedTime = t;
+                        log.slots[(int) log.count & log.mask] = MARK_HIGH | (int) (t >>> 28);
+                        log.count++;
+                        log.marks++;
+                    }
+                    log.slots[(int) log.count & log.mask] = MARK_LOW | ((int) t & MARK_VALUE);
+                    log.count++;
+                    log.marks++;
+                    log.markedAt = log.count;
+                }
+                log.seenTick = tick;
+                log.nextRead = log.count + (log.quick < Clock.QUICK_RUN ? 1 : Clock.READ_EVERY);
             }
             log.check = Math.min(log.limit, log.nextRead);
         }
@@ -187,7 +264,9 @@ final class ThreadLog {
     }
 
     void beginSection(int word) {
-        if (sectionDepth == sections.length) {
+        if (sections == null) {
+            sections = new int[16];
+        } else if (sectionDepth == sections.length) {
             int[] bigger = new int[sections.length * 2];
             System.arraycopy(sections, 0, bigger, 0, sections.length);
             sections = bigger;
@@ -200,6 +279,21 @@ final class ThreadLog {
         if (sectionDepth > 0) {
             record(Recorder.EXIT | sections[--sectionDepth]);
         }
+    }
+
+    /**
+     * Gives an ended thread's ring back: keeps a copy of its records (see
+     * {@link TraceFile.Snapshot}) and returns the bytes of the budget the
+     * copy does not take. Called by {@link Recorder#reclaim} only, once.
+     */
+    long retire() {
+        TraceFile.Snapshot kept = TraceFile.Snapshot.of(this).compact();
+        int cap = ring.length;
+        retired = kept; // before the ring goes: a reader that sees the empty ring sees this too
+        ring = EMPTY;
+        slots = new int[1];
+        mask = 0;
+        return (long) (cap - kept.len) * SLOT_BYTES;
     }
 
     private void use(int[] ring) {

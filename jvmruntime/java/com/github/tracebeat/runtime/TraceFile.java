@@ -22,15 +22,17 @@ import java.util.TreeMap;
  * tracebeat repository is its reference):
  *
  * <pre>
- * "TBREC" 0x00, u16 version (2)
+ * "TBREC" 0x00, u16 version (3)
  * u64 wall-clock milliseconds at the recording's start
  * u64 nanoseconds from the start to this write (the last timestamp)
  * u64 process id (0: unknown)
  * u64 memory budget in bytes
  * u8 clock (0 precise, 1 shared), u64 tick nanoseconds, u32 records between
- *     reads, u64 longest gap between ticks in nanoseconds (see Clock)
+ *     reads, u64 how late a time may be in nanoseconds (see Clock)
+ * u16 build ids, each: u16 length, UTF-8 bytes (see BuildIds)
  * u32 section names, each: u32 index, u16 length, UTF-8 bytes
- * u32 threads, each: u64 thread id, u16 length, UTF-8 name,
+ * u32 threads, each: u64 thread id, u16 length, UTF-8 name, u8 flags
+ *     (bit 0: a virtual thread),
  *     u64 records lost (overwritten, never stored, or before the first time
  *     mark), u32 records, u32 slots n, n times u32 slot (see ThreadLog: a
  *     word, or half of a time mark; the first slot starts a mark)
@@ -38,7 +40,9 @@ import java.util.TreeMap;
  * </pre>
  */
 final class TraceFile {
-    static final int VERSION = 2;
+    static final int VERSION = 3;
+    /** Thread flag: a virtual thread (Java 21). */
+    static final int VIRTUAL = 1;
 
     private TraceFile() {
     }
@@ -101,7 +105,12 @@ final class TraceFile {
         out.writeByte(Recorder.CLOCK_MODE);
         out.writeLong(shared ? Clock.TICK_NANOS : 0);
         out.writeInt(shared ? Clock.READ_EVERY : 1);
-        out.writeLong(shared ? Clock.longestGap() : 0);
+        out.writeLong(shared ? Clock.worstLate() : 0);
+        List<String> builds = BuildIds.find();
+        out.writeShort(builds.size());
+        for (String id : builds) {
+            writeString(out, id);
+        }
         Map<Integer, String> sections = new TreeMap<Integer, String>(Recorder.SECTION_NAMES);
         out.writeInt(sections.size());
         for (Map.Entry<Integer, String> e : sections.entrySet()) {
@@ -113,6 +122,7 @@ final class TraceFile {
             Snapshot s = Snapshot.of(log);
             out.writeLong(log.threadId);
             writeString(out, log.name());
+            out.writeByte(log.virtual ? VIRTUAL : 0);
             out.writeLong(s.lost);
             out.writeInt(s.records);
             out.writeInt(s.len);
@@ -154,19 +164,28 @@ final class TraceFile {
         long lost;
 
         static Snapshot of(ThreadLog log) {
+            Snapshot done = log.retired;
+            if (done != null) {
+                return done;
+            }
             Thread owner = log.thread.get();
             boolean still = owner == null || !owner.isAlive() || owner == Thread.currentThread();
             Snapshot snap = new Snapshot();
             int[] r;
             long c;
             long marks;
+            long base;
             do {
                 r = log.ring;
                 c = log.count;
                 marks = log.marks;
+                base = log.base;
             } while (r != log.ring);
+            if (r.length == 0 && log.retired != null) {
+                return log.retired; // given back while we looked
+            }
             int cap = r.length;
-            long first = Math.max(0, c - cap);
+            long first = Math.max(base, c - cap);
             int n = (int) (c - first);
             int skip = 0;
             if (still || cap == 0) {
@@ -190,6 +209,20 @@ final class TraceFile {
             snap.startAtMark(skip);
             snap.lost = Math.max(0, c - marks - snap.records);
             return snap;
+        }
+
+        /** The same records in an array of their own, for a thread that ended. */
+        Snapshot compact() {
+            Snapshot c = new Snapshot();
+            c.a = new int[len];
+            for (int k = 0; k < len; k++) {
+                c.a[k] = slot(k);
+            }
+            c.len1 = len;
+            c.len = len;
+            c.records = records;
+            c.lost = lost;
+            return c;
         }
 
         int slot(int k) {
