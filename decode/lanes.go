@@ -30,10 +30,12 @@ type lane struct {
 
 type laneHeap []lane
 
-func (h laneHeap) Len() int           { return len(h) }
-func (h laneHeap) Less(i, j int) bool { return h[i].end < h[j].end || h[i].end == h[j].end && h[i].id < h[j].id }
-func (h laneHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *laneHeap) Push(x any)        { *h = append(*h, x.(lane)) }
+func (h laneHeap) Len() int { return len(h) }
+func (h laneHeap) Less(i, j int) bool {
+	return h[i].end < h[j].end || h[i].end == h[j].end && h[i].id < h[j].id
+}
+func (h laneHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *laneHeap) Push(x any)   { *h = append(*h, x.(lane)) }
 func (h *laneHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
