@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: bench/runtime-overhead.sh [--rounds N]   (default 3)
+# usage: bench/runtime-overhead.sh [--rounds N] [--baseline-runtime JAR]   (default 3 rounds)
 #
 # What recording costs real programs, two of them, each run four ways in
 # every round, one after the other:
@@ -22,6 +22,10 @@
 #              a ring that no cache holds)
 #   precise    the same with -Dtracebeat.clock=precise: System.nanoTime()
 #              for every record
+#   baseline   with --baseline-runtime JAR: the recording run with another
+#              runtime jar (an earlier release's: git show REV:jvmruntime/
+#              tracebeat-runtime.jar), in the same rounds, for a ratio of
+#              the two measured together
 # It checks that every run gives the same output as the plain one
 # (ProGuard's jar entries and mapping; javac's class files), reports each
 # way's median wall time as a ratio to plain, and the clock's resolution
@@ -29,12 +33,15 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rounds=3
+baseline=""
 while (($#)); do
   case "$1" in
     --rounds) rounds="$2"; shift 2 ;;
-    *) echo "usage: bench/runtime-overhead.sh [--rounds N]" >&2; exit 2 ;;
+    --baseline-runtime) baseline="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
+    *) echo "usage: bench/runtime-overhead.sh [--rounds N] [--baseline-runtime JAR]" >&2; exit 2 ;;
   esac
 done
+[[ -z "$baseline" || -f "$baseline" ]] || { echo "runtime-overhead: $baseline: no such jar" >&2; exit 2; }
 PROGUARD=/usr/share/java/proguard.jar
 LANG3=/usr/share/java/commons-lang3.jar
 for f in "$PROGUARD" "$LANG3"; do
@@ -83,6 +90,7 @@ run() {
     recording) runtime=tracebeat-runtime.jar; props=(-Dtracebeat.trace="$program.trace") ;;
     budget64m) runtime=tracebeat-runtime.jar; props=(-Dtracebeat.trace="$program-64m.trace" -Dtracebeat.budget=64m) ;;
     precise) runtime=tracebeat-runtime.jar; props=(-Dtracebeat.trace="$program-precise.trace" -Dtracebeat.clock=precise) ;;
+    baseline) runtime="$baseline"; props=(-Dtracebeat.trace="$program-baseline.trace") ;;
   esac
   case "$program" in
     proguard)
@@ -117,6 +125,7 @@ run() {
 
 programs=(proguard javac)
 modes=(plain noop recording budget64m precise)
+[[ -n "$baseline" ]] && modes+=(baseline)
 declare -A times
 for ((r = 1; r <= rounds; r++)); do
   for program in "${programs[@]}"; do
@@ -147,9 +156,9 @@ echo
 for program in "${programs[@]}"; do
   map="inst-$program/methodMapping.txt"
   for trace in "$program.trace" "$program-precise.trace"; do
-    head=$(./tracebeat decode --map "$map" --top 1 --max-stack 1 "$trace" 2>/dev/null | head -3)
-    echo "$trace: $(sed -n 3p <<<"$head" | sed 's/^ *//')"
-    echo "  $(sed -n 2p <<<"$head")"
+    summary_text=$(./tracebeat decode --map "$map" --top 1 --max-stack 1 "$trace" 2>/dev/null)
+    echo "$trace: $(grep -m1 '^  tid' <<<"$summary_text" | sed 's/^ *//')"
+    echo "  $(sed -n 2p <<<"$summary_text")"
   done
 done
 echo "runtime-overhead:$summary"

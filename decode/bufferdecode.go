@@ -200,6 +200,7 @@ func writeSlowest(bw *bufio.Writer, unknown *UnknownIDs, topLevel int64, n int, 
 	}
 	fmt.Fprintf(bw, "top-level calls: %d; the %d slowest, each trimmed to its %d costliest calls:\n",
 		topLevel, n, orDefault(opts.MaxStack, DefaultMaxStack))
+	fmt.Fprintf(bw, "(count: the calls of a method merged into its line, of the calls the trim kept; cost: their total)\n")
 	for i := 0; i < n; i++ {
 		bw.WriteString("\n")
 		title, s := stack(i)

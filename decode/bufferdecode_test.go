@@ -163,6 +163,7 @@ func TestBufferSummary(t *testing.T) {
 		"  calls without exit record: 3 (closed at their caller's exit or at 80 ms)\n",
 		"  exit records matching no open call (ignored): 1, first at record 8\n",
 		"top-level calls: 4; the 2 slowest, each trimmed to its 30 costliest calls:\n",
+		"(count: the calls of a method merged into its line, of the calls the trim kept; cost: their total)\n",
 		"stack 1 of 2: 39 ms, 3 lines, stackKey 7|\n",
 		"key method: 7 app.Risky.inner()V\n",
 		"  39 ms      1  app.Main.run()V\n",

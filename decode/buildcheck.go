@@ -30,9 +30,9 @@ func (e *WrongMapError) Error() string {
 		e.Source, strings.Join(e.Builds, " and "), e.Map.Path, e.Map.ID, e.Builds[0])
 }
 
-// checkBuild compares a recording's builds with the map's. It returns the
+// CheckBuild compares a recording's builds with the map's. It returns the
 // error that refuses the map, or a note for the user ("" for none).
-func checkBuild(src string, rec *Recording, m MapBuild) (note string, err error) {
+func CheckBuild(src string, rec *Recording, m MapBuild) (note string, err error) {
 	switch {
 	case m.ID == "":
 		return "", nil
@@ -48,9 +48,9 @@ func checkBuild(src string, rec *Recording, m MapBuild) (note string, err error)
 	return "", &WrongMapError{Source: src, Map: m, Builds: rec.Builds}
 }
 
-// uncheckedBuildNote is what decode says of an input that names no build
+// UncheckedBuildNote is what decode says of an input that names no build
 // (Matrix buffers and stack reports, systrace): only the ids can be checked.
-func uncheckedBuildNote(src string, m MapBuild) string {
+func UncheckedBuildNote(src string, m MapBuild) string {
 	if m.ID == "" {
 		return ""
 	}

@@ -67,7 +67,7 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 	}
 	res := &Result{Kind: kind}
 	if kind != KindRecording {
-		if n := uncheckedBuildNote(src, opts.Map); n != "" {
+		if n := UncheckedBuildNote(src, opts.Map); n != "" {
 			res.Notes = append(res.Notes, n)
 		}
 	}

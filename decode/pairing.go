@@ -213,5 +213,9 @@ func (p *Pairer) FinishAt(end uint64) error {
 // Stats returns the counts so far.
 func (p *Pairer) Stats() PairStats { return p.stats }
 
+// Open is the number of calls open now; frames emitted during the last
+// Add or AddCall had the depths below it and up.
+func (p *Pairer) Open() int { return len(p.stack) }
+
 // Orphans is the number of NoEnter frames so far.
 func (p *Pairer) Orphans() int64 { return p.orphans }

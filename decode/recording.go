@@ -264,8 +264,8 @@ func (rec *Recording) Where() string {
 // every method id, so the two never mix.
 func SectionID(i int) int { return recordingSection | i }
 
-// sectionIndex reports whether id is a SectionID, and which.
-func sectionIndex(id int) (int, bool) {
+// SectionIndex reports whether id is a SectionID, and which.
+func SectionIndex(id int) (int, bool) {
 	if id&recordingSection != 0 {
 		return id & recordingIDMask, true
 	}

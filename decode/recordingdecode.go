@@ -60,7 +60,7 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 		return nil, err
 	}
 	res := &RecordingResult{Header: rec}
-	note, err := checkBuild(src, rec, opts.Map)
+	note, err := CheckBuild(src, rec, opts.Map)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 		res.BuildNotes = append(res.BuildNotes, note)
 	}
 	name := func(id int) string {
-		if i, ok := sectionIndex(id); ok {
+		if i, ok := SectionIndex(id); ok {
 			if s, ok := rec.Sections[i]; ok {
 				return s
 			}
@@ -122,7 +122,7 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 			slowest = NewSlowestCalls(top, orDefault(opts.MaxStack, DefaultMaxStack))
 		}
 		pairer := NewPairer(func(f Frame) error {
-			if _, ok := sectionIndex(f.MethodID); !ok {
+			if _, ok := SectionIndex(f.MethodID); !ok {
 				res.Unknown.Note(opts.Names, f.MethodID)
 			}
 			return consume(f)
@@ -237,7 +237,7 @@ func writeThreadEvents(w eventSink, sorter *frameSorter, track threadTrack, t *R
 		}
 		first = false
 		args := frameArgs(f, ids)
-		if _, ok := sectionIndex(f.MethodID); ok {
+		if _, ok := SectionIndex(f.MethodID); ok {
 			args = appendFrameFlags(nil, f) // a section has no method id
 		}
 		if who != nil {

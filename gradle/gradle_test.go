@@ -284,6 +284,20 @@ func testJavaProject(t *testing.T, e env) {
 		assert.True(t, strings.HasPrefix(lines[0], "1,"), "ids start at 1: %s", lines[0])
 	})
 
+	t.Run("variants-are-reported", func(t *testing.T) {
+		// Android's variants switch, pasted into a Java project's block,
+		// is said to do nothing there; the jar is instrumented as before.
+		t.Parallel()
+		dir := filepath.Join(t.TempDir(), "sample")
+		copyTree(t, sample, dir)
+		build := filepath.Join(dir, "build.gradle")
+		require.NoError(t, os.WriteFile(build, []byte(readFile(t, build)+"\ntracebeat { variants = [release: true, debug: false] }\n"), 0o644))
+		run := e.build(t, dir, args("assemble")...)
+		require.NoError(t, run.err, run.output)
+		assert.Contains(t, run.output, "tracebeat: tracebeat.variants of root project 'tracebeat-sample' names [debug, release], but a plain Java project has no variants: the setting is ignored")
+		assert.Equal(t, "", run.outcomes[":tracebeatJar"], run.output)
+	})
+
 	t.Run("tool-failure-fails-build", func(t *testing.T) {
 		t.Parallel()
 		failedDir := filepath.Join(t.TempDir(), "sample")

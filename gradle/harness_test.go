@@ -147,10 +147,17 @@ func runGradle(tb testing.TB, gradleBin, userHome, dir string, args ...string) g
 // runGradleEnv is runGradle with env added to the environment.
 func runGradleEnv(tb testing.TB, gradleBin, userHome, dir string, env []string, args ...string) gradleRun {
 	tb.Helper()
+	return runGradleAs(tb, gradleBin, userHome, dir, env, []string{"--stacktrace"}, args...)
+}
+
+// runGradleAs runs Gradle as runGradleEnv does, with flags of its own
+// (runGradleEnv's: --stacktrace; a user's build has none).
+func runGradleAs(tb testing.TB, gradleBin, userHome, dir string, env, flags []string, args ...string) gradleRun {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), gradleTimeout)
 	defer cancel()
-	full := append([]string{"--offline", "--no-daemon", "--console=plain", "--stacktrace",
-		"--gradle-user-home", userHome}, args...)
+	full := append(append([]string{"--offline", "--no-daemon", "--console=plain"}, flags...), "--gradle-user-home", userHome)
+	full = append(full, args...)
 	cmd := exec.CommandContext(ctx, gradleBin, full...)
 	cmd.Dir = dir
 	cmd.WaitDelay = 10 * time.Second

@@ -150,7 +150,8 @@ func TestReleaseResolvesWithNoToolPath(t *testing.T) {
 		stripped := regexp.MustCompile(`(?s)\nrepositories \{.*?\n\}\n`).ReplaceAllString(build, "\n")
 		require.NotEqual(t, build, stripped)
 		require.NoError(t, os.WriteFile(filepath.Join(p, "build.gradle"), []byte(stripped), 0o644))
-		r := runGradleEnv(t, gradleBin, filepath.Join(dir, "gradle-home-norepo"), p, []string{noPath}, "assemble")
+		// As a user runs it: without --stacktrace, which Gradle 4.4 needs to show a task's cause.
+		r := runGradleAs(t, gradleBin, filepath.Join(dir, "gradle-home-norepo"), p, []string{noPath}, nil, "assemble")
 		require.Error(t, r.err, r.output)
 		require.Contains(t, r.output, "com.github.tracebeat:tracebeat:"+version+":"+classifier+"@exe, which it resolves from the repositories of root project 'release-sample', and this project has none")
 		require.Contains(t, r.output, "maven { url 'https://maven.example.com/tracebeat' }")

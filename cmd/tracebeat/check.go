@@ -68,7 +68,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, checkHelp+fs.FlagUsages())
 			return exitOK
 		}
-		return checkUsageError(stderr, err.Error())
+		return checkUsageError(stderr, flagMessage(err))
 	}
 	m, err := rewrite.ParseMode(*mode)
 	if err != nil {

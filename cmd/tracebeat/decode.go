@@ -88,7 +88,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.Usage = func() {} // errors get a one-line hint below instead
 	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "tracebeat decode: %v\nRun 'tracebeat decode --help' for usage.\n", err)
+		fmt.Fprintf(stderr, "tracebeat decode: %s\nRun 'tracebeat decode --help' for usage.\n", flagMessage(err))
 		return exitUsage
 	}
 	if *help {
@@ -152,6 +152,9 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 		return usageErr("--any-map needs --map")
 	}
 
+	if opts.Format == decode.FormatPerfetto && *output == "" && isTerminal(stdout) {
+		return usageErr("--format perfetto writes a binary trace: name a file with -o (e.g. -o app.pftrace), or redirect standard output")
+	}
 	input := fs.Arg(0)
 	inPath := input
 	if input == "-" {

@@ -22,10 +22,14 @@ import (
 )
 
 // TestMain lets the tests start this test binary as the tracebeat command
-// (TRACEBEAT_AS_CLI=1), to send it real signals.
+// (TRACEBEAT_AS_CLI=1), to send it real signals, or as a process that
+// keeps a core busy (TRACEBEAT_AS_SPINNER=1).
 func TestMain(m *testing.M) {
 	if os.Getenv("TRACEBEAT_AS_CLI") == "1" {
 		os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	if os.Getenv("TRACEBEAT_AS_SPINNER") == "1" {
+		spin() // loadedclock_test.go: a process that only burns a core
 	}
 	os.Exit(m.Run())
 }

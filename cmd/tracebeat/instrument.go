@@ -156,7 +156,7 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, instrumentHelp+flags.FlagUsages())
 			return exitOK
 		}
-		return usageErr(err.Error())
+		return usageErr(flagMessage(err))
 	}
 	inputs := flags.Args()
 	if fl.config != "" {
@@ -237,6 +237,9 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return failure(err)
+	}
+	if res.Classes == 0 {
+		log.Warn(fmt.Sprintf("no class files in %s: nothing to instrument (the right folder or jar?)", strings.Join(inputs, ", ")))
 	}
 	if fl.mapping != "" && res.Classes > 0 && res.Renamed*10 < res.Classes {
 		// R8 renames most classes of a release build; a mapping that

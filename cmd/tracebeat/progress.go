@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -38,17 +37,6 @@ func newProgressBar(w io.Writer, enabled bool, now func() time.Time) *progressBa
 		now = time.Now
 	}
 	return &progressBar{w: w, enabled: enabled, now: now}
-}
-
-// isTerminal reports whether w is a character device (a terminal). Pipes,
-// files and in-memory buffers are not.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // Update records progress; it is safe for concurrent use and cheap when

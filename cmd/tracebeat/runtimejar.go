@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -63,7 +65,7 @@ func runRuntime(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
-		return usageErr("%v", err)
+		return usageErr("%s", flagMessage(err))
 	}
 	if *help {
 		fmt.Fprint(stdout, runtimeHelp)
@@ -78,12 +80,17 @@ func runRuntime(args []string, stdout, stderr io.Writer) int {
 	if err := checkClassName(*beatClass); err != nil {
 		return usageErr("--beat-class: %v", err)
 	}
+	if st, err := os.Stat(*output); err == nil && st.IsDir() {
+		fmt.Fprintf(stderr, "tracebeat runtime: %s is a folder: -o names the jar to write (e.g. -o %s)\n", *output, filepath.Join(*output, "tracebeat-runtime.jar"))
+		return exitFailure
+	}
 	name := strings.ReplaceAll(*beatClass, ".", "/")
 	err := atomicfile.Write(*output, 0o644, func(w io.Writer) error {
 		return jvmruntime.WriteJar(w, name)
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "tracebeat runtime: %s: %v\n", *output, err)
+		// The error may name the temporary file beside the jar: the user named the jar.
+		fmt.Fprintf(stderr, "tracebeat runtime: %s: %v\n", *output, unwrapPathError(err))
 		return exitFailure
 	}
 	fmt.Fprintf(stderr, "tracebeat runtime: wrote %s (beat class %s)\n", *output, strings.ReplaceAll(name, "/", "."))

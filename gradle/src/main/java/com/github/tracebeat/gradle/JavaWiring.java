@@ -32,6 +32,11 @@ final class JavaWiring {
             if (task.getOutputJar() == null) {
                 task.setOutputJar(new File(buildDir, "libs/" + project.getName() + "-traced.jar"));
             }
+            if (!ext.namedVariants().isEmpty()) {
+                project.getLogger().warn("tracebeat: tracebeat.variants of {} names {}, but a plain Java project has no"
+                        + " variants: the setting is ignored, and {} instruments the jar task's output as the tracebeat"
+                        + " block says (enable = false turns it off)", project.getDisplayName(), ext.namedVariants(), TASK_NAME);
+            }
             TaskSettings.apply(task, project, ext, null, new File(buildDir, ext.mapsFolder()));
             task.setEnabled(ext.isEnable());
             if (ext.isEnable()) {

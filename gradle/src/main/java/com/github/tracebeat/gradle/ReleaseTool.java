@@ -128,7 +128,10 @@ final class ReleaseTool {
             conf.setTransitive(false);
             artifactFile = conf.getSingleFile();
         } catch (RuntimeException e) {
-            throw new GradleException(resolutionHelp(project, coordinates), e);
+            // Logged as well: Gradle 4.4 shows a task's cause only with --stacktrace.
+            String help = resolutionHelp(project, coordinates);
+            project.getLogger().error(help);
+            throw new GradleException(help, e);
         }
         String got = sha256(artifactFile);
         if (!sha256.equals(got)) {

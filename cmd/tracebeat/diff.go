@@ -1,0 +1,220 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/spf13/pflag"
+
+	"github.com/tracebeat/tracebeat/decode"
+	"github.com/tracebeat/tracebeat/diff"
+	"github.com/tracebeat/tracebeat/internal/atomicfile"
+	"github.com/tracebeat/tracebeat/methodmap"
+	"github.com/tracebeat/tracebeat/profile"
+)
+
+func init() {
+	register(command{name: "diff", summary: "compare two builds' traces by method: what got slower (a CI gate)", run: runDiff})
+}
+
+const diffUsage = `usage: tracebeat diff --base-map BASE-MAP --map NEW-MAP [flags] BASE NEW
+
+Compares what two builds recorded, method by method, and fails when a
+method got slower. BASE and NEW are each a trace, or a folder of traces of
+one build (repeated runs: each method's median over them is compared, and
+the spread of the runs is shown). A trace is a recording of tracebeat's
+runtime or an AppMethodBeat buffer (binary or text). Methods are matched
+by name through each build's map, never by id: the ids of two builds
+differ once a method was added or removed.
+
+For each method: calls, self time (in its own code) and total time (with
+its callees). A method is
+  regressed  when its self time grew by more than --threshold percent and
+             by more than --min-ms (and, with several runs on each side,
+             every NEW run took longer than every BASE run, by more than
+             either side's runs are apart);
+  improved   the same, shrunk;
+  new, gone  when only one build calls it;
+  same       otherwise.
+Total time is shown but decides nothing unless --by total: a caller of a
+slower method is slower in total, not in itself.
+
+Exit status: 0 nothing regressed, 1 a method regressed (listed first),
+2 usage or input errors (a trace that cannot be read, a map of another
+build).
+
+Examples:
+  tracebeat diff --base-map main/methodMapping.txt --map pr/methodMapping.txt main.trace pr.trace
+  tracebeat diff --base-map a/methodMapping.txt --map b/methodMapping.txt --format json -o diff.json runs-a/ runs-b/
+  tracebeat diff --base-map a.txt --map b.txt --only 'com\.app\.Checkout\.' --png diff.png a.trace b.trace
+
+Flags:
+`
+
+func runDiff(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("diff", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	baseMap := fs.String("base-map", "", "BASE's methodMapping.txt")
+	newMap := fs.String("map", "", "NEW's methodMapping.txt")
+	threshold := fs.Float64("threshold", 10, "percent a method's time must change by to be regressed or improved")
+	minMs := fs.Float64("min-ms", 1, "milliseconds it must change by too")
+	by := fs.String("by", "self", "the time that decides: self or total")
+	only := fs.String("only", "", "compare only the methods whose names match this regular expression")
+	format := fs.String("format", "text", "output: text or json")
+	output := fs.StringP("output", "o", "", "write the output to this file instead of standard output")
+	pngPath := fs.String("png", "", "also draw a differential flame graph to this PNG file")
+	anyMap := fs.Bool("any-map", false, "compare recordings with a map although they name another build")
+	help := fs.BoolP("help", "h", false, "show this help")
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "tracebeat diff: "+format+"\nRun 'tracebeat diff --help' for usage.\n", a...)
+		return exitUsage
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageErr("%s", flagMessage(err))
+	}
+	if *help {
+		fs.SetOutput(stdout)
+		fmt.Fprint(stdout, diffUsage)
+		fs.PrintDefaults()
+		return exitOK
+	}
+	if fs.NArg() != 2 {
+		return usageErr("expected BASE and NEW (a trace or a folder of traces each), got %d arguments", fs.NArg())
+	}
+	if *baseMap == "" || *newMap == "" {
+		return usageErr("--base-map and --map are needed: methods are matched by name across builds")
+	}
+	opt := diff.Options{Threshold: *threshold, MinMs: *minMs}
+	switch *by {
+	case "self":
+	case "total":
+		opt.ByTotal = true
+	default:
+		return usageErr("--by must be self or total, not %q", *by)
+	}
+	if *threshold <= 0 || *minMs < 0 {
+		return usageErr("--threshold must be above 0 and --min-ms at least 0")
+	}
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			return usageErr("--only: %v", err)
+		}
+		opt.Only = re
+	}
+	if *format != "text" && *format != "json" {
+		return usageErr("--format must be text or json, not %q", *format)
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "tracebeat diff: %v\n", err)
+		return exitUsage
+	}
+	base, err := readSide(fs.Arg(0), *baseMap, *anyMap)
+	if err != nil {
+		return fail(err)
+	}
+	next, err := readSide(fs.Arg(1), *newMap, *anyMap)
+	if err != nil {
+		return fail(err)
+	}
+	res := diff.Compare(base, next, opt)
+	for _, side := range []diff.Side{base, next} {
+		for _, p := range side.Runs {
+			for _, n := range p.Notes {
+				fmt.Fprintf(stderr, "tracebeat diff: note: %s\n", n)
+			}
+		}
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(stderr, "tracebeat diff: note: %s\n", n)
+	}
+	write := res.WriteText
+	if *format == "json" {
+		write = res.WriteJSON
+	}
+	if *output != "" {
+		err = atomicfile.Write(*output, 0o644, write)
+	} else {
+		err = write(stdout)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if *pngPath != "" {
+		title := fmt.Sprintf("tracebeat diff: %s -> %s", filepath.Base(base.Label), filepath.Base(next.Label))
+		if err := atomicfile.Write(*pngPath, 0o644, func(w io.Writer) error { return diff.WriteFlamePNG(w, base, next, title) }); err != nil {
+			return fail(err)
+		}
+	}
+	if res.Regressed() {
+		return exitFailure
+	}
+	return exitOK
+}
+
+// readSide reads a build's traces: the file at path, or every file of the
+// folder at path (repeated runs), each added up on its own, two at a time.
+func readSide(path, mapPath string, anyMap bool) (diff.Side, error) {
+	side := diff.Side{Label: path}
+	names, err := decode.LoadMethodNames(mapPath)
+	if err != nil {
+		return side, err
+	}
+	id, err := methodmap.ReadBuildID(mapPath)
+	if err != nil {
+		return side, err
+	}
+	m := decode.MapBuild{Path: mapPath, ID: id, Force: anyMap}
+	files, err := traceFiles(path)
+	if err != nil {
+		return side, err
+	}
+	side.Runs = make([]*profile.Profile, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, f := range files {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			side.Runs[i], errs[i] = profile.Read(f, names, m)
+		})
+	}
+	wg.Wait()
+	return side, errors.Join(errs...)
+}
+
+// traceFiles lists path, or the files of the folder at path (sorted, dot
+// files left out).
+func traceFiles(path string) ([]string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return []string{path}, nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
+			files = append(files, filepath.Join(path, e.Name()))
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: a folder with no traces in it", path)
+	}
+	slices.Sort(files)
+	return files, nil
+}

@@ -1,0 +1,273 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/decode"
+	"github.com/tracebeat/tracebeat/internal/javatest"
+)
+
+// diffProgram is a program of known work: main runs ROUNDS rounds (args[0])
+// of steady() (busy 400 µs), slowed() (busy SLOW µs) and, in the first
+// version, removed() (busy 200 µs), in the second tail() instead; each
+// waits in its own code, and args[1] scales every wait.
+const diffProgram = `package app;
+public class Work {
+    static long scale;
+    public static void main(String[] args) {
+        int rounds = Integer.parseInt(args[0]);
+        scale = Long.parseLong(args[1]);
+        long s = 0;
+        for (int i = 0; i < rounds; i++) {
+            s += steady(i) + slowed(i) + REMOVED(i);
+        }
+        System.out.println(s > 0);
+    }
+    static long steady(int i) {
+        long end = System.nanoTime() + 400_000 * scale, n = i;
+        while (System.nanoTime() < end) n++;
+        return n;
+    }
+    static long slowed(int i) {
+        long end = System.nanoTime() + SLOW_000 * scale, n = i;
+        while (System.nanoTime() < end) n++;
+        return n;
+    }
+    static long REMOVED(int i) {
+        long end = System.nanoTime() + 200_000 * scale, n = i;
+        while (System.nanoTime() < end) n++;
+        return n;
+    }
+}
+`
+
+// diffBuilds compiles and instruments the two versions; the second's
+// slowed() waits slowUs, the first's 300 µs.
+func diffBuilds(t *testing.T, slowUs int) (classes [2]string) {
+	t.Helper()
+	javatest.RequireJava(t)
+	for i, src := range []string{
+		strings.NewReplacer("SLOW", "300", "REMOVED", "removed").Replace(diffProgram),
+		// tail() sorts after slowed(): slowed's id moves.
+		strings.NewReplacer("SLOW", strconv.Itoa(slowUs), "REMOVED", "tail").Replace(diffProgram),
+	} {
+		dir := filepath.Join(t.TempDir(), "app")
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "Work.java"), []byte(src), 0o644))
+		classes[i] = filepath.Join(t.TempDir(), fmt.Sprintf("v%d", i+1))
+		compileJava(t, classes[i], dir)
+	}
+	return classes
+}
+
+// recordRuns runs the instrumented build n times into a folder of its own;
+// it returns the folder and the build's map.
+func recordRuns(t *testing.T, classes string, n int, scale string) (dir, methodMap string) {
+	t.Helper()
+	dir = t.TempDir()
+	for i := range n {
+		trace, m, out := recordProgram(t, classes, "app.Work", nil, nil, nil, "25", scale)
+		require.Equal(t, "true\n", out)
+		require.NoError(t, os.Rename(trace, filepath.Join(dir, fmt.Sprintf("run%d.trace", i))))
+		if methodMap == "" {
+			methodMap = filepath.Join(t.TempDir(), "methodMapping.txt")
+			data, err := os.ReadFile(m)
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(methodMap, data, 0o644))
+		}
+	}
+	return dir, methodMap
+}
+
+// diffJSON is the part of --format json the tests read.
+type diffJSON struct {
+	Verdicts struct {
+		Regressed bool `json:"regressed"`
+	} `json:"verdicts"`
+	Counts  map[string]int `json:"counts"`
+	Methods []struct {
+		Name        string  `json:"name"`
+		Status      string  `json:"status"`
+		CallsBase   int64   `json:"calls_base"`
+		CallsNew    int64   `json:"calls_new"`
+		SelfMsBase  float64 `json:"self_ms_base"`
+		SelfMsNew   float64 `json:"self_ms_new"`
+		SelfMsDelta float64 `json:"self_ms_delta"`
+		TotalMsBase float64 `json:"total_ms_base"`
+		TotalMsNew  float64 `json:"total_ms_new"`
+	} `json:"methods"`
+}
+
+// TestDiffNamesTheSlowerMethod: two builds whose ids differ (a method
+// added, one removed), the second with one method three times slower,
+// recorded three times each. The builds against themselves pass the gate;
+// against each other the gate fails naming exactly the slower method, with
+// the added and removed ones as new and gone; the JSON says what the text
+// says; the PNG is drawn.
+func TestDiffNamesTheSlowerMethod(t *testing.T) {
+	classes := diffBuilds(t, 900)
+	runsA, mapA := recordRuns(t, classes[0], 3, "1")
+	runsB, mapB := recordRuns(t, classes[1], 3, "1")
+	idA, idB := grepID(t, mapA, "app.Work slowed"), grepID(t, mapB, "app.Work slowed")
+	require.NotEqual(t, idA, idB, "the builds' ids differ")
+
+	for _, self := range []struct{ runs, m string }{{runsA, mapA}, {runsB, mapB}} {
+		code, stdout, stderr := runCLI("diff", "--base-map", self.m, "--map", self.m, self.runs, self.runs)
+		require.Equal(t, exitOK, code, "a build against itself:\n%s%s", stdout, stderr)
+	}
+
+	png := filepath.Join(t.TempDir(), "diff.png")
+	code, text, stderr := runCLI("diff", "--base-map", mapA, "--map", mapB, "--png", png, runsA, runsB)
+	require.Equal(t, exitFailure, code, "%s%s", text, stderr)
+	t.Logf("tracebeat diff:\n%s", text)
+	lines := strings.Split(text, "\n")
+	var regressed, added, removed []string
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		switch f[0] {
+		case "regressed":
+			regressed = append(regressed, f[len(f)-1])
+		case "new":
+			added = append(added, f[len(f)-1])
+		case "gone":
+			removed = append(removed, f[len(f)-1])
+		}
+	}
+	require.Equal(t, []string{"app.Work.slowed(I)J"}, regressed)
+	require.Equal(t, []string{"app.Work.tail(I)J"}, added)
+	require.Equal(t, []string{"app.Work.removed(I)J"}, removed)
+	require.Regexp(t, `1 regressed, \d+ improved, 1 new, 1 gone`, text)
+	data, err := os.ReadFile(png)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(data), "\x89PNG\r\n"))
+
+	code, js, stderr := runCLI("diff", "--base-map", mapA, "--map", mapB, "--format", "json", runsA, runsB)
+	require.Equal(t, exitFailure, code, stderr)
+	var doc diffJSON
+	require.NoError(t, json.Unmarshal([]byte(js), &doc))
+	require.True(t, doc.Verdicts.Regressed)
+	require.Equal(t, 1, doc.Counts["regressed"])
+	for _, m := range doc.Methods {
+		// The text shows each number as the JSON has it, three decimals.
+		row := ""
+		for _, l := range lines {
+			if strings.HasSuffix(l, "  "+m.Name) {
+				row = l
+			}
+		}
+		if m.Status == "same" && row == "" {
+			continue // the text lists only the largest unchanged methods
+		}
+		require.NotEmpty(t, row, m.Name)
+		f := strings.Fields(row)
+		require.Equal(t, m.Status, f[0])
+		require.Contains(t, row, fmt.Sprintf("%.3f", m.SelfMsBase))
+		require.Contains(t, row, fmt.Sprintf("%.3f", m.SelfMsNew))
+		require.Contains(t, row, fmt.Sprintf("%+.3f", m.SelfMsDelta))
+		require.Contains(t, row, fmt.Sprintf("%.3f", m.TotalMsNew))
+		require.Equal(t, []string{fmt.Sprint(m.CallsBase), fmt.Sprint(m.CallsNew)}, f[len(f)-3:len(f)-1], row)
+		if m.Name == "app.Work.slowed(I)J" {
+			require.Equal(t, int64(25), m.CallsNew)
+			require.Greater(t, m.SelfMsDelta, 10.0, "25 calls 600 µs slower each")
+		}
+	}
+
+	// --only gates on one method; --by total on total time.
+	code, _, _ = runCLI("diff", "--base-map", mapA, "--map", mapB, "--only", `\.steady\(`, runsA, runsB)
+	require.Equal(t, exitOK, code, "steady() did not change")
+	code, text, _ = runCLI("diff", "--base-map", mapA, "--map", mapB, "--by", "total", runsA, runsB)
+	require.Equal(t, exitFailure, code)
+	require.Contains(t, text, "regressed")
+	require.Contains(t, text, "app.Work.main([Ljava.lang.String;)V", "main is slower in total")
+
+	// The map of the other build is refused.
+	code, _, stderr = runCLI("diff", "--base-map", mapB, "--map", mapB, runsA, runsB)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "is the map of build")
+}
+
+// TestDiffNoiseNeverFails: five recordings of one build split in two
+// sides compare without a regression at the default thresholds.
+func TestDiffNoiseNeverFails(t *testing.T) {
+	classes := diffBuilds(t, 300)
+	runs, m := recordRuns(t, classes[0], 6, "1")
+	a, b := t.TempDir(), t.TempDir()
+	entries, err := os.ReadDir(runs)
+	require.NoError(t, err)
+	for i, e := range entries {
+		require.NoError(t, os.Rename(filepath.Join(runs, e.Name()), filepath.Join([]string{a, b}[i%2], e.Name())))
+	}
+	code, text, stderr := runCLI("diff", "--base-map", m, "--map", m, a, b)
+	require.Equal(t, exitOK, code, "noise failed the gate:\n%s%s", text, stderr)
+	require.Contains(t, text, "0 regressed")
+}
+
+// TestDiffOfMatrixBuffers: AppMethodBeat buffers (as Matrix's runtime
+// writes them: 64-bit records, millisecond times; here made from the
+// recordings) of the two builds compare the same way.
+func TestDiffOfMatrixBuffers(t *testing.T) {
+	classes := diffBuilds(t, 2000)
+	runsA, mapA := recordRuns(t, classes[0], 1, "5")
+	runsB, mapB := recordRuns(t, classes[1], 1, "5")
+	bufA, bufB := asMatrixBuffer(t, filepath.Join(runsA, "run0.trace")), asMatrixBuffer(t, filepath.Join(runsB, "run0.trace"))
+	code, text, stderr := runCLI("diff", "--base-map", mapA, "--map", mapB, bufA, bufB)
+	require.Equal(t, exitFailure, code, "%s%s", text, stderr)
+	require.Regexp(t, `(?m)^regressed .*app\.Work\.slowed\(I\)J$`, text)
+	require.Regexp(t, `(?m)^new .*app\.Work\.tail\(I\)J$`, text)
+	require.Regexp(t, `(?m)^gone .*app\.Work\.removed\(I\)J$`, text)
+	require.Contains(t, stderr, "names no build", "a buffer's map is checked by its ids only")
+}
+
+// asMatrixBuffer writes the main thread of a recording as an AppMethodBeat
+// buffer in its text form: a record per line, times in milliseconds.
+func asMatrixBuffer(t *testing.T, trace string) string {
+	t.Helper()
+	f, err := os.Open(trace)
+	require.NoError(t, err)
+	defer f.Close()
+	rec, err := decode.ReadRecording(bufio.NewReader(f), trace)
+	require.NoError(t, err)
+	var b strings.Builder
+	for {
+		th, err := rec.NextThread()
+		if err != nil {
+			break
+		}
+		if th.Name != "main" {
+			continue
+		}
+		require.NoError(t, rec.Records(func(enter bool, id int, at uint64) error {
+			fmt.Fprintln(&b, uint64(decode.MakeRecord(enter, id, at/1e6)))
+			return nil
+		}))
+	}
+	out := filepath.Join(t.TempDir(), "beat.txt")
+	require.NoError(t, os.WriteFile(out, []byte(b.String()), 0o644))
+	return out
+}
+
+// grepID is the id of the first map line containing what.
+func grepID(t *testing.T, methodMap, what string) string {
+	t.Helper()
+	data, err := os.ReadFile(methodMap)
+	require.NoError(t, err)
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, what) {
+			return l[:strings.IndexByte(l, ',')]
+		}
+	}
+	t.Fatalf("%s: no line with %q", methodMap, what)
+	return ""
+}

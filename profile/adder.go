@@ -1,0 +1,162 @@
+package profile
+
+import (
+	"github.com/tracebeat/tracebeat/decode"
+)
+
+// adder adds up calls by id while a trace is read: a table per method id
+// and per path node, both by index, made into names at the end.
+type adder struct {
+	methods  map[int]int32 // method id -> index in stats
+	stats    []methodAcc
+	nodes    []nodeAcc
+	children map[childKey]int32
+	partial  int64
+}
+
+type methodAcc struct {
+	id      int
+	stat    Stat
+	onStack int32 // calls of it open now, for Total
+}
+
+type nodeAcc struct {
+	parent int32 // -1 for the root
+	method int32 // index in stats
+	stat   Stat
+}
+
+type childKey struct{ parent, method int32 }
+
+func newAdder() *adder {
+	return &adder{methods: map[int]int32{}, nodes: []nodeAcc{{parent: -1, method: -1}}, children: map[childKey]int32{}}
+}
+
+func (a *adder) method(id int) int32 {
+	if i, ok := a.methods[id]; ok {
+		return i
+	}
+	i := int32(len(a.stats))
+	a.methods[id] = i
+	a.stats = append(a.stats, methodAcc{id: id})
+	return i
+}
+
+func (a *adder) child(parent, method int32) int32 {
+	k := childKey{parent, method}
+	if n, ok := a.children[k]; ok {
+		return n
+	}
+	n := int32(len(a.nodes))
+	a.children[k] = n
+	a.nodes = append(a.nodes, nodeAcc{parent: parent, method: method})
+	return n
+}
+
+// open is a call of a thread still open: its path node and the time of
+// the calls it made.
+type open struct {
+	method   int32
+	node     int32
+	children int64
+}
+
+// thread pairs one thread's records with a decode.Pairer and keeps, beside
+// its stack of open calls, the path and callee time of each.
+type thread struct {
+	a      *adder
+	pairer *decode.Pairer
+	stack  []open
+}
+
+func (a *adder) thread(where func() string) *thread {
+	t := &thread{a: a}
+	t.pairer = decode.NewPairer(t.closed, where)
+	return t
+}
+
+// call takes the next record of the thread.
+func (t *thread) call(enter bool, id int, at uint64) error {
+	if enter {
+		m := t.a.method(id)
+		parent := int32(0)
+		if n := len(t.stack); n > 0 {
+			parent = t.stack[n-1].node
+		}
+		t.stack = append(t.stack, open{method: m, node: t.a.child(parent, m)})
+		t.a.stats[m].onStack++
+		return t.pairer.AddCall(true, id, at)
+	}
+	err := t.pairer.AddCall(false, id, at)
+	t.stack = t.stack[:t.pairer.Open()]
+	return err
+}
+
+// end closes the calls still open at time at.
+func (t *thread) end(at uint64) error {
+	err := t.pairer.FinishAt(at)
+	t.stack = t.stack[:0]
+	return err
+}
+
+// closed takes a frame as the pairer closes it: the open call at its depth
+// is still on the stack (the stack is cut after the pairer returns).
+func (t *thread) closed(f decode.Frame) error {
+	if f.NoEnter {
+		t.a.partial++ // a call whose enter the trace lost: its time is unknown
+		return nil
+	}
+	o := t.stack[f.Depth]
+	dur := int64(f.End - f.Start)
+	if f.End < f.Start {
+		dur = 0
+	}
+	self := max(dur-o.children, 0)
+	if f.Depth > 0 {
+		t.stack[f.Depth-1].children += dur
+	}
+	m := &t.a.stats[o.method]
+	m.stat.Calls++
+	m.stat.Self += self
+	m.onStack--
+	if m.onStack == 0 {
+		m.stat.Total += dur
+	}
+	n := &t.a.nodes[o.node].stat
+	n.Calls++
+	n.Self += self
+	n.Total += dur
+	return nil
+}
+
+// profile names what was added up.
+func (a *adder) profile(source string, name func(id int) string) *Profile {
+	p := &Profile{Source: source, Methods: make(map[string]Stat, len(a.stats)), Partial: a.partial}
+	names := make([]string, len(a.stats))
+	for i, m := range a.stats {
+		names[i] = name(m.id)
+		s := p.Methods[names[i]] // two ids of one name (a map that repeats a method) add up
+		s.Calls += m.stat.Calls
+		s.Self += m.stat.Self
+		s.Total += m.stat.Total
+		p.Methods[names[i]] = s
+		p.Calls += m.stat.Calls
+	}
+	nodes := make([]*Node, len(a.nodes))
+	nodes[0] = &Node{}
+	for i := 1; i < len(a.nodes); i++ {
+		n := a.nodes[i]
+		node := nodes[n.parent].Child(names[n.method], true)
+		node.Stat.Calls += n.stat.Calls
+		node.Stat.Self += n.stat.Self
+		node.Stat.Total += n.stat.Total
+		nodes[i] = node
+	}
+	root := nodes[0]
+	for _, c := range root.Children {
+		root.Stat.Total += c.Stat.Total
+		root.Stat.Calls += c.Stat.Calls
+	}
+	p.Tree = root
+	return p
+}

@@ -1,0 +1,63 @@
+// Package profile adds up what a trace recorded into time per method and
+// per call path: calls, self time and total (inclusive) time, from a
+// recording of tracebeat's runtime or an AppMethodBeat buffer. It is what
+// `tracebeat diff` compares: names, not ids, so that two builds whose ids
+// differ can be matched.
+//
+// It reads the inputs with package decode's readers and pairs their
+// records with decode.Pairer, as decode does, without holding the calls:
+// a pass over the records, a stack of the open calls, and a table per
+// method and per path.
+package profile
+
+// Stat is what the calls of one method (or one call path) add up to.
+// Times are nanoseconds.
+type Stat struct {
+	Calls int64
+	// Self is the time in the method's own code: its calls' time less
+	// the time of the calls they made.
+	Self int64
+	// Total is the time from entry to exit, counted once when the method
+	// calls itself (a recursive call inside another of the same method
+	// adds nothing more).
+	Total int64
+}
+
+// Profile is one trace added up.
+type Profile struct {
+	Source  string
+	Methods map[string]Stat // by name (decode's display name)
+	// Tree is the call tree: the root stands for no method, its children
+	// are the top-level calls.
+	Tree *Node
+	// Calls are the calls added up. Partial calls, whose enter the trace
+	// lost (a ring that wrapped), are left out: their time is unknown.
+	Calls   int64
+	Partial int64
+	// Builds are a recording's build identities (decode.Recording.Builds).
+	Builds []string
+	// Resolution is how late a time may be, in nanoseconds (decode's
+	// RecordingClock.Resolution; a Matrix buffer's millisecond).
+	Resolution int64
+	Notes      []string
+}
+
+// Node is a call path: the calls of Name from its parent's path.
+type Node struct {
+	Name     string
+	Stat     Stat
+	Children map[string]*Node
+}
+
+// Child returns the child of n named name, making it when asked to.
+func (n *Node) Child(name string, make bool) *Node {
+	c := n.Children[name]
+	if c == nil && make {
+		if n.Children == nil {
+			n.Children = map[string]*Node{}
+		}
+		c = &Node{Name: name}
+		n.Children[name] = c
+	}
+	return c
+}

@@ -1,0 +1,97 @@
+package profile
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/decode"
+)
+
+// bufferText writes AppMethodBeat records (enter, id, ms) as the text form
+// of a buffer.
+func bufferText(t *testing.T, records ...[3]int) string {
+	t.Helper()
+	var b strings.Builder
+	for _, r := range records {
+		fmt.Fprintln(&b, uint64(decode.MakeRecord(r[0] == 1, r[1], uint64(r[2]))))
+	}
+	path := filepath.Join(t.TempDir(), "beat.txt")
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	return path
+}
+
+func names(t *testing.T) *decode.MethodNames {
+	t.Helper()
+	n, err := decode.ReadMethodNames(strings.NewReader("1,9,app.Main main ([Ljava.lang.String;)V\n2,8,app.Main a ()V\n3,8,app.Main b ()V\n"), "map")
+	require.NoError(t, err)
+	return n
+}
+
+const (
+	enter = 1
+	exit  = 0
+)
+
+// TestSelfTotalAndPaths: self time is a call's time less its callees',
+// total time counts a method that calls itself once, and each call path
+// adds up on its own.
+func TestSelfTotalAndPaths(t *testing.T) {
+	path := bufferText(t,
+		[3]int{enter, 1, 0}, // main
+		[3]int{enter, 2, 1}, //   a
+		[3]int{enter, 3, 2}, //     b
+		[3]int{exit, 3, 5},
+		[3]int{exit, 2, 6},
+		[3]int{enter, 2, 6}, //   a
+		[3]int{enter, 2, 7}, //     a (recursive)
+		[3]int{exit, 2, 9},
+		[3]int{exit, 2, 10},
+		[3]int{exit, 1, 12},
+	)
+	p, err := Read(path, names(t), decode.MapBuild{})
+	require.NoError(t, err)
+	msStat := func(calls, self, total int64) Stat { return Stat{Calls: calls, Self: self * 1e6, Total: total * 1e6} }
+	require.Equal(t, map[string]Stat{
+		"app.Main.main([Ljava.lang.String;)V": msStat(1, 3, 12),
+		"app.Main.a()V":                       msStat(3, 6, 9),
+		"app.Main.b()V":                       msStat(1, 3, 3),
+	}, p.Methods)
+	require.Equal(t, int64(5), p.Calls)
+	main := p.Tree.Child("app.Main.main([Ljava.lang.String;)V", false)
+	require.NotNil(t, main)
+	a := main.Child("app.Main.a()V", false)
+	require.Equal(t, msStat(2, 4, 9), a.Stat)
+	require.Equal(t, msStat(1, 3, 3), a.Child("app.Main.b()V", false).Stat)
+	require.Equal(t, msStat(1, 2, 2), a.Child("app.Main.a()V", false).Stat)
+	require.Equal(t, int64(12e6), p.Tree.Stat.Total)
+}
+
+// TestPartialCallsAreLeftOut: an exit whose enter the buffer lost (a ring
+// that wrapped) has no known time: it is counted as partial, not added;
+// an exception that skipped exits closes the calls at their caller's exit.
+func TestPartialCallsAreLeftOut(t *testing.T) {
+	path := bufferText(t,
+		[3]int{exit, 3, 2},  // b's enter went with the ring
+		[3]int{enter, 2, 3}, // a
+		[3]int{enter, 3, 4}, //   b: its exit lost to an exception
+		[3]int{exit, 2, 8},
+	)
+	p, err := Read(path, names(t), decode.MapBuild{})
+	require.NoError(t, err)
+	require.Equal(t, int64(1), p.Partial)
+	require.Equal(t, Stat{Calls: 1, Self: 1e6, Total: 5e6}, p.Methods["app.Main.a()V"])
+	require.Equal(t, Stat{Calls: 1, Self: 4e6, Total: 4e6}, p.Methods["app.Main.b()V"])
+}
+
+// TestOnlyTimedInputs: a stack report has no calls with times to add up.
+func TestOnlyTimedInputs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "stack.txt")
+	require.NoError(t, os.WriteFile(path, []byte("0,1,1,100\n1,2,1,90\n"), 0o644))
+	_, err := Read(path, names(t), decode.MapBuild{})
+	require.ErrorContains(t, err, "has no calls with times to add up")
+}

@@ -1,0 +1,127 @@
+package profile
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/tracebeat/tracebeat/decode"
+)
+
+// Read adds up the trace in the file at path: a recording of tracebeat's
+// runtime, or an AppMethodBeat buffer (binary in either byte order, or as
+// text), named with names (nil: every id unknown). m is the map names came
+// from, checked against a recording's builds (decode.CheckBuild).
+func Read(path string, names *decode.MethodNames, m decode.MapBuild) (*Profile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, decode.DetectSample)
+	head, err := br.Peek(decode.DetectSample)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	kind, err := decode.DetectKind(head)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	switch kind {
+	case decode.KindRecording:
+		return readRecording(br, path, names, m)
+	case decode.KindBuffer, decode.KindBufferText:
+		var rr decode.RecordReader
+		if kind == decode.KindBuffer {
+			if rr, _, err = decode.NewBinaryRecordReader(br, nil, names); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+		} else {
+			rr = decode.NewTextRecordReader(br, path)
+		}
+		p, err := readBuffer(rr, path, names)
+		if err != nil {
+			return nil, err
+		}
+		if n := decode.UncheckedBuildNote(path, m); n != "" {
+			p.Notes = append(p.Notes, n)
+		}
+		return p, nil
+	}
+	return nil, fmt.Errorf("%s: a %s has no calls with times to add up (a recording or an AppMethodBeat buffer has)", path, kind)
+}
+
+func readRecording(r *bufio.Reader, path string, names *decode.MethodNames, m decode.MapBuild) (*Profile, error) {
+	rec, err := decode.ReadRecording(r, path)
+	if err != nil {
+		return nil, err
+	}
+	note, err := decode.CheckBuild(path, rec, m)
+	if err != nil {
+		return nil, err
+	}
+	a := newAdder()
+	for {
+		_, err := rec.NextThread()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		t := a.thread(rec.Where)
+		if err := rec.Records(t.call); err != nil {
+			return nil, err
+		}
+		if err := t.end(rec.End); err != nil {
+			return nil, err
+		}
+	}
+	p := a.profile(path, func(id int) string {
+		if i, ok := decode.SectionIndex(id); ok {
+			if s, ok := rec.Sections[i]; ok {
+				return s
+			}
+			return fmt.Sprintf("<section %d>", i)
+		}
+		return names.Name(id)
+	})
+	p.Builds = rec.Builds
+	p.Resolution = int64(rec.Clock.Resolution())
+	if note != "" {
+		p.Notes = append(p.Notes, note)
+	}
+	return p, nil
+}
+
+func readBuffer(rr decode.RecordReader, path string, names *decode.MethodNames) (*Profile, error) {
+	a := newAdder()
+	t := a.thread(rr.Where)
+	var last uint64
+	for {
+		r, err := rr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if r == 0 {
+			continue // an empty slot of the ring
+		}
+		// Matrix's times are milliseconds; profiles add up nanoseconds.
+		at := r.TimeMs() * 1e6
+		last = max(last, at)
+		if err := t.call(r.Enter(), r.MethodID(), at); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if err := t.end(last); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	p := a.profile(path, names.Name)
+	p.Resolution = 1e6
+	return p, nil
+}
