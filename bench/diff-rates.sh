@@ -64,7 +64,7 @@ set +e
 code=$?
 set -e
 ((code <= 1)) || { cat diff.err >&2; echo "diff-rates: tracebeat diff failed ($code)" >&2; exit 1; }
-read -r wall rss_kb <time.txt
+read -r wall rss_kb < <(tail -1 time.txt) # a first line says the exit status when it is not 0
 ratio=$(awk -v r="$rss_kb" -v s="$largest" 'BEGIN { printf "%.2f", r * 1024 / s }')
 methods=$(grep -c '"name"' diff.json || true)
 echo "diff-rates: runs=$runs methods=$methods wall_s=$wall peak_rss_mb=$((rss_kb / 1024)) largest_input_mb=$((largest / 1048576)) rss_over_largest=$ratio exit=$code"

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -60,6 +61,9 @@ Flags:
 `
 
 func runDiff(args []string, stdout, stderr io.Writer) int {
+	// diff holds the tables of a few traces at a time; a lower collection
+	// target keeps its peak within twice the largest trace.
+	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	fs := pflag.NewFlagSet("diff", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	baseMap := fs.String("base-map", "", "BASE's methodMapping.txt")
