@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # usage: bench/incremental.sh [--reps N] [--jar NAME.jar] [--add-method]
 # Incremental runs with --cache over the lab corpus (/tmp/lab/corpus), all in
-# one session, medians of N (default 3), default options and 2 workers:
+# one run of this script, medians of N (default 3), default options and 2 workers:
 #   full       no cache (the reference)
 #   cold       --cache with an empty cache (fills it)
 #   unchanged  --cache, nothing changed

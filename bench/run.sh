@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # usage: bench/run.sh [--reps N]
-# The performance table of the README, measured in one session on this
+# The performance tables of docs/performance.md, measured in one run on this
 # machine against the lab's baselines (../shared/lab, corpus in /tmp/lab):
 #  1. lab/bench/bench.sh: copy floor, ASM/Matrix reference, tracebeat with
 #     2 workers and with 1 worker (medians of N runs; wall, CPU, peak RSS);

@@ -9,11 +9,6 @@ import (
 	"github.com/zeebo/xxh3"
 )
 
-// BuildResource is the entry that `tracebeat instrument` writes into one
-// of its outputs, holding the build identity of the method map it wrote;
-// the recording runtime carries what it finds of it into the recording.
-const BuildResource = "META-INF/tracebeat/build-id"
-
 // BuildID identifies a method map by its lines: the XXH3 of every line
 // that is not a comment or blank, each without its line end and trailing
 // blanks, as 16 hex digits. Two builds with the same lines have the same

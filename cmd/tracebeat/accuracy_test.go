@@ -18,8 +18,8 @@ import (
 // measured by their caller outside) with both clocks, and compares each
 // method's decoded inclusive total with the fixture's: with the precise
 // clock it lies between the inside and the outside totals; with the shared
-// clock, within the resolution decode states of them, per call. The table
-// it logs is the README's.
+// clock, within the resolution decode states of them, per call.
+// (docs/runtime.md's table is TestLoadedClockTotals', on a loaded machine.)
 func TestRecordingAccuracy(t *testing.T) {
 	javatest.RequireJava(t)
 	classes := filepath.Join(t.TempDir(), "accuracy")

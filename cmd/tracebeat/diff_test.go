@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,55 +15,15 @@ import (
 	"github.com/tracebeat/tracebeat/internal/javatest"
 )
 
-// diffProgram is a program of known work: main runs ROUNDS rounds (args[0])
-// of steady() (busy 400 µs), slowed() (busy SLOW µs) and, in the first
-// version, removed() (busy 200 µs), in the second tail() instead; each
-// waits in its own code, and args[1] scales every wait.
-const diffProgram = `package app;
-public class Work {
-    static long scale;
-    public static void main(String[] args) {
-        int rounds = Integer.parseInt(args[0]);
-        scale = Long.parseLong(args[1]);
-        long s = 0;
-        for (int i = 0; i < rounds; i++) {
-            s += steady(i) + slowed(i) + REMOVED(i);
-        }
-        System.out.println(s > 0);
-    }
-    static long steady(int i) {
-        long end = System.nanoTime() + 400_000 * scale, n = i;
-        while (System.nanoTime() < end) n++;
-        return n;
-    }
-    static long slowed(int i) {
-        long end = System.nanoTime() + SLOW_000 * scale, n = i;
-        while (System.nanoTime() < end) n++;
-        return n;
-    }
-    static long REMOVED(int i) {
-        long end = System.nanoTime() + 200_000 * scale, n = i;
-        while (System.nanoTime() < end) n++;
-        return n;
-    }
-}
-`
-
-// diffBuilds compiles and instruments the two versions; the second's
-// slowed() waits slowUs, the first's 300 µs.
-func diffBuilds(t *testing.T, slowUs int) (classes [2]string) {
+// diffBuilds compiles the two builds of testdata/diff: the second has
+// slowed() ten times slower, and tail() instead of removed() (tail sorts
+// after slowed, so slowed's id moves).
+func diffBuilds(t *testing.T) (classes [2]string) {
 	t.Helper()
 	javatest.RequireJava(t)
-	for i, src := range []string{
-		strings.NewReplacer("SLOW", "300", "REMOVED", "removed").Replace(diffProgram),
-		// tail() sorts after slowed(): slowed's id moves.
-		strings.NewReplacer("SLOW", strconv.Itoa(slowUs), "REMOVED", "tail").Replace(diffProgram),
-	} {
-		dir := filepath.Join(t.TempDir(), "app")
-		require.NoError(t, os.MkdirAll(dir, 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(dir, "Work.java"), []byte(src), 0o644))
-		classes[i] = filepath.Join(t.TempDir(), fmt.Sprintf("v%d", i+1))
-		compileJava(t, classes[i], dir)
+	for i, v := range []string{"v1", "v2"} {
+		classes[i] = filepath.Join(t.TempDir(), v)
+		compileJava(t, classes[i], filepath.Join("..", "..", "testdata", "diff", v))
 	}
 	return classes
 }
@@ -108,13 +67,13 @@ type diffJSON struct {
 }
 
 // TestDiffNamesTheSlowerMethod: two builds whose ids differ (a method
-// added, one removed), the second with one method three times slower,
+// added, one removed), the second with one method ten times slower,
 // recorded three times each. The builds against themselves pass the gate;
 // against each other the gate fails naming exactly the slower method, with
 // the added and removed ones as new and gone; the JSON says what the text
 // says; the PNG is drawn.
 func TestDiffNamesTheSlowerMethod(t *testing.T) {
-	classes := diffBuilds(t, 900)
+	classes := diffBuilds(t)
 	runsA, mapA := recordRuns(t, classes[0], 3, "1")
 	runsB, mapB := recordRuns(t, classes[1], 3, "1")
 	idA, idB := grepID(t, mapA, "app.Work slowed"), grepID(t, mapB, "app.Work slowed")
@@ -180,7 +139,7 @@ func TestDiffNamesTheSlowerMethod(t *testing.T) {
 		require.Equal(t, []string{fmt.Sprint(m.CallsBase), fmt.Sprint(m.CallsNew)}, f[len(f)-3:len(f)-1], row)
 		if m.Name == "app.Work.slowed(I)J" {
 			require.Equal(t, int64(25), m.CallsNew)
-			require.Greater(t, m.SelfMsDelta, 10.0, "25 calls 600 µs slower each")
+			require.Greater(t, m.SelfMsDelta, 50.0, "25 calls 2.7 ms slower each")
 		}
 	}
 
@@ -201,7 +160,7 @@ func TestDiffNamesTheSlowerMethod(t *testing.T) {
 // TestDiffNoiseNeverFails: five recordings of one build split in two
 // sides compare without a regression at the default thresholds.
 func TestDiffNoiseNeverFails(t *testing.T) {
-	classes := diffBuilds(t, 300)
+	classes := diffBuilds(t)
 	runs, m := recordRuns(t, classes[0], 6, "1")
 	a, b := t.TempDir(), t.TempDir()
 	entries, err := os.ReadDir(runs)
@@ -218,7 +177,7 @@ func TestDiffNoiseNeverFails(t *testing.T) {
 // writes them: 64-bit records, millisecond times; here made from the
 // recordings) of the two builds compare the same way.
 func TestDiffOfMatrixBuffers(t *testing.T) {
-	classes := diffBuilds(t, 2000)
+	classes := diffBuilds(t)
 	runsA, mapA := recordRuns(t, classes[0], 1, "5")
 	runsB, mapB := recordRuns(t, classes[1], 1, "5")
 	bufA, bufB := asMatrixBuffer(t, filepath.Join(runsA, "run0.trace")), asMatrixBuffer(t, filepath.Join(runsB, "run0.trace"))

@@ -1,5 +1,5 @@
 // Package buildstamp writes a build's identity into one output of a run,
-// as the resource methodmap.BuildResource, where the recording runtime
+// as the resource Resource, where the recording runtime
 // finds it on the class path.
 //
 // A jar gets the entry appended after its last one, laid out as Go's
@@ -19,9 +19,12 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/tracebeat/tracebeat/methodmap"
 )
+
+// Resource is the entry the stamp is: the recording runtime reads every
+// one the class path holds (jvmruntime's BuildIds.RESOURCE), and the
+// recording carries what it found.
+const Resource = "META-INF/tracebeat/build-id"
 
 // entryTime is the stamp's time, fixed so that the same build gives the
 // same bytes (the time jar entries from class directories get).
@@ -29,7 +32,7 @@ var entryTime = time.Date(1980, 2, 1, 0, 0, 0, 0, time.UTC)
 
 // Dir writes the identity into the class folder at dir.
 func Dir(dir, id string) error {
-	path := filepath.Join(dir, filepath.FromSlash(methodmap.BuildResource))
+	path := filepath.Join(dir, filepath.FromSlash(Resource))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -150,7 +153,7 @@ func stampedTail(tail []byte, start int64, id string) (int64, []byte, error) {
 	comment := tail[eocd+eocdLen:]
 	// The last record names the stamp of an earlier run: drop it.
 	dataEnd := dirOff
-	if last, off, ok := lastRecord(dir, entries); ok && string(last.name) == methodmap.BuildResource && int64(last.offset) < dirOff {
+	if last, off, ok := lastRecord(dir, entries); ok && string(last.name) == Resource && int64(last.offset) < dirOff {
 		dir = dir[:off]
 		dataEnd = int64(last.offset)
 		entries--
@@ -214,7 +217,7 @@ func lastRecord(dir []byte, n int) (record, int, bool) {
 func entryBytes(id string) (local, record []byte, err error) {
 	var b bytes.Buffer
 	zw := zip.NewWriter(&b)
-	fh := &zip.FileHeader{Name: methodmap.BuildResource, Method: zip.Store, Modified: entryTime}
+	fh := &zip.FileHeader{Name: Resource, Method: zip.Store, Modified: entryTime}
 	fh.SetMode(0o644)
 	w, err := zw.CreateHeader(fh)
 	if err != nil {
@@ -241,14 +244,14 @@ func stampedByRewrite(data []byte, id string) ([]byte, error) {
 	var b bytes.Buffer
 	zw := zip.NewWriter(&b)
 	for i, f := range zr.File {
-		if i == len(zr.File)-1 && f.Name == methodmap.BuildResource {
+		if i == len(zr.File)-1 && f.Name == Resource {
 			break
 		}
 		if err := zw.Copy(f); err != nil {
 			return nil, err
 		}
 	}
-	fh := &zip.FileHeader{Name: methodmap.BuildResource, Method: zip.Store, Modified: entryTime}
+	fh := &zip.FileHeader{Name: Resource, Method: zip.Store, Modified: entryTime}
 	fh.SetMode(0o644)
 	w, err := zw.CreateHeader(fh)
 	if err != nil {

@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/tracebeat/tracebeat/methodmap"
 )
 
 func writeJar(t *testing.T, path string, n int, comment string) {
@@ -59,8 +57,8 @@ func TestJarStampIsTheLastEntry(t *testing.T) {
 			before, beforeData, _ := readJar(t, path)
 			require.NoError(t, Jar(path, "00112233aabbccdd"))
 			names, data, comment := readJar(t, path)
-			require.Equal(t, append(before, methodmap.BuildResource), names)
-			require.Equal(t, "00112233aabbccdd\n", data[methodmap.BuildResource])
+			require.Equal(t, append(before, Resource), names)
+			require.Equal(t, "00112233aabbccdd\n", data[Resource])
 			require.Equal(t, "a comment", comment)
 			for k, v := range beforeData {
 				require.Equal(t, v, data[k])
@@ -70,8 +68,8 @@ func TestJarStampIsTheLastEntry(t *testing.T) {
 
 			require.NoError(t, Jar(path, "ffeeddccbbaa9988"))
 			names, data, _ = readJar(t, path)
-			require.Equal(t, append(before, methodmap.BuildResource), names, "replaced, not added")
-			require.Equal(t, "ffeeddccbbaa9988\n", data[methodmap.BuildResource])
+			require.Equal(t, append(before, Resource), names, "replaced, not added")
+			require.Equal(t, "ffeeddccbbaa9988\n", data[Resource])
 
 			require.NoError(t, Jar(path, "00112233aabbccdd"))
 			again, err := os.ReadFile(path)
@@ -98,7 +96,7 @@ func TestJarStampLeavesOtherLinks(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, orig, kept)
 	names, _, _ := readJar(t, path)
-	require.Equal(t, methodmap.BuildResource, names[len(names)-1])
+	require.Equal(t, Resource, names[len(names)-1])
 }
 
 // TestZip64JarStamp: a jar of more than 65,535 entries (a zip64 end
@@ -109,8 +107,8 @@ func TestZip64JarStamp(t *testing.T) {
 	require.NoError(t, Jar(path, "0123456789abcdef"))
 	names, data, _ := readJar(t, path)
 	require.Len(t, names, 70001)
-	require.Equal(t, methodmap.BuildResource, names[70000])
-	require.Equal(t, "0123456789abcdef\n", data[methodmap.BuildResource])
+	require.Equal(t, Resource, names[70000])
+	require.Equal(t, "0123456789abcdef\n", data[Resource])
 }
 
 func TestJarStampRefusesWhatIsNoJar(t *testing.T) {
