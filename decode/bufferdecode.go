@@ -55,7 +55,7 @@ func DecodeBuffer(rr RecordReader, out io.Writer, opts BufferOptions) (*BufferRe
 	case FormatText, "":
 		slowest = NewSlowestCalls(orDefault(opts.Top, DefaultTop), orDefault(opts.MaxStack, DefaultMaxStack))
 		consume = func(f Frame) error { slowest.Add(f); return nil }
-	case FormatJSON, FormatSystrace, FormatPerfetto:
+	case FormatJSON, FormatSystrace, FormatPerfetto, FormatArt, FormatSpeedscope:
 		sorter = newFrameSorter(opts.TempDir, opts.SortChunk)
 		defer sorter.cleanup()
 		consume = sorter.add
@@ -83,7 +83,7 @@ func DecodeBuffer(rr RecordReader, out io.Writer, opts BufferOptions) (*BufferRe
 	}
 	res.Stats = pairer.Stats()
 	switch opts.Format {
-	case FormatJSON, FormatPerfetto:
+	case FormatJSON, FormatPerfetto, FormatArt, FormatSpeedscope:
 		return res, writeFramesEvents(out, opts.Format, sorter, opts.Names, opts.IDs)
 	case FormatSystrace:
 		return res, writeFramesSystrace(out, sorter, opts.Names, pairer.Orphans())

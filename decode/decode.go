@@ -19,6 +19,11 @@ const (
 	FormatJSON     Format = "json"     // Chrome trace-event JSON (stacks: a JSON tree)
 	FormatSystrace Format = "systrace" // ftrace text for the Perfetto UI
 	FormatPerfetto Format = "perfetto" // Perfetto's protobuf trace (ui.perfetto.dev, trace_processor)
+	// FormatArt is Android's method-trace format (.trace, version 3): Android
+	// Studio's CPU profiler, Perfetto and dmtracedump open it.
+	FormatArt Format = "art"
+	// FormatSpeedscope is speedscope's evented JSON, a profile per thread.
+	FormatSpeedscope Format = "speedscope"
 )
 
 // Options control Decode.
@@ -96,10 +101,10 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 			err = WriteStacksText(out, stacks, opts.Names)
 		case FormatJSON:
 			err = WriteStacksJSON(out, stacks, opts.Names)
-		case FormatPerfetto:
+		case FormatPerfetto, FormatArt, FormatSpeedscope:
 			err = writeStacksEvents(out, format, stacks, opts.Names)
 		default:
-			return nil, fmt.Errorf("%s: format %q is not supported for stack reports (text, json or perfetto)", src, format)
+			return nil, fmt.Errorf("%s: format %q is not supported for stack reports (text, json, perfetto, art or speedscope)", src, format)
 		}
 		return res, err
 	case KindBuffer, KindBufferText:

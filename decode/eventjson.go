@@ -45,14 +45,21 @@ func newEventSink(format Format, w io.Writer) eventSink {
 	if s, ok := w.(SliceSink); ok {
 		return newSliceAdapter(s)
 	}
-	if format == FormatPerfetto {
+	switch format {
+	case FormatPerfetto:
 		return newPerfettoWriter(w)
+	case FormatArt:
+		return newArtWriter(w)
+	case FormatSpeedscope:
+		return newSpeedscopeWriter(w)
 	}
 	return newTraceEventWriter(w)
 }
 
 // eventFormat reports whether a format is written through an eventSink.
-func eventFormat(f Format) bool { return f == FormatJSON || f == FormatPerfetto }
+func eventFormat(f Format) bool {
+	return f == FormatJSON || f == FormatPerfetto || f == FormatArt || f == FormatSpeedscope
+}
 
 // traceEventWriter streams {"traceEvents":[...],"displayTimeUnit":"ms"},
 // on one line (a newline per event would be a byte of the 160 a slice

@@ -51,9 +51,9 @@ type threadStack struct {
 // closed at its end and marked.
 func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOptions) (*RecordingResult, error) {
 	switch opts.Format {
-	case FormatText, "", FormatJSON, FormatPerfetto:
+	case FormatText, "", FormatJSON, FormatPerfetto, FormatArt, FormatSpeedscope:
 	default:
-		return nil, fmt.Errorf("%s: format %q is not supported for recordings (text, json or perfetto)", src, opts.Format)
+		return nil, fmt.Errorf("%s: format %q is not supported for recordings (text, json, perfetto, art or speedscope)", src, opts.Format)
 	}
 	rec, err := ReadRecording(r, src)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/tracebeat/tracebeat/decode/flamepng"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
 	"github.com/tracebeat/tracebeat/methodmap"
+	"github.com/tracebeat/tracebeat/profile"
 )
 
 func init() {
@@ -45,6 +46,15 @@ The input kind is detected (--input-kind forces it):
                  <seconds>.<fraction>[:] [<thread>-<tid>] B|<pid>|<name>
                  <seconds>.<fraction>[:] [<thread>-<tid>] E|<pid>
                -> ftrace text the Perfetto UI opens; json: trace events
+
+Other tools' formats (--format, each read in tests by the tool itself):
+  art          Android's method trace (.trace, version 3): Android Studio's
+               CPU profiler, Perfetto and dmtracedump open it
+  speedscope   speedscope's evented JSON, a profile per thread
+  pprof        pprof's profile.proto, gzipped: calls and self time per
+               call path (go tool pprof -top app.pb.gz)
+  collapsed    folded stacks, self time in µs: FlameGraph, inferno
+  (pprof and collapsed add up recordings and AppMethodBeat buffers)
 
 Ids missing from the map are shown as "<unknown id N>" and counted on stderr.
 A recording names the builds it ran (the identity instrument prints as
@@ -75,7 +85,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("decode", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	mapPath := fs.String("map", "", "methodMapping.txt giving method names for ids")
-	format := fs.String("format", "", "output format: text, json, perfetto or systrace (default: text; ftrace text for marker input)")
+	format := fs.String("format", "", "output format: text, json, perfetto, systrace, art (Android's method trace), speedscope, pprof or collapsed (default: text; ftrace text for marker input)")
 	output := fs.StringP("output", "o", "", "write the output to this file instead of standard output")
 	kind := fs.String("input-kind", "auto", "input kind: auto, "+strings.Join(kindNames(), ", "))
 	byteOrder := fs.String("byte-order", "auto", "byte order of binary buffers: auto, big or little")
@@ -107,10 +117,10 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := decode.Options{Top: *top, MaxStack: *maxStack, IDs: *ids}
 	switch *format {
-	case "", "text", "json", "systrace", "perfetto":
+	case "", "text", "json", "systrace", "perfetto", "art", "speedscope", "pprof", "collapsed":
 		opts.Format = decode.Format(*format)
 	default:
-		return usageErr("--format must be text, json, perfetto or systrace, not %q", *format)
+		return usageErr("--format must be text, json, perfetto, systrace, art, speedscope, pprof or collapsed, not %q", *format)
 	}
 	if *kind != "auto" {
 		if !slices.Contains(kindNames(), *kind) {
@@ -152,14 +162,15 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 		return usageErr("--any-map needs --map")
 	}
 
-	if opts.Format == decode.FormatPerfetto && *output == "" && isTerminal(stdout) {
-		return usageErr("--format perfetto writes a binary trace: name a file with -o (e.g. -o app.pftrace), or redirect standard output")
+	if binaryFormat[*format] != "" && *output == "" && isTerminal(stdout) {
+		return usageErr("--format %s writes a binary file: name it with -o (e.g. -o app%s), or redirect standard output", *format, binaryFormat[*format])
 	}
 	input := fs.Arg(0)
 	inPath := input
+	profiled := *format == "pprof" || *format == "collapsed"
 	if input == "-" {
 		opts.Source = "standard input"
-		if *pngPath != "" {
+		if *pngPath != "" || profiled {
 			// The picture needs a second pass over the input.
 			spooled, err := spoolToTemp(os.Stdin)
 			if err != nil {
@@ -172,6 +183,13 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 		opts.Source = input
 	}
 
+	if profiled {
+		// Call paths added up (package profile), not a stream of events.
+		if *pngPath != "" {
+			return usageErr("--png goes with the formats that keep the timeline, not --format %s", *format)
+		}
+		return writeProfile(inPath, *output, *format, opts, stdout, stderr)
+	}
 	res, err := decodeTo(inPath, *output, stdout, opts)
 	if err != nil {
 		return fail(err)
@@ -198,6 +216,39 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 		if err := renderPNG(inPath, *pngPath, filepath.Base(opts.Source), *pngDepth, pngOpts, stderr); err != nil {
 			return fail(err)
 		}
+	}
+	return exitOK
+}
+
+// binaryFormat gives the formats that are no text their usual file suffix.
+var binaryFormat = map[string]string{"perfetto": ".pftrace", "art": ".trace", "pprof": ".pb.gz"}
+
+// writeProfile writes the call paths of a recording or an AppMethodBeat
+// buffer as pprof's profile or folded stacks.
+func writeProfile(inPath, outPath, format string, opts decode.Options, stdout, stderr io.Writer) int {
+	p, err := profile.Read(inPath, opts.Names, opts.Map)
+	if err != nil {
+		fmt.Fprintf(stderr, "tracebeat decode: %v\n", err)
+		return exitFailure
+	}
+	write := p.WriteCollapsed
+	if format == "pprof" {
+		write = p.WritePprof
+	}
+	if outPath != "" {
+		err = atomicfile.Write(outPath, 0o644, write)
+	} else {
+		err = write(stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tracebeat decode: %v\n", err)
+		return exitFailure
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(stderr, "tracebeat decode: note: %s\n", n)
+	}
+	if p.Partial > 0 {
+		fmt.Fprintf(stderr, "tracebeat decode: note: %d calls whose enter the trace lost (a buffer that wrapped) are left out: their time is unknown\n", p.Partial)
 	}
 	return exitOK
 }
