@@ -195,4 +195,3 @@ func (s *speedscopeWriter) close() error {
 	bw.WriteString("]}}\n")
 	return bw.Flush()
 }
-
