@@ -55,7 +55,7 @@ func DecodeBuffer(rr RecordReader, out io.Writer, opts BufferOptions) (*BufferRe
 	case FormatText, "":
 		slowest = NewSlowestCalls(orDefault(opts.Top, DefaultTop), orDefault(opts.MaxStack, DefaultMaxStack))
 		consume = func(f Frame) error { slowest.Add(f); return nil }
-	case FormatJSON, FormatSystrace, FormatPerfetto, FormatArt, FormatSpeedscope:
+	case FormatJSON, FormatSystrace, FormatPerfetto, FormatArt, FormatSpeedscope, FormatHTML:
 		sorter = newFrameSorter(opts.TempDir, opts.SortChunk)
 		defer sorter.cleanup()
 		consume = sorter.add
@@ -83,8 +83,8 @@ func DecodeBuffer(rr RecordReader, out io.Writer, opts BufferOptions) (*BufferRe
 	}
 	res.Stats = pairer.Stats()
 	switch opts.Format {
-	case FormatJSON, FormatPerfetto, FormatArt, FormatSpeedscope:
-		return res, writeFramesEvents(out, opts.Format, sorter, opts.Names, opts.IDs)
+	case FormatJSON, FormatPerfetto, FormatArt, FormatSpeedscope, FormatHTML:
+		return res, writeFramesEvents(out, opts.Format, sorter, opts.Names, opts.IDs, bufferNotes(res.Stats))
 	case FormatSystrace:
 		return res, writeFramesSystrace(out, sorter, opts.Names, pairer.Orphans())
 	}
@@ -117,8 +117,13 @@ func appendFrameFlags(args []eventArg, f Frame) []eventArg {
 	return args
 }
 
-func writeFramesEvents(out io.Writer, format Format, sorter *frameSorter, names *MethodNames, ids bool) error {
+func writeFramesEvents(out io.Writer, format Format, sorter *frameSorter, names *MethodNames, ids bool, notes []string) error {
 	w := newEventSink(format, out)
+	if ns, ok := w.(noteSink); ok {
+		for _, n := range notes {
+			ns.note(n)
+		}
+	}
 	w.write(traceEvent{Name: "process_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []eventArg{strArg("name", "tracebeat decode")}})
 	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []eventArg{strArg("name", bufferTrackName)}})
 	err := sorter.each(func(f Frame) error {

@@ -101,10 +101,10 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 			err = WriteStacksText(out, stacks, opts.Names)
 		case FormatJSON:
 			err = WriteStacksJSON(out, stacks, opts.Names)
-		case FormatPerfetto, FormatArt, FormatSpeedscope:
+		case FormatPerfetto, FormatArt, FormatSpeedscope, FormatHTML:
 			err = writeStacksEvents(out, format, stacks, opts.Names)
 		default:
-			return nil, fmt.Errorf("%s: format %q is not supported for stack reports (text, json, perfetto, art or speedscope)", src, format)
+			return nil, fmt.Errorf("%s: format %q is not supported for stack reports (text, json, perfetto, art, speedscope or html)", src, format)
 		}
 		return res, err
 	case KindBuffer, KindBufferText:

@@ -39,6 +39,9 @@ type eventSink interface {
 	close() error
 }
 
+// noteSink is an eventSink that shows decode's notes with the trace.
+type noteSink interface{ note(string) }
+
 // newEventSink returns the sink of an event format (FormatJSON or
 // FormatPerfetto), or the slices adapter when w is a SliceSink.
 func newEventSink(format Format, w io.Writer) eventSink {
@@ -52,13 +55,15 @@ func newEventSink(format Format, w io.Writer) eventSink {
 		return newArtWriter(w)
 	case FormatSpeedscope:
 		return newSpeedscopeWriter(w)
+	case FormatHTML:
+		return newHTMLWriter(w, "tracebeat decode")
 	}
 	return newTraceEventWriter(w)
 }
 
 // eventFormat reports whether a format is written through an eventSink.
 func eventFormat(f Format) bool {
-	return f == FormatJSON || f == FormatPerfetto || f == FormatArt || f == FormatSpeedscope
+	return f == FormatJSON || f == FormatPerfetto || f == FormatArt || f == FormatSpeedscope || f == FormatHTML
 }
 
 // traceEventWriter streams {"traceEvents":[...],"displayTimeUnit":"ms"},

@@ -245,5 +245,5 @@ func TestRecordingErrors(t *testing.T) {
 		})
 	}
 	_, err := DecodeRecording(bufio.NewReader(bytes.NewReader(good)), &bytes.Buffer{}, "app.trace", BufferOptions{Format: FormatSystrace})
-	require.ErrorContains(t, err, `format "systrace" is not supported for recordings (text, json or perfetto)`)
+	require.ErrorContains(t, err, `format "systrace" is not supported for recordings (text, json, perfetto, art, speedscope or html)`)
 }

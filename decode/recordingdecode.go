@@ -51,9 +51,9 @@ type threadStack struct {
 // closed at its end and marked.
 func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOptions) (*RecordingResult, error) {
 	switch opts.Format {
-	case FormatText, "", FormatJSON, FormatPerfetto, FormatArt, FormatSpeedscope:
+	case FormatText, "", FormatJSON, FormatPerfetto, FormatArt, FormatSpeedscope, FormatHTML:
 	default:
-		return nil, fmt.Errorf("%s: format %q is not supported for recordings (text, json, perfetto, art or speedscope)", src, opts.Format)
+		return nil, fmt.Errorf("%s: format %q is not supported for recordings (text, json, perfetto, art, speedscope or html)", src, opts.Format)
 	}
 	rec, err := ReadRecording(r, src)
 	if err != nil {
@@ -174,6 +174,11 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 		return res, nil
 	}
 	if events != nil {
+		if ns, ok := events.(noteSink); ok {
+			for _, n := range append(slices.Clone(res.BuildNotes), recordingNotes(res)...) {
+				ns.note(n)
+			}
+		}
 		return res, events.close()
 	}
 	stacks = slowestStacks(stacks, top)

@@ -2,37 +2,45 @@ package decode
 
 import (
 	"bufio"
-	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 )
 
 // speedscopeWriter writes speedscope's file format: an evented profile per
 // thread, whose open and close events keep the exact order of the calls,
-// and the frames they name once in shared.frames. A thread's events are
-// held as varints (a byte or three each) until the end, when the profiles
-// are written: threads may come interleaved (systrace), and a profile's
-// events must be together.
+// and the frames they name once in shared.frames (written last: JSON keeps
+// no order of keys). A thread's events are held as varints (a byte or
+// three each) until its profile is written: when another thread starts and
+// every call of it has a known end (a recording's threads come one after
+// another), or at the end (systrace's threads come interleaved, and a
+// profile's events must be together).
 type speedscopeWriter struct {
-	out     io.Writer
-	threads map[threadKey]*ssThread
-	order   []*ssThread
-	frames  map[string]int
-	names   []string
-	name    string
-	err     error
+	bw       *bufio.Writer
+	threads  map[threadKey]*ssThread
+	order    []*ssThread
+	frames   map[string]int
+	names    []string
+	profiles int
+	cur      *ssThread // the thread whose profile is being written
+	scratch  []byte
+	err      error
 }
 
 type ssThread struct {
+	s          *speedscopeWriter
 	name       string
+	streaming  bool   // its events go straight to the output
+	streamed   int    // events written in its profile so far
 	events     []byte // varints: frame<<1 | close, then the time since the last event
 	last       int64
 	start, end int64
 	any        bool
 	open       []ssOpen
+	written    int // profiles of it written so far
 }
 
 type ssOpen struct {
@@ -41,7 +49,9 @@ type ssOpen struct {
 }
 
 func newSpeedscopeWriter(w io.Writer) *speedscopeWriter {
-	return &speedscopeWriter{out: w, threads: map[threadKey]*ssThread{}, frames: map[string]int{}}
+	s := &speedscopeWriter{bw: bufio.NewWriterSize(w, 1<<16), threads: map[threadKey]*ssThread{}, frames: map[string]int{}}
+	s.bw.WriteString(`{"$schema":"https://www.speedscope.app/file-format-schema.json","exporter":"tracebeat","activeProfileIndex":0,"profiles":[`)
+	return s
 }
 
 func (s *speedscopeWriter) write(e traceEvent) error {
@@ -49,10 +59,6 @@ func (s *speedscopeWriter) write(e traceEvent) error {
 	case 'M':
 		name := argString(e.Args, "name")
 		switch e.Name {
-		case "process_name":
-			if s.name == "" {
-				s.name = name
-			}
 		case "thread_name":
 			s.thread(e.Pid, e.Tid).name = name
 		}
@@ -100,7 +106,13 @@ func (s *speedscopeWriter) thread(pid, tid int64) *ssThread {
 	if t := s.threads[k]; t != nil {
 		return t
 	}
-	t := &ssThread{name: fmt.Sprintf("tid %d", tid)}
+	// Another thread starts: the thread before it, when every call of it
+	// has its end (a recording's threads come one after another), is done.
+	if c := s.cur; c != nil && !slices.ContainsFunc(c.open, func(f ssOpen) bool { return f.end == math.MaxInt64 }) {
+		s.closeUntil(c, math.MaxInt64)
+		s.endStream(c)
+	}
+	t := &ssThread{s: s, name: fmt.Sprintf("tid %d", tid)}
 	s.threads[k] = t
 	s.order = append(s.order, t)
 	return t
@@ -120,8 +132,17 @@ func (s *speedscopeWriter) frame(name string) int {
 func (t *ssThread) event(frame int, close bool, ns int64) {
 	if !t.any {
 		t.start, t.last, t.any = ns, ns, true
+		if t.s.cur == nil {
+			t.s.startStream(t)
+		}
 	}
 	ns = max(ns, t.last)
+	if t.streaming {
+		t.s.streamEvent(frame, close, ns, t.streamed > 0)
+		t.streamed++
+		t.last, t.end = ns, ns
+		return
+	}
 	v := uint64(frame) << 1
 	if close {
 		v |= 1
@@ -131,57 +152,89 @@ func (t *ssThread) event(frame int, close bool, ns int64) {
 	t.last, t.end = ns, ns
 }
 
+// startStream begins t's profile in the output: its events follow as
+// they come.
+func (s *speedscopeWriter) startStream(t *ssThread) {
+	s.cur, t.streaming, t.streamed = t, true, 0
+	s.profileHead(t)
+}
+
+// streamEvent writes one event of the streaming thread.
+func (s *speedscopeWriter) streamEvent(frame int, close bool, at int64, comma bool) {
+	b := s.scratch[:0]
+	if comma {
+		b = append(b, ',')
+	}
+	b = append(b, `{"type":"`...)
+	if close {
+		b = append(b, 'C')
+	} else {
+		b = append(b, 'O')
+	}
+	b = append(b, `","frame":`...)
+	b = strconv.AppendInt(b, int64(frame), 10)
+	b = append(b, `,"at":`...)
+	b = strconv.AppendInt(b, at, 10)
+	b = append(b, '}')
+	s.bw.Write(b)
+	s.scratch = b
+}
+
+// endStream ends the streaming thread's profile: its start and end come
+// after its events.
+func (s *speedscopeWriter) endStream(t *ssThread) {
+	fmt.Fprintf(s.bw, `],"startValue":%d,"endValue":%d}`, t.start, t.end)
+	s.cur, t.streaming, t.any = nil, false, false
+}
+
+// profileHead opens a profile of t, up to its events.
+func (s *speedscopeWriter) profileHead(t *ssThread) {
+	if s.profiles > 0 {
+		s.bw.WriteByte(',')
+	}
+	s.profiles++
+	name := t.name
+	if t.written > 0 {
+		name += fmt.Sprintf(" (%d)", t.written+1)
+	}
+	t.written++
+	s.bw.WriteString(`{"type":"evented","name":`)
+	s.bw.Write(appendJSONString(nil, name))
+	s.bw.WriteString(`,"unit":"nanoseconds","events":[`)
+}
+
+// profile writes t's events so far as a profile, and forgets them.
+func (s *speedscopeWriter) profile(t *ssThread) {
+	s.profileHead(t)
+	at := t.start
+	for i, ev := 0, t.events; len(ev) > 0; i++ {
+		v, n := binary.Uvarint(ev)
+		d, m := binary.Uvarint(ev[n:])
+		ev = ev[n+m:]
+		at += int64(d)
+		s.streamEvent(int(v>>1), v&1 == 1, at, i > 0)
+	}
+	fmt.Fprintf(s.bw, `],"startValue":%d,"endValue":%d}`, t.start, t.end)
+	t.events, t.any = nil, false
+}
+
 func (s *speedscopeWriter) close() error {
+	if c := s.cur; c != nil {
+		s.closeUntil(c, math.MaxInt64)
+		s.endStream(c)
+	}
 	for _, t := range s.order {
 		s.closeUntil(t, math.MaxInt64)
+		if t.any {
+			s.profile(t)
+		}
 	}
 	if s.err != nil {
 		return s.err
 	}
-	bw := bufio.NewWriterSize(s.out, 1<<16)
-	bw.WriteString(`{"$schema":"https://www.speedscope.app/file-format-schema.json","exporter":"tracebeat","name":`)
-	bw.Write(appendJSONString(nil, cmp.Or(s.name, "tracebeat")))
-	bw.WriteString(`,"activeProfileIndex":0,"profiles":[`)
-	var b []byte
-	first := true
-	for _, t := range s.order {
-		if !t.any {
-			continue
-		}
-		if !first {
-			bw.WriteByte(',')
-		}
-		first = false
-		bw.WriteString(`{"type":"evented","name":`)
-		bw.Write(appendJSONString(nil, t.name))
-		fmt.Fprintf(bw, `,"unit":"nanoseconds","startValue":%d,"endValue":%d,"events":[`, t.start, t.end)
-		at := t.start
-		for i, ev := 0, t.events; len(ev) > 0; i++ {
-			v, n := binary.Uvarint(ev)
-			d, m := binary.Uvarint(ev[n:])
-			ev = ev[n+m:]
-			at += int64(d)
-			b = b[:0]
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"type":"`...)
-			if v&1 == 1 {
-				b = append(b, 'C')
-			} else {
-				b = append(b, 'O')
-			}
-			b = append(b, `","frame":`...)
-			b = strconv.AppendUint(b, v>>1, 10)
-			b = append(b, `,"at":`...)
-			b = strconv.AppendInt(b, at, 10)
-			b = append(b, '}')
-			bw.Write(b)
-		}
-		bw.WriteString("]}")
-		t.events = nil
-	}
+	bw := s.bw
 	bw.WriteString(`],"shared":{"frames":[`)
+	var b []byte
 	for i, name := range s.names {
 		b = b[:0]
 		if i > 0 {
@@ -192,6 +245,6 @@ func (s *speedscopeWriter) close() error {
 		b = append(b, '}')
 		bw.Write(b)
 	}
-	bw.WriteString("]}}\n")
+	bw.WriteString("]},\"name\":\"tracebeat\"}\n")
 	return bw.Flush()
 }

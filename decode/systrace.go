@@ -232,7 +232,7 @@ func markerDumpEvents(in io.Reader, res *MarkerResult, fn func(markerEvent) erro
 func DecodeMarkerDump(in io.Reader, out io.Writer, format Format, names *MethodNames) (*MarkerResult, error) {
 	res := &MarkerResult{}
 	switch format {
-	case FormatJSON, FormatPerfetto, FormatArt, FormatSpeedscope:
+	case FormatJSON, FormatPerfetto, FormatArt, FormatSpeedscope, FormatHTML:
 		mj := newMarkerJSON(out, format, names, res)
 		if err := markerDumpEvents(in, res, mj.add); err != nil {
 			return nil, err
@@ -265,7 +265,7 @@ func DecodeMarkerDump(in io.Reader, out io.Writer, format Format, names *MethodN
 // systrace) or converts its trace_marker events to trace-event JSON.
 func DecodeSystrace(in io.Reader, out io.Writer, format Format, names *MethodNames) (*MarkerResult, error) {
 	switch format {
-	case FormatJSON, FormatPerfetto, FormatArt, FormatSpeedscope:
+	case FormatJSON, FormatPerfetto, FormatArt, FormatSpeedscope, FormatHTML:
 		res := &MarkerResult{}
 		mj := newMarkerJSON(out, format, names, res)
 		if err := systraceEvents(in, res, mj.add); err != nil {

@@ -31,10 +31,10 @@ const (
 
 // pathNode is one call path of both sides, times in mean nanoseconds a run.
 type pathNode struct {
-	name                string
-	baseTotal, baseSelf float64
-	newTotal, newSelf   float64
-	children            map[string]*pathNode
+	name                           string
+	baseTotal, baseSelf, baseCalls float64
+	newTotal, newSelf, newCalls    float64
+	children                       map[string]*pathNode
 }
 
 func (n *pathNode) child(name string) *pathNode {
@@ -59,9 +59,11 @@ func mergeTrees(base, next Side) *pathNode {
 			if isNew {
 				p.newTotal += float64(c.Stat.Total) / runs
 				p.newSelf += float64(c.Stat.Self) / runs
+				p.newCalls += float64(c.Stat.Calls) / runs
 			} else {
 				p.baseTotal += float64(c.Stat.Total) / runs
 				p.baseSelf += float64(c.Stat.Self) / runs
+				p.baseCalls += float64(c.Stat.Calls) / runs
 			}
 			add(p, c, runs, isNew)
 		}

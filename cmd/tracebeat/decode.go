@@ -47,6 +47,11 @@ The input kind is detected (--input-kind forces it):
                  <seconds>.<fraction>[:] [<thread>-<tid>] E|<pid>
                -> ftrace text the Perfetto UI opens; json: trace events
 
+--format html -o trace.html writes one page that opens offline in a browser:
+a flame graph (click to zoom, 0 to reset, invert, regex search with the
+share it matched, a tooltip per frame) and a timeline per thread (wheel to
+zoom, drag to move), with decode's notes.
+
 Other tools' formats (--format, each read in tests by the tool itself):
   art          Android's method trace (.trace, version 3): Android Studio's
                CPU profiler, Perfetto and dmtracedump open it
@@ -85,7 +90,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("decode", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	mapPath := fs.String("map", "", "methodMapping.txt giving method names for ids")
-	format := fs.String("format", "", "output format: text, json, perfetto, systrace, art (Android's method trace), speedscope, pprof or collapsed (default: text; ftrace text for marker input)")
+	format := fs.String("format", "", "output format: text, json, perfetto, systrace, html (a page to look at), art (Android's method trace), speedscope, pprof or collapsed (default: text; ftrace text for marker input)")
 	output := fs.StringP("output", "o", "", "write the output to this file instead of standard output")
 	kind := fs.String("input-kind", "auto", "input kind: auto, "+strings.Join(kindNames(), ", "))
 	byteOrder := fs.String("byte-order", "auto", "byte order of binary buffers: auto, big or little")
@@ -117,10 +122,10 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := decode.Options{Top: *top, MaxStack: *maxStack, IDs: *ids}
 	switch *format {
-	case "", "text", "json", "systrace", "perfetto", "art", "speedscope", "pprof", "collapsed":
+	case "", "text", "json", "systrace", "perfetto", "art", "speedscope", "pprof", "collapsed", "html":
 		opts.Format = decode.Format(*format)
 	default:
-		return usageErr("--format must be text, json, perfetto, systrace, art, speedscope, pprof or collapsed, not %q", *format)
+		return usageErr("--format must be text, json, perfetto, systrace, html, art, speedscope, pprof or collapsed, not %q", *format)
 	}
 	if *kind != "auto" {
 		if !slices.Contains(kindNames(), *kind) {

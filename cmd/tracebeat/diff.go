@@ -72,7 +72,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	minMs := fs.Float64("min-ms", 1, "milliseconds it must change by too")
 	by := fs.String("by", "self", "the time that decides: self or total")
 	only := fs.String("only", "", "compare only the methods whose names match this regular expression")
-	format := fs.String("format", "text", "output: text or json")
+	format := fs.String("format", "text", "output: text, json or html (the differential flame graph as a page to look at)")
 	output := fs.StringP("output", "o", "", "write the output to this file instead of standard output")
 	pngPath := fs.String("png", "", "also draw a differential flame graph to this PNG file")
 	anyMap := fs.Bool("any-map", false, "compare recordings with a map although they name another build")
@@ -114,8 +114,8 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		}
 		opt.Only = re
 	}
-	if *format != "text" && *format != "json" {
-		return usageErr("--format must be text or json, not %q", *format)
+	if *format != "text" && *format != "json" && *format != "html" {
+		return usageErr("--format must be text, json or html, not %q", *format)
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "tracebeat diff: %v\n", err)
@@ -141,8 +141,18 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tracebeat diff: note: %s\n", n)
 	}
 	write := res.WriteText
-	if *format == "json" {
+	switch *format {
+	case "json":
 		write = res.WriteJSON
+	case "html":
+		title := fmt.Sprintf("tracebeat diff: %s -> %s", filepath.Base(base.Label), filepath.Base(next.Label))
+		var notes []string
+		for _, m := range res.Methods {
+			if m.Status == diff.Regressed {
+				notes = append(notes, fmt.Sprintf("regressed: %s, self %.3f -> %.3f ms", m.Name, m.SelfMsBase, m.SelfMsNew))
+			}
+		}
+		write = func(w io.Writer) error { return diff.WriteHTML(w, base, next, title, notes) }
 	}
 	if *output != "" {
 		err = atomicfile.Write(*output, 0o644, write)

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// chromium finds a Chromium to drive. Without one the test is skipped
+// with a message, and fails on CI (CI=true), where scripts/test.sh
+// installs Debian's chromium.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("no Chromium on PATH, and CI=true requires one (scripts/test.sh installs Debian's chromium)")
+	}
+	t.Skipf("no Chromium on PATH (Debian: apt-get install chromium): the page is not opened")
+	return ""
+}
+
+// pageCheck opens an HTML page of decode or diff in headless Chromium and
+// checks what a person does with it: it loads without an error on the
+// console, a search for name highlights frames and says what share it
+// matched, a click on that frame zooms the view, and a screenshot shows a
+// picture (not a blank page). It returns the screenshot of the page as it
+// opened.
+func pageCheck(t *testing.T, browser, page, name string) []byte {
+	t.Helper()
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.Headless, chromedp.WindowSize(1280, 720))...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	// Everything the page writes to its console, read while it runs.
+	var mu sync.Mutex
+	var problems []string
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.IsException() || m.Type == "error" || m.Type == "warning" {
+				mu.Lock()
+				problems = append(problems, m.String())
+				mu.Unlock()
+			}
+		}
+	}()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+page)), "loading %s", page)
+	ready, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.tracebeat && window.tracebeat.ready`))
+	require.NoError(t, err)
+	require.True(t, ready)
+	first, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	matched, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`tracebeat.search(%q)`, regexp.QuoteMeta(name))))
+	require.NoError(t, err)
+	require.Positive(t, matched, "the search highlights frames of %s", name)
+	matchedText, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('matched').textContent`))
+	require.NoError(t, err)
+	require.Regexp(t, `^Matched: \d+\.\d\d%$`, matchedText)
+	center, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]float64](fmt.Sprintf(`tracebeat.frameCenter(%q)`, name)))
+	require.NoError(t, err)
+	require.NotNil(t, center, "a frame of %s is drawn", name)
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(center["x"], center["y"])))
+	zoomed, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`tracebeat.state.zoomed`))
+	require.NoError(t, err)
+	require.True(t, zoomed, "a click on a frame zooms to it")
+	matchedText, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('matched').textContent`))
+	require.NoError(t, err)
+	require.Equal(t, "Matched: 100.00%", matchedText, "zoomed to a frame the search matches: all of it matches")
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	time.Sleep(100 * time.Millisecond) // the console's last messages
+	mu.Lock()
+	require.Empty(t, problems, "the console of %s", page)
+	mu.Unlock()
+	img, err := png.Decode(bytes.NewReader(shot))
+	require.NoError(t, err)
+	colors := map[uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 4 {
+		for x := b.Min.X; x < b.Max.X; x += 4 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			colors[r>>8<<16|g>>8<<8|bl>>8] = true
+		}
+	}
+	require.Greater(t, len(colors), 8, "the screenshot shows a picture, not a blank page")
+	return first
+}
+
+// TestHTMLViewerInABrowser opens decode's page of a recording and of a
+// Matrix stack report, and diff's page, in a real browser.
+func TestHTMLViewerInABrowser(t *testing.T) {
+	browser := chromium(t)
+	dir := t.TempDir()
+
+	classes := threadsProgram(t)
+	trace, methodMap, _ := recordThreads(t, classes, nil, nil, nil, 4, 50)
+	recordingPage := filepath.Join(dir, "recording.html")
+	code, _, stderr := runDecodeArgs("--map", methodMap, "--format", "html", "-o", recordingPage, trace)
+	require.Equal(t, exitOK, code, stderr)
+	shot := pageCheck(t, browser, recordingPage, "fixture.Threads$Worker.compute(I)J")
+	if os.Getenv("TRACEBEAT_UPDATE_SCREENSHOT") == "1" {
+		require.NoError(t, os.WriteFile(filepath.Join("..", "..", "docs", "viewer.png"), shot, 0o644))
+	}
+
+	stackMap := filepath.Join(dir, "map.txt")
+	require.NoError(t, os.WriteFile(stackMap, []byte("1,9,app.Main main ([Ljava.lang.String;)V\n2,1,app.Work run ()V\n3,1,app.Work slow ()V\n4,1,app.Work fast ()V\n"), 0o644))
+	stack := filepath.Join(dir, "stack.txt")
+	require.NoError(t, os.WriteFile(stack, []byte("0,1,1,900\n1,2,1,880\n2,3,2,700\n2,4,5,120\n"), 0o644))
+	stackPage := filepath.Join(dir, "stack.html")
+	code, _, stderr = runDecodeArgs("--map", stackMap, "--format", "html", "-o", stackPage, stack)
+	require.Equal(t, exitOK, code, stderr)
+	pageCheck(t, browser, stackPage, "app.Work.slow()V")
+
+	builds := diffBuilds(t)
+	runsA, mapA := recordRuns(t, builds[0], 1, "1")
+	runsB, mapB := recordRuns(t, builds[1], 1, "1")
+	diffPage := filepath.Join(dir, "diff.html")
+	code, _, stderr = runCLI("diff", "--base-map", mapA, "--map", mapB, "--format", "html", "-o", diffPage, runsA, runsB)
+	require.Contains(t, []int{exitOK, exitFailure}, code, stderr)
+	pageCheck(t, browser, diffPage, "app.Work.slowed(I)J")
+}

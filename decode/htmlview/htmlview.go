@@ -1,0 +1,80 @@
+// Package htmlview is the page `decode --format html` and `diff --format
+// html` write: a small template (head.html, viewer.js) around the data the
+// writer packs into it. One file, nothing fetched: it opens offline.
+package htmlview
+
+import (
+	"bufio"
+	_ "embed"
+	"encoding/json"
+	"html"
+	"strings"
+)
+
+//go:embed head.html
+var head string
+
+//go:embed viewer.js
+var viewer string
+
+// Head is the page up to where the data starts.
+func Head(title string) string {
+	return strings.ReplaceAll(head, "{{TITLE}}", html.EscapeString(title))
+}
+
+// Tail is the page's code and end, after the data.
+func Tail() string {
+	return "<script>\n" + viewer + "</script>\n</body>\n</html>\n"
+}
+
+// Meta is what the page's code reads beside the packed slices.
+type Meta struct {
+	Title   string   `json:"title"`
+	Process string   `json:"process"`
+	Clock   string   `json:"clock"`
+	Notes   []string `json:"notes"`
+	Names   []string `json:"names"`
+	Threads []Thread `json:"threads"`
+	// Tree is a diff's call tree, 8 numbers a node: the parent's index
+	// (0 the root, nodes counted from 1 in this order), the name's index,
+	// NEW's total, self (ns) and calls, BASE's total, self and calls.
+	Tree []int64 `json:"tree,omitempty"`
+	Diff bool    `json:"diff"`
+}
+
+// Thread is a thread's slices: the script blocks (id "tbN") that hold them
+// packed, as varints a slice: the name's index, the start (a zigzag delta
+// from the slice before), the duration (ns), and depth<<2 | flags (1: no
+// exit recorded, 2: started before the buffer).
+type Thread struct {
+	Pid    int64  `json:"pid"`
+	Tid    int64  `json:"tid"`
+	Name   string `json:"name"`
+	Slices int    `json:"slices"`
+	Blocks []int  `json:"blocks"`
+	// Unsorted: the slices were packed as they ended; the page sorts them.
+	Unsorted bool `json:"unsorted,omitempty"`
+}
+
+// WriteTail writes the page's data and code, after the blocks.
+func WriteTail(w *bufio.Writer, meta Meta) error {
+	if meta.Notes == nil {
+		meta.Notes = []string{}
+	}
+	if meta.Names == nil {
+		meta.Names = []string{}
+	}
+	if meta.Threads == nil {
+		meta.Threads = []Thread{}
+	}
+	data, err := json.Marshal(meta)
+	if err != nil {
+		return err
+	}
+	w.WriteString(`<script type="application/json" id="tbmeta">`)
+	// A name holding "</script>" must not end the block.
+	w.WriteString(strings.ReplaceAll(string(data), "<", `\u003c`))
+	w.WriteString("</script>\n")
+	w.WriteString(Tail())
+	return nil
+}

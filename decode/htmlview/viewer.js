@@ -1,0 +1,288 @@
+(function () {
+'use strict';
+var t0 = performance.now();
+var meta = JSON.parse(document.getElementById('tbmeta').textContent);
+var names = meta.names;
+var ROW = 16, MAXPX = 32767;
+var canvas = document.getElementById('canvas'), ctx = canvas.getContext('2d');
+var tip = document.getElementById('tip');
+var state = { view: 'flame', thread: -1, invert: false, focus: null, search: null, matchCount: 0, matchedShare: 0, zoomed: false, t0: 0, t1: 0 };
+
+// --- the data: each thread's slices, unpacked from its base64 blocks ---
+function bytesOf(id) {
+  var s = document.getElementById('tb' + id).textContent, bin = atob(s), a = new Uint8Array(bin.length);
+  for (var i = 0; i < bin.length; i++) a[i] = bin.charCodeAt(i);
+  return a;
+}
+function unpack(th) {
+  var n = th.slices, r = { name: new Int32Array(n), start: new Float64Array(n), dur: new Float64Array(n), depth: new Int32Array(n), flags: new Uint8Array(n), maxDepth: 0, n: n };
+  var k = 0, last = 0;
+  th.blocks.forEach(function (id) {
+    var a = bytesOf(id), p = 0;
+    function uv() { var v = 0, m = 1, b; do { b = a[p++]; v += (b & 127) * m; m *= 128; } while (b & 128); return v; }
+    while (p < a.length && k < n) {
+      r.name[k] = uv();
+      var z = uv(); last += (z % 2 === 0) ? z / 2 : -(z + 1) / 2; r.start[k] = last;
+      r.dur[k] = uv();
+      var d = uv(); r.depth[k] = Math.floor(d / 4); r.flags[k] = d % 4;
+      if (r.depth[k] > r.maxDepth) r.maxDepth = r.depth[k];
+      k++;
+    }
+  });
+  if (th.unsorted) {
+    var idx = new Int32Array(n); for (var i = 0; i < n; i++) idx[i] = i;
+    idx.sort(function (x, y) { return r.start[x] - r.start[y] || r.depth[x] - r.depth[y]; });
+    ['name', 'start', 'dur', 'depth', 'flags'].forEach(function (f) { var o = r[f], c = new o.constructor(n); for (var i = 0; i < n; i++) c[i] = o[idx[i]]; r[f] = c; });
+  }
+  return r;
+}
+var threads = meta.threads.map(function (th) { var s = unpack(th); s.label = th.name; return s; });
+var tmin = Infinity, tmax = -Infinity;
+threads.forEach(function (s) { for (var i = 0; i < s.n; i++) { if (s.start[i] < tmin) tmin = s.start[i]; if (s.start[i] + s.dur[i] > tmax) tmax = s.start[i] + s.dur[i]; } });
+if (!isFinite(tmin)) { tmin = 0; tmax = 1; }
+state.t0 = tmin; state.t1 = Math.max(tmax, tmin + 1);
+
+// --- the call tree: a node per call path, merged over the threads chosen ---
+function Node(name, parent) { this.name = name; this.parent = parent; this.total = 0; this.self = 0; this.calls = 0; this.children = []; this.byName = null; this.base = null; }
+Node.prototype.child = function (name) {
+  if (!this.byName) this.byName = new Map();
+  var c = this.byName.get(name);
+  if (!c) { c = new Node(name, this); this.byName.set(name, c); this.children.push(c); }
+  return c;
+};
+function buildTree(which) {
+  var root = new Node(-1, null);
+  if (meta.diff) return diffTree();
+  threads.forEach(function (s, ti) {
+    if (which >= 0 && which !== ti) return;
+    var stack = [], kids = [];
+    for (var i = 0; i < s.n; i++) {
+      var d = Math.min(s.depth[i], stack.length);
+      stack.length = d; kids.length = d;
+      var parent = d > 0 ? stack[d - 1] : root;
+      var node = parent.child(s.name[i]);
+      node.total += s.dur[i]; node.calls++;
+      node.self += s.dur[i];
+      if (d > 0) stack[d - 1].self -= s.dur[i];
+      stack.push(node);
+    }
+  });
+  root.children.forEach(function (c) { root.total += c.total; root.calls += c.calls; });
+  sortTree(root);
+  return root;
+}
+// A diff's tree: [parent, name, newTotal, newSelf, newCalls, baseTotal, baseSelf, baseCalls] a node.
+function diffTree() {
+  var t = meta.tree, nodes = [new Node(-1, null)], root = nodes[0];
+  for (var i = 0; i < t.length; i += 8) {
+    var n = nodes[t[i]].child(t[i + 1]);
+    n.total = t[i + 2]; n.self = t[i + 3]; n.calls = t[i + 4]; n.base = { total: t[i + 5], self: t[i + 6], calls: t[i + 7] };
+    nodes.push(n);
+  }
+  root.children.forEach(function (c) { root.total += c.total; });
+  sortTree(root);
+  return root;
+}
+function sortTree(n) { n.children.sort(function (a, b) { return names[a.name] < names[b.name] ? -1 : 1; }); n.children.forEach(sortTree); }
+function depthOf(n) { var d = 0; n.children.forEach(function (c) { d = Math.max(d, 1 + depthOf(c)); }); return d; }
+
+// --- drawing ---
+var rects = [];
+function ms(ns) { return ns >= 1e6 ? (ns / 1e6).toFixed(3) + ' ms' : (ns / 1e3).toFixed(3) + ' µs'; }
+function hue(s) { var h = 0; for (var i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; return h; }
+function baseColor(name) { var h = hue(name); return 'hsl(' + (20 + (Math.abs(h) % 40)) + ',' + (70 + Math.abs(h >> 8) % 25) + '%,' + (58 + Math.abs(h >> 16) % 14) + '%)'; }
+function diffColor(n) {
+  if (!n.base || n.base.total === 0) return 'rgb(240,210,60)';
+  var d = n.self - n.base.self, ref = Math.max(n.self, n.base.self);
+  if (ref <= 0 || Math.abs(d) < ref * 0.02) return 'rgb(215,215,210)';
+  var k = Math.min(Math.abs(d) / ref, 1), l = Math.round(235 - 175 * k);
+  return d > 0 ? 'rgb(235,' + l + ',' + l + ')' : 'rgb(' + l + ',' + l + ',235)';
+}
+function matches(n) { return state.search && state.search.test(names[n.name]); }
+function size(h) {
+  var w = document.documentElement.clientWidth;
+  canvas.width = w * devicePixelRatio; canvas.height = h * devicePixelRatio;
+  canvas.style.width = w + 'px'; canvas.style.height = h + 'px';
+  ctx.setTransform(devicePixelRatio, 0, 0, devicePixelRatio, 0, 0);
+  ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle';
+  return w;
+}
+var tree = null;
+function drawFlame() {
+  var focus = state.focus || tree, levels = Math.min(depthOf(tree) + 1, Math.floor(MAXPX / ROW) - 1);
+  var h = Math.max(levels * ROW + 4, 200), w = size(h);
+  ctx.clearRect(0, 0, w, h);
+  rects = [];
+  var y = function (level) { return state.invert ? level * ROW : h - (level + 1) * ROW; };
+  // The focus's ancestors span the width, the focus's subtree is drawn to scale.
+  var chain = []; for (var a = focus; a; a = a.parent) chain.unshift(a);
+  chain.forEach(function (n, level) { if (n !== tree) box(n, 0, w, level - 1); });
+  var base = chain.length - 2;
+  if (focus.total <= 0) return;
+  var scale = w / focus.total;
+  (function walk(n, x, level) {
+    if (level >= levels) return;
+    n.children.forEach(function (c) {
+      var cw = c.total * scale;
+      if (cw >= 0.5) { box(c, x, cw, level); walk(c, x, level + 1); }
+      x += cw;
+    });
+  })(focus, 0, base + 1);
+  function box(n, x, bw, level) {
+    if (level < 0) return;
+    var yy = y(level), m = matches(n);
+    ctx.fillStyle = m ? 'rgb(200,60,200)' : meta.diff ? diffColor(n) : baseColor(names[n.name]);
+    ctx.fillRect(x, yy, Math.max(bw - 0.5, 0.5), ROW - 1);
+    if (bw > 30) {
+      ctx.fillStyle = '#000';
+      var label = names[n.name], max = Math.floor((bw - 6) / 6.5);
+      ctx.fillText(label.length > max ? label.slice(0, Math.max(max - 1, 1)) + '…' : label, x + 3, yy + ROW / 2);
+    }
+    rects.push({ x: x, y: yy, w: bw, h: ROW - 1, node: n });
+  }
+  updateMatches(focus);
+}
+function updateMatches(focus) {
+  var count = 0, sum = 0;
+  // The focus itself counts (a zoom to a matching frame matches it whole).
+  (function visit(n, inMatch) {
+    var m = n !== tree && matches(n);
+    if (m) count++;
+    if (m && !inMatch) sum += n.total;
+    n.children.forEach(function (c) { visit(c, inMatch || m); });
+  })(focus, false);
+  state.matchCount = count; state.matchedShare = focus.total > 0 ? sum / focus.total : 0;
+  document.getElementById('matched').textContent = state.search ? 'Matched: ' + (100 * state.matchedShare).toFixed(2) + '%' : '';
+}
+function drawTimeline() {
+  var shown = threads.map(function (s, i) { return i; }).filter(function (i) { return state.thread < 0 || state.thread === i; });
+  var rowsOf = function (s) { return Math.min(s.maxDepth + 1, 40); };
+  var h = 0; shown.forEach(function (i) { h += (rowsOf(threads[i]) + 1) * ROW + 4; });
+  h = Math.min(Math.max(h, 200), MAXPX);
+  var w = size(h), span = state.t1 - state.t0, scale = w / span;
+  ctx.clearRect(0, 0, w, h);
+  rects = [];
+  var top = 0;
+  shown.forEach(function (ti) {
+    var s = threads[ti], rows = rowsOf(s);
+    ctx.fillStyle = '#333'; ctx.fillText(s.label + ' (' + s.n + ' calls)', 4, top + ROW / 2);
+    top += ROW;
+    var lastPx = new Float64Array(rows).fill(-1);
+    for (var i = 0; i < s.n; i++) {
+      var d = s.depth[i]; if (d >= rows) continue;
+      var x0 = (s.start[i] - state.t0) * scale, x1 = (s.start[i] + s.dur[i] - state.t0) * scale;
+      if (x1 < 0 || x0 > w) continue;
+      var yy = top + d * ROW, n = { name: s.name[i], dur: s.dur[i], start: s.start[i], flags: s.flags[i] };
+      if (x1 - x0 < 1) {
+        // Narrower than a pixel: one pixel stands for all that fall in it.
+        var px = Math.floor(x0);
+        if (px === lastPx[d]) continue;
+        lastPx[d] = px;
+        ctx.fillStyle = '#999'; ctx.fillRect(px, yy, 1, ROW - 1);
+        continue;
+      }
+      ctx.fillStyle = matches(n) ? 'rgb(200,60,200)' : baseColor(names[n.name]);
+      ctx.fillRect(x0, yy, x1 - x0, ROW - 1);
+      if (x1 - x0 > 30) { ctx.fillStyle = '#000'; var label = names[n.name], max = Math.floor((x1 - x0 - 6) / 6.5); ctx.fillText(label.length > max ? label.slice(0, Math.max(max - 1, 1)) + '…' : label, Math.max(x0, 0) + 3, yy + ROW / 2); }
+      rects.push({ x: x0, y: yy, w: x1 - x0, h: ROW - 1, slice: n });
+    }
+    top += rows * ROW + 4;
+  });
+  document.getElementById('matched').textContent = '';
+}
+function draw() {
+  var s = performance.now();
+  if (state.view === 'flame') drawFlame(); else drawTimeline();
+  state.drawMs = performance.now() - s;
+  document.getElementById('info').textContent = state.view === 'flame'
+    ? (state.focus && state.focus !== tree ? 'zoomed: ' + names[state.focus.name] + ', ' : '') + 'total ' + ms((state.focus || tree).total)
+    : 'showing ' + ms(state.t1 - state.t0) + ' of ' + ms(tmax - tmin) + ' (wheel: zoom, drag: move)';
+}
+
+// --- interaction ---
+function hit(e) {
+  var r = canvas.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
+  for (var i = rects.length - 1; i >= 0; i--) { var q = rects[i]; if (x >= q.x && x < q.x + q.w && y >= q.y && y < q.y + q.h) return q; }
+  return null;
+}
+canvas.addEventListener('mousemove', function (e) {
+  var q = hit(e);
+  if (!q) { tip.style.display = 'none'; return; }
+  var t;
+  if (q.node) {
+    var n = q.node, root = state.focus || tree;
+    t = names[n.name] + '\ncalls ' + n.calls + ', self ' + ms(n.self) + ', total ' + ms(n.total) + ' (' + (100 * n.total / (root.total || 1)).toFixed(2) + '%)';
+    if (n.base) t += '\nBASE: calls ' + n.base.calls + ', self ' + ms(n.base.self) + ', total ' + ms(n.base.total);
+  } else {
+    var s = q.slice;
+    t = names[s.name] + '\n' + ms(s.dur) + ' from ' + ms(s.start) + (s.flags & 1 ? '\n(no exit recorded)' : '') + (s.flags & 2 ? '\n(started before the buffer)' : '');
+  }
+  tip.textContent = t; tip.style.display = 'block';
+  tip.style.left = Math.min(e.clientX + 12, innerWidth - 300) + 'px'; tip.style.top = (e.clientY + 12) + 'px';
+});
+canvas.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
+canvas.addEventListener('click', function (e) {
+  var q = hit(e);
+  if (state.view === 'flame' && q && q.node) { state.focus = q.node; state.zoomed = q.node !== tree; draw(); }
+  else if (state.view === 'timeline' && q && q.slice) { zoomTime(q.slice.start, q.slice.start + Math.max(q.slice.dur, 1)); }
+});
+function zoomTime(a, b) { var pad = (b - a) * 0.05; state.t0 = a - pad; state.t1 = b + pad; state.zoomed = true; draw(); }
+canvas.addEventListener('wheel', function (e) {
+  if (state.view !== 'timeline') return;
+  e.preventDefault();
+  var r = canvas.getBoundingClientRect(), f = (e.clientX - r.left) / r.width, span = state.t1 - state.t0;
+  var k = e.deltaY > 0 ? 1.25 : 0.8, ns = Math.max(span * k, 1000), at = state.t0 + f * span;
+  state.t0 = at - f * ns; state.t1 = state.t0 + ns; state.zoomed = true; draw();
+}, { passive: false });
+var dragX = null;
+canvas.addEventListener('mousedown', function (e) { if (state.view === 'timeline') dragX = e.clientX; });
+addEventListener('mouseup', function () { dragX = null; });
+addEventListener('mousemove', function (e) {
+  if (dragX === null) return;
+  var dx = (e.clientX - dragX) / canvas.clientWidth * (state.t1 - state.t0);
+  state.t0 -= dx; state.t1 -= dx; dragX = e.clientX; draw();
+});
+function reset() { state.focus = null; state.zoomed = false; state.t0 = tmin; state.t1 = Math.max(tmax, tmin + 1); draw(); }
+document.getElementById('reset').onclick = reset;
+function setView(v) {
+  state.view = v;
+  document.getElementById('flameBtn').className = v === 'flame' ? 'on' : '';
+  document.getElementById('timeBtn').className = v === 'timeline' ? 'on' : '';
+  draw();
+}
+document.getElementById('flameBtn').onclick = function () { setView('flame'); };
+document.getElementById('timeBtn').onclick = function () { setView('timeline'); };
+document.getElementById('invert').onchange = function (e) { state.invert = e.target.checked; draw(); };
+var sel = document.getElementById('thread');
+sel.innerHTML = '<option value="-1">all threads, merged</option>' + threads.map(function (s, i) { return '<option value="' + i + '">' + s.label.replace(/[<&]/g, '') + '</option>'; }).join('');
+sel.onchange = function () { state.thread = +sel.value; tree = buildTree(state.thread); state.focus = null; draw(); };
+var search = document.getElementById('search');
+search.oninput = function () {
+  try { state.search = search.value ? new RegExp(search.value) : null; search.style.background = ''; } catch (err) { state.search = null; search.style.background = '#fdd'; }
+  draw();
+};
+addEventListener('keydown', function (e) {
+  if ((e.ctrlKey || e.metaKey) && e.key === 'f') { e.preventDefault(); search.focus(); }
+  else if (e.key === '0' && document.activeElement !== search) reset();
+});
+addEventListener('resize', draw);
+if (meta.diff) { document.getElementById('timeBtn').style.display = 'none'; sel.style.display = 'none'; }
+var notes = document.getElementById('notes');
+(meta.clock ? [meta.clock] : []).concat(meta.notes).forEach(function (n) { var li = document.createElement('li'); li.textContent = n; notes.appendChild(li); });
+
+tree = buildTree(-1);
+draw();
+// For tests and scripts: the state, and where a frame named so is drawn.
+window.tracebeat = {
+  state: state,
+  search: function (re) { search.value = re; search.oninput(); return state.matchCount; },
+  frameCenter: function (name) {
+    for (var i = 0; i < rects.length; i++) { var q = rects[i], n = q.node || q.slice; if (names[n.name] === name && q.w > 4) { var r = canvas.getBoundingClientRect(); return { x: r.left + q.x + q.w / 2, y: r.top + q.y + q.h / 2 }; } }
+    return null;
+  },
+  setView: setView,
+  calls: threads.reduce(function (a, s) { return a + s.n; }, 0),
+  renderMs: performance.now() - t0,
+  ready: true
+};
+})();

@@ -1,0 +1,58 @@
+package diff
+
+import (
+	"bufio"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/tracebeat/tracebeat/decode/htmlview"
+)
+
+// WriteHTML writes the differential flame graph as decode's interactive
+// page (decode/htmlview): NEW's call paths, each coloured by the change
+// of its self time from BASE, searchable and zoomable, BASE's figures in
+// each frame's tooltip. Times are the means over each side's runs.
+func WriteHTML(w io.Writer, base, next Side, title string, notes []string) error {
+	root := mergeTrees(base, next)
+	meta := htmlview.Meta{Title: title, Notes: notes, Diff: true}
+	index := map[string]int{}
+	name := func(s string) int64 {
+		i, ok := index[s]
+		if !ok {
+			i = len(meta.Names)
+			index[s] = i
+			meta.Names = append(meta.Names, s)
+		}
+		return int64(i)
+	}
+	count := 0
+	var walk func(n *pathNode, parent int)
+	walk = func(n *pathNode, parent int) {
+		keys := make([]string, 0, len(n.children))
+		for k := range n.children {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			c := n.children[k]
+			if c.newTotal <= 0 {
+				continue // a path only BASE took: NEW's graph has no place for it
+			}
+			count++
+			me := count
+			meta.Tree = append(meta.Tree, int64(parent), name(c.name), round(c.newTotal), round(c.newSelf), round(c.newCalls),
+				round(c.baseTotal), round(c.baseSelf), round(c.baseCalls))
+			walk(c, me)
+		}
+	}
+	walk(root, 0)
+	bw := bufio.NewWriter(w)
+	bw.WriteString(htmlview.Head(title))
+	if err := htmlview.WriteTail(bw, meta); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func round(x float64) int64 { return int64(math.Round(x)) }
