@@ -3,8 +3,9 @@
 # Runs the whole test suite (go vet + go test). Installs what the tests need
 # when it is missing, from Debian's packages (as root, with apt-get): a JDK
 # 17, ProGuard, Gradle, commons-lang3, zip, ASM, Gson and picocli (a
-# start-up program the clock test records), and the Kotlin, Groovy and
-# Eclipse compilers whose classes the conformance tests instrument.
+# start-up program the clock test records), Chromium (the HTML page is
+# opened in it), and the Kotlin, Groovy and Eclipse compilers whose
+# classes the conformance tests instrument.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -17,6 +18,7 @@ command -v zip >/dev/null 2>&1 || need+=(zip)
 [[ -f /usr/share/java/asm.jar ]] || need+=(libasm-java)
 [[ -f /usr/share/java/gson.jar ]] || need+=(libgoogle-gson-java)
 [[ -f /usr/share/java/picocli.jar ]] || need+=(libpicocli-java)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v kotlinc >/dev/null 2>&1 || need+=(kotlin)
 command -v groovyc >/dev/null 2>&1 || need+=(groovy)
 command -v ecj >/dev/null 2>&1 || need+=(ecj)
