@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/instrument/store"
@@ -49,6 +50,8 @@ type packStore interface {
 	RemoveRun(identity string)
 	Report(identity string) []byte
 	PutReport(identity string, data []byte) error
+	Used(packs []string, identity string)
+	Trim(maxAge time.Duration, now time.Time) int
 }
 
 var _ packStore = (*store.Store)(nil)

@@ -1,6 +1,13 @@
 package instrument
 
-import "github.com/tracebeat/tracebeat/methodmap"
+import (
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tracebeat/tracebeat/instrument/store"
+	"github.com/tracebeat/tracebeat/methodmap"
+)
 
 // runCache is the cache as one run sees it: the store, the run's view of
 // each input's pack, the checks and content sums that tell the inputs
@@ -142,5 +149,15 @@ func (c *runCache) keep() {
 	c.storeCache()
 	if c.p.opt.MapPath != "" {
 		c.p.storeSnapshot()
+	}
+	// What this run used stays; what no run used for a week goes (each
+	// upgrade of the binary leaves the last one's snapshots and packs).
+	packs := make([]string, 0, 2*len(c.inputs))
+	for _, in := range c.inputs {
+		packs = append(packs, in.key, in.fromKey)
+	}
+	c.store.Used(packs, c.identity)
+	if n := c.store.Trim(store.DefaultMaxAge, time.Now()); n > 0 {
+		c.p.opt.Log.Debug("cache: removed what no run used for a week", zap.Int("files", n))
 	}
 }
