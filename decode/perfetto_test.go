@@ -16,6 +16,41 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// The field numbers of Perfetto's protos (perfetto_trace.proto, package
+// perfetto.protos) that this reader needs, typed here anew and not taken
+// from the writer's constants: a wrong number in the writer must not be
+// read back by the same wrong number.
+const (
+	ptDefaultsClockID    = 58 // TracePacketDefaults.timestamp_clock_id
+	ptDefaultsEvent      = 11 // TracePacketDefaults.track_event_defaults
+	ptEventCounterVal    = 30 // TrackEvent.counter_value
+	ptEventDefTrack      = 11 // TrackEventDefaults.track_uuid
+	ptEventNameIID       = 10 // TrackEvent.name_iid
+	ptEventTrackUUID     = 11 // TrackEvent.track_uuid
+	ptEventType          = 9  // TrackEvent.type
+	ptInternedData       = 12 // TracePacket.interned_data
+	ptInternedNames      = 2  // InternedData.event_names
+	ptNameIID            = 1  // EventName.iid
+	ptNameName           = 2  // EventName.name
+	ptProcessName        = 6  // ProcessDescriptor.process_name
+	ptProcessPid         = 1  // ProcessDescriptor.pid
+	ptSequenceFlags      = 13 // TracePacket.sequence_flags
+	ptSequenceID         = 10 // TracePacket.trusted_packet_sequence_id
+	ptThreadName         = 5  // ThreadDescriptor.thread_name
+	ptThreadPid          = 1  // ThreadDescriptor.pid
+	ptThreadTid          = 2  // ThreadDescriptor.tid
+	ptTimestamp          = 8  // TracePacket.timestamp
+	ptTracePacket        = 1  // Trace.packet
+	ptTracePacketDefault = 59 // TracePacket.trace_packet_defaults
+	ptTrackCounter       = 8  // TrackDescriptor.counter
+	ptTrackDescriptor    = 60 // TracePacket.track_descriptor
+	ptTrackEvent         = 11 // TracePacket.track_event
+	ptTrackName          = 2  // TrackDescriptor.name
+	ptTrackProcess       = 3  // TrackDescriptor.process
+	ptTrackThread        = 4  // TrackDescriptor.thread
+	ptTrackUUID          = 1  // TrackDescriptor.uuid
+)
+
 // pfSlice is a slice as a viewer shows it: on a thread, with a name, from
 // start to end (ns).
 type pfSlice struct {
@@ -58,68 +93,68 @@ func readPerfetto(t testing.TB, data []byte) *pfTrace {
 		start int64
 	}
 	stacks := map[uint64][]open{}
-	for _, pkt := range pbMessages(t, data, pbTracePacket) {
+	for _, pkt := range pbMessages(t, data, ptTracePacket) {
 		out.Packets++
 		f := pbFields(t, pkt)
-		seqID := f.uint(pbSequenceID)
-		if desc, ok := f.msg(pbTrackDescriptor); ok {
+		seqID := f.uint(ptSequenceID)
+		if desc, ok := f.msg(ptTrackDescriptor); ok {
 			d := pbFields(t, desc)
-			uuid := d.uint(pbTrackUUID)
-			if p, ok := d.msg(pbTrackProcess); ok {
+			uuid := d.uint(ptTrackUUID)
+			if p, ok := d.msg(ptTrackProcess); ok {
 				pf := pbFields(t, p)
-				out.ProcNames[int64(pf.uint(pbProcessPid))] = pf.str(pbProcessName)
+				out.ProcNames[int64(pf.uint(ptProcessPid))] = pf.str(ptProcessName)
 			}
-			if th, ok := d.msg(pbTrackThread); ok {
+			if th, ok := d.msg(ptTrackThread); ok {
 				tf := pbFields(t, th)
-				k := [2]int64{int64(tf.uint(pbThreadPid)), int64(tf.uint(pbThreadTid))}
+				k := [2]int64{int64(tf.uint(ptThreadPid)), int64(tf.uint(ptThreadTid))}
 				threadOf[uuid] = k
-				if n := tf.str(pbThreadName); n != "" {
+				if n := tf.str(ptThreadName); n != "" {
 					out.ThreadNames[k] = n
 				}
 			}
-			if _, ok := d.msg(pbTrackCounter); ok {
-				counterName[uuid] = d.str(pbTrackName)
+			if _, ok := d.msg(ptTrackCounter); ok {
+				counterName[uuid] = d.str(ptTrackName)
 			}
 			continue
 		}
-		flags := f.uint(pbSequenceFlags)
+		flags := f.uint(ptSequenceFlags)
 		s := seqs[seqID]
 		if flags&seqIncrementalCleared != 0 {
 			s = &seqState{cleared: true, names: map[uint64]string{}}
 			seqs[seqID] = s
-			if defs, ok := f.msg(pbTracePacketDefault); ok {
+			if defs, ok := f.msg(ptTracePacketDefault); ok {
 				df := pbFields(t, defs)
-				require.EqualValues(t, clockDeltas, df.uint(pbDefaultsClockID), "the sequence's clock")
-				ev, _ := df.msg(pbDefaultsEvent)
-				s.track = pbFields(t, ev).uint(pbEventDefTrack)
+				require.EqualValues(t, clockDeltas, df.uint(ptDefaultsClockID), "the sequence's clock")
+				ev, _ := df.msg(ptDefaultsEvent)
+				s.track = pbFields(t, ev).uint(ptEventDefTrack)
 			}
 		}
-		ev, ok := f.msg(pbTrackEvent)
+		ev, ok := f.msg(ptTrackEvent)
 		if !ok {
 			continue
 		}
 		require.NotNil(t, s, "packet %d: an event on sequence %d before its state was cleared", out.Packets, seqID)
 		require.NotZero(t, flags&seqNeedsIncremental, "packet %d: an event using the sequence's state says so", out.Packets)
-		if in, ok := f.msg(pbInternedData); ok {
-			for _, name := range pbFields(t, in).msgs(pbInternedNames) {
+		if in, ok := f.msg(ptInternedData); ok {
+			for _, name := range pbFields(t, in).msgs(ptInternedNames) {
 				nf := pbFields(t, name)
-				s.names[nf.uint(pbNameIID)] = nf.str(pbNameName)
+				s.names[nf.uint(ptNameIID)] = nf.str(ptNameName)
 			}
 		}
-		s.clock += f.uint(pbTimestamp)
+		s.clock += f.uint(ptTimestamp)
 		ts := int64(s.clock)
 		e := pbFields(t, ev)
 		track := s.track
-		if u, ok := e.has(pbEventTrackUUID); ok {
+		if u, ok := e.has(ptEventTrackUUID); ok {
 			track = u
 		}
 		name := ""
-		if iid, ok := e.has(pbEventNameIID); ok {
+		if iid, ok := e.has(ptEventNameIID); ok {
 			n, known := s.names[iid]
 			require.True(t, known, "packet %d: name id %d was never interned on sequence %d", out.Packets, iid, seqID)
 			name = n
 		}
-		switch e.uint(pbEventType) {
+		switch e.uint(ptEventType) {
 		case eventSliceBegin:
 			stacks[track] = append(stacks[track], open{name, ts})
 		case eventSliceEnd:
@@ -132,7 +167,7 @@ func readPerfetto(t testing.TB, data []byte) *pfTrace {
 		case eventInstant:
 			out.Instants = append(out.Instants, name)
 		case eventCounter:
-			out.Counters[counterName[track]] = append(out.Counters[counterName[track]], int64(e.uint(pbEventCounterVal)))
+			out.Counters[counterName[track]] = append(out.Counters[counterName[track]], int64(e.uint(ptEventCounterVal)))
 		}
 	}
 	for track, st := range stacks {

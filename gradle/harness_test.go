@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tracebeat/tracebeat/internal/ci"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 	"github.com/tracebeat/tracebeat/internal/release"
 )
@@ -35,7 +36,7 @@ func requireGradle(tb testing.TB) string {
 	if err == nil {
 		return path
 	}
-	if os.Getenv("CI") == "true" {
+	if ci.On() {
 		tb.Fatalf("gradle not found on PATH, and CI=true requires it (Debian: apt-get install -y gradle)")
 	}
 	tb.Skipf("gradle not found on PATH; install Gradle (Debian: apt-get install -y gradle) to run this test")

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
+	"github.com/tracebeat/tracebeat/internal/ci"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 )
 
@@ -28,7 +29,7 @@ var shapeClasses = []string{
 func bytecodeShapes(t *testing.T) string {
 	javatest.RequireJava(t)
 	if _, err := os.Stat(asmJar); err != nil {
-		if os.Getenv("CI") != "" {
+		if ci.On() {
 			t.Fatalf("%s missing (scripts/test.sh installs libasm-java)", asmJar)
 		}
 		t.Skipf("%s missing (apt-get install libasm-java)", asmJar)

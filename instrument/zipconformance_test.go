@@ -18,6 +18,7 @@ import (
 
 	"github.com/tracebeat/tracebeat/instrument"
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
+	"github.com/tracebeat/tracebeat/internal/ci"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 	"github.com/tracebeat/tracebeat/internal/ziptest"
 )
@@ -118,7 +119,7 @@ func run(t *testing.T, dir string, name string, args ...string) {
 
 func requireCommand(t *testing.T, name string) {
 	if _, err := exec.LookPath(name); err != nil {
-		if os.Getenv("CI") != "" {
+		if ci.On() {
 			t.Fatalf("%s is not installed (scripts/test.sh installs it)", name)
 		}
 		t.Skipf("%s is not installed (scripts/test.sh installs it)", name)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/internal/ci"
 )
 
 // chromium finds a Chromium to drive. Without one the test is skipped
@@ -27,7 +29,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	if os.Getenv("CI") == "true" {
+	if ci.On() {
 		t.Fatalf("no Chromium on PATH, and CI=true requires one (scripts/test.sh installs Debian's chromium)")
 	}
 	t.Skipf("no Chromium on PATH (Debian: apt-get install chromium): the page is not opened")

@@ -19,6 +19,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/internal/ci"
 )
 
 // TestMain lets the tests start this test binary as the tracebeat command
@@ -126,7 +128,7 @@ func faultInputs(t *testing.T) []string {
 	}
 	for _, p := range ins {
 		if _, err := os.Stat(p); err != nil {
-			if os.Getenv("CI") != "" {
+			if ci.On() {
 				t.Fatalf("%s missing (scripts/test.sh installs groovy and kotlin)", p)
 			}
 			t.Skipf("%s missing", p)

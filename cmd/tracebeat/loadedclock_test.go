@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tracebeat/tracebeat/internal/ci"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 )
 
@@ -91,7 +92,7 @@ func TestLoadedClockTotals(t *testing.T) {
 	libs := []string{"/usr/share/java/gson.jar", "/usr/share/java/picocli.jar"}
 	for _, l := range libs {
 		if _, err := os.Stat(l); err != nil {
-			if os.Getenv("CI") == "true" {
+			if ci.On() {
 				t.Fatalf("%s missing (scripts/test.sh installs libgoogle-gson-java and libpicocli-java)", l)
 			}
 			t.Skipf("%s missing (Debian: apt-get install libgoogle-gson-java libpicocli-java)", l)

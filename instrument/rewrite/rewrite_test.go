@@ -117,6 +117,22 @@ func TestRewriteEveryMethod(t *testing.T) {
 						for _, id := range inj.EnterIDs {
 							require.Equal(t, p.ID, id, where)
 						}
+						if mode == rewrite.ModeBeat {
+							// An exit before every return and one in the catch-all,
+							// each with the method's own id.
+							returns := 0
+							for _, in := range code.Insns {
+								if in.Op >= cf.IRETURN && in.Op <= cf.RETURN {
+									returns++
+								}
+							}
+							require.Len(t, inj.ExitIDs, returns+1, "%s: exits", where)
+							for _, id := range inj.ExitIDs {
+								require.Equal(t, p.ID, id, "%s: an exit's id", where)
+							}
+						} else {
+							require.Empty(t, inj.ExitIDs, where)
+						}
 						// One catch-all handler; a constructor's covers several
 						// ranges (only code where this is initialized).
 						require.Positive(t, countTrue(inj.Handlers), "%s: a catch-all", where)

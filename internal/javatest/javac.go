@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tracebeat/tracebeat/internal/ci"
 )
 
 // Options are the javac settings of one compilation. They are part of the
@@ -107,7 +109,7 @@ func Javac(tb testing.TB, opts Options, sources ...string) string {
 	RequireJava(tb)
 	cmd, ext := opts.compiler()
 	if _, err := exec.LookPath(cmd); err != nil {
-		if os.Getenv("CI") != "" {
+		if ci.On() {
 			tb.Fatalf("javatest: %s is not installed (scripts/test.sh installs it)", cmd)
 		}
 		tb.Skipf("javatest: %s is not installed", cmd)

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/tracebeat/tracebeat/internal/ci"
 )
 
 // JDK21 returns the home of a JDK of version 21 or newer (virtual
@@ -33,7 +35,7 @@ func JDK21(tb testing.TB) string {
 			return home
 		}
 	}
-	if os.Getenv("CI") == "true" {
+	if ci.On() {
 		tb.Fatalf("javatest: no JDK 21+ (javac and java) on PATH or under /usr/lib/jvm, and CI=true requires one")
 	}
 	tb.Skipf("javatest: no JDK 21+ on PATH or under /usr/lib/jvm (TRACEBEAT_JAVA25 names one): install one to run this test")

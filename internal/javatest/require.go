@@ -1,9 +1,10 @@
 package javatest
 
 import (
-	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/tracebeat/tracebeat/internal/ci"
 )
 
 // RequireJava makes the test depend on javac and java being on PATH. On a CI
@@ -21,7 +22,7 @@ func RequireJava(tb testing.TB) {
 	if len(missing) == 0 {
 		return
 	}
-	if os.Getenv("CI") == "true" {
+	if ci.On() {
 		tb.Fatalf("javatest: %v not found on PATH, and CI=true requires a JDK (17+)", missing)
 	}
 	tb.Skipf("javatest: %v not found on PATH; install a JDK 17+ to run this test", missing)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tracebeat/tracebeat/internal/ci"
 )
 
 // Timeout bounds one ProGuard run; a run takes a few seconds.
@@ -35,7 +37,7 @@ func Require(tb testing.TB) {
 // tool must be noticed rather than silently skipped.
 func SkipOrFailOnCI(tb testing.TB, reason string) {
 	tb.Helper()
-	if os.Getenv("CI") == "true" {
+	if ci.On() {
 		tb.Fatal(reason)
 	}
 	tb.Skip(reason)
