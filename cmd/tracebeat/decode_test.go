@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tracebeat/tracebeat/internal/javatest"
 )
 
 const (
@@ -149,16 +151,8 @@ func TestDecodeCommandFailureLeavesNoOutput(t *testing.T) {
 // program (decode/testdata/program) and the runtime stand-ins
 // (decode/testdata/runtime), instrument the program with `tracebeat
 // instrument` in both modes, run it, and decode what the runtime wrote.
-// It needs the instrument command; until that is registered it skips.
 func TestDecodeInstrumentedFixture(t *testing.T) {
-	if _, ok := commands["instrument"]; !ok {
-		t.Skip("needs instrument")
-	}
-	for _, tool := range []string{"javac", "java"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not on PATH", tool)
-		}
-	}
+	javatest.RequireJava(t)
 	dir := t.TempDir()
 	runtimeClasses := filepath.Join(dir, "runtime")
 	programClasses := filepath.Join(dir, "program")

@@ -228,17 +228,9 @@ func TestFailedCommitLeavesNoTempFiles(t *testing.T) {
 	assert.Equal(t, exitFailure, code, stderr)
 	assert.Empty(t, stdout)
 	assert.Contains(t, stderr, "app.jar")
-	if !commitRemovesTempOnFailure {
-		t.Skip("pending an instrument change: jarSink.commit keeps its temp file when the rename fails (see the CLI report)")
-	}
 	assert.Equal(t, []string{"app.jar", filepath.Join("app.jar", "occupied")}, leftoverFiles(t, out),
 		"no temporary file and no map is left beside what was there")
 }
-
-// commitRemovesTempOnFailure is false until instrument/sink.go removes
-// the temporary jar (and directory) when the final rename fails; flip it
-// with that change.
-const commitRemovesTempOnFailure = true
 
 // TestCorruptResourceEntry is a jar whose non-class entry has a broken
 // deflate stream: non-class entries are copied raw, but inflated first to
