@@ -32,13 +32,19 @@ class path next to the instrumented jars:
   tracebeat decode --map methodMapping.txt app.trace
 
 The recorder keeps every thread's calls in per-thread ring buffers within
-one budget (-Dtracebeat.budget=16m by default, about four million records);
-when a thread's buffer is full its oldest records go, and decode says how
-many. A thread reads System.nanoTime() after each tick of a 1 ms clock
-thread and every 64 records, and the records in between share that time,
-which decode states as the trace's resolution; -Dtracebeat.clock=precise
-reads it for every record (slower: README, "What recording costs"). It writes the file named by -Dtracebeat.trace at exit, and
-whenever the program calls com.github.tracebeat.runtime.Recorder.write(path).
+one budget (-Dtracebeat.budget=16m by default: about four million records
+in dense code, two million where each record has its time); when a
+thread's buffer is full its oldest records go, and decode says how many. A
+thread that ends gives back what it did not use, so a hundred thousand
+virtual threads fit. A thread reads System.nanoTime() after each tick of a
+1 ms clock thread, every 64 records, for every record in code that calls
+little and while the clock thread is late; decode states how late a time
+may be. -Dtracebeat.clock=precise reads it for every record (slower:
+docs/runtime.md). The recording names the builds whose code ran (the
+identity instrument stamps into its output; -Dtracebeat.build=ID adds
+one), so that decode can refuse another build's map. It writes the file
+named by -Dtracebeat.trace at exit, and whenever the program calls
+com.github.tracebeat.runtime.Recorder.write(path).
 Do not put it on an Android app's class path: Matrix's runtime belongs there.
 
 Examples:
