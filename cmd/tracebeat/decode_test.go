@@ -46,7 +46,7 @@ func TestDecodeCommandExitCodes(t *testing.T) {
 		{"no input", nil, exitUsage, "", "expected exactly one INPUT"},
 		{"two inputs", []string{"a", "b"}, exitUsage, "", "expected exactly one INPUT"},
 		{"unknown flag", []string{"--nope", "x"}, exitUsage, "", "unknown flag"},
-		{"bad format", []string{"--format", "xml", "x"}, exitUsage, "", `--format must be text, json, perfetto or systrace, not "xml"`},
+		{"bad format", []string{"--format", "xml", "x"}, exitUsage, "", `--format must be text, json, perfetto, systrace, html, art, speedscope, pprof or collapsed, not "xml"`},
 		{"bad kind", []string{"--input-kind", "core", "x"}, exitUsage, "", "--input-kind must be auto or one of"},
 		{"bad byte order", []string{"--byte-order", "middle", "x"}, exitUsage, "", "--byte-order must be auto, big or little"},
 		{"bad top", []string{"--top", "0", "x"}, exitUsage, "", "at least 1"},

@@ -40,7 +40,10 @@ func TestPerfettoIsNotWrittenToATerminal(t *testing.T) {
 	var stderr bytes.Buffer
 	code := runMain([]string{"decode", "--format", "perfetto", trace}, tty, &stderr)
 	require.Equal(t, exitUsage, code)
-	require.Contains(t, stderr.String(), "--format perfetto writes a binary trace: name a file with -o (e.g. -o app.pftrace), or redirect standard output")
+	require.Contains(t, stderr.String(), "--format perfetto writes a binary file: name it with -o (e.g. -o app.pftrace), or redirect standard output")
+	stderr.Reset()
+	require.Equal(t, exitUsage, runMain([]string{"decode", "--format", "art", trace}, tty, &stderr))
+	require.Contains(t, stderr.String(), "--format art writes a binary file: name it with -o (e.g. -o app.trace)")
 
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	require.NoError(t, err)
