@@ -6,6 +6,8 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
+
+	"github.com/tracebeat/tracebeat/internal/protowire"
 )
 
 // perfettoWriter streams the decode's events as a Perfetto trace: the
@@ -337,7 +339,7 @@ func (p *perfettoWriter) flush() {
 		return
 	}
 	var head [1 + binary.MaxVarintLen64]byte
-	h := appendTag(head[:0], pbTracePacket, wireBytes)
+	h := protowire.AppendTag(head[:0], pbTracePacket, protowire.Bytes)
 	h = binary.AppendUvarint(h, uint64(len(p.pkt)))
 	if _, err := p.bw.Write(h); err != nil {
 		p.err = err
@@ -394,29 +396,18 @@ func uuidOf(kind string, a, b int64) uint64 {
 	return h.Sum64() >> 1 // within int64: some readers take uuids as signed
 }
 
-// Protobuf wire encoding: the few forms a trace needs.
-const (
-	wireVarint = 0
-	wireBytes  = 2
-)
-
-func appendTag(b []byte, field int, wire int) []byte {
-	return binary.AppendUvarint(b, uint64(field)<<3|uint64(wire))
-}
+// Protobuf wire encoding (internal/protowire); strings are made valid UTF-8.
 
 func appendVarintField(b []byte, field int, v uint64) []byte {
-	return binary.AppendUvarint(appendTag(b, field, wireVarint), v)
+	return protowire.AppendVarintField(b, field, v)
 }
 
 func appendBytesField(b []byte, field int, v []byte) []byte {
-	b = binary.AppendUvarint(appendTag(b, field, wireBytes), uint64(len(v)))
-	return append(b, v...)
+	return protowire.AppendBytesField(b, field, v)
 }
 
 // appendStringField writes a string field; Perfetto's strings are UTF-8,
 // so what is not (a damaged name) is written as U+FFFD, as in the JSON.
 func appendStringField(b []byte, field int, v string) []byte {
-	v = validUTF8(v)
-	b = binary.AppendUvarint(appendTag(b, field, wireBytes), uint64(len(v)))
-	return append(b, v...)
+	return protowire.AppendStringField(b, field, validUTF8(v))
 }

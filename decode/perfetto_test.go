@@ -20,6 +20,12 @@ import (
 // perfetto.protos) that this reader needs, typed here anew and not taken
 // from the writer's constants: a wrong number in the writer must not be
 // read back by the same wrong number.
+// Wire types of the protobuf encoding.
+const (
+	wireVarint = 0
+	wireBytes  = 2
+)
+
 const (
 	ptDefaultsClockID    = 58 // TracePacketDefaults.timestamp_clock_id
 	ptDefaultsEvent      = 11 // TracePacketDefaults.track_event_defaults

@@ -2,8 +2,9 @@ package profile
 
 import (
 	"compress/gzip"
-	"encoding/binary"
 	"io"
+
+	"github.com/tracebeat/tracebeat/internal/protowire"
 )
 
 // Field numbers of pprof's profile.proto (github.com/google/pprof,
@@ -109,27 +110,14 @@ func (p *Profile) WritePprof(w io.Writer) error {
 	return zw.Close()
 }
 
-// pbuf is a protobuf message being written.
+// pbuf is a protobuf message being written (internal/protowire).
 type pbuf []byte
 
-func (b *pbuf) tag(field, wire int) { *b = binary.AppendUvarint(*b, uint64(field)<<3|uint64(wire)) }
+// raw appends an element of a packed field.
+func (b *pbuf) raw(v uint64) { *b = protowire.AppendPacked(*b, v) }
 
-// raw appends a varint without a tag (an element of a packed field).
-func (b *pbuf) raw(v uint64) { *b = binary.AppendUvarint(*b, v) }
+func (b *pbuf) varint(field int, v uint64) { *b = protowire.AppendVarintField(*b, field, v) }
 
-func (b *pbuf) varint(field int, v uint64) {
-	b.tag(field, 0)
-	b.raw(v)
-}
+func (b *pbuf) bytes(field int, v pbuf) { *b = protowire.AppendBytesField(*b, field, v) }
 
-func (b *pbuf) bytes(field int, v pbuf) {
-	b.tag(field, 2)
-	b.raw(uint64(len(v)))
-	*b = append(*b, v...)
-}
-
-func (b *pbuf) str(field int, s string) {
-	b.tag(field, 2)
-	b.raw(uint64(len(s)))
-	*b = append(*b, s...)
-}
+func (b *pbuf) str(field int, s string) { *b = protowire.AppendStringField(*b, field, s) }
