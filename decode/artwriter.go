@@ -34,12 +34,11 @@ type artWriter struct {
 type artThread struct {
 	id   uint16
 	name string
-	open []artOpen
+	open nesting[artOpen]
 }
 
 type artOpen struct {
 	method   uint32
-	end      int64 // ns; math.MaxInt64 for a B event's
 	unclosed bool
 }
 
@@ -81,24 +80,18 @@ func (a *artWriter) write(e traceEvent) error {
 		t := a.thread(e.Pid, e.Tid)
 		a.closeUntil(t, e.TsNs)
 		m := a.method(e.Name)
-		end := e.TsNs + max(e.DurNs, 0)
-		if n := len(t.open); n > 0 {
-			end = min(end, t.open[n-1].end) // a callee ends within its caller
-		}
-		t.open = append(t.open, artOpen{method: m, end: end, unclosed: hasFlag(e.Args, "unclosed")})
+		t.open.push(e.TsNs, e.DurNs, artOpen{method: m, unclosed: hasFlag(e.Args, "unclosed")})
 		a.record(t, m|artEnter, e.TsNs)
 	case 'B':
 		t := a.thread(e.Pid, e.Tid)
 		a.closeUntil(t, e.TsNs)
 		m := a.method(e.Name)
-		t.open = append(t.open, artOpen{method: m, end: math.MaxInt64})
+		t.open.pushOpen(artOpen{method: m})
 		a.record(t, m|artEnter, e.TsNs)
 	case 'E':
 		t := a.thread(e.Pid, e.Tid)
 		a.closeUntil(t, e.TsNs)
-		if n := len(t.open); n > 0 {
-			o := t.open[n-1]
-			t.open = t.open[:n-1]
+		if o, ok := t.open.pop(); ok {
 			a.record(t, o.method|artExit, e.TsNs)
 		}
 	}
@@ -107,15 +100,13 @@ func (a *artWriter) write(e traceEvent) error {
 
 // closeUntil writes the exits of t's calls that ended by ts.
 func (a *artWriter) closeUntil(t *artThread, ts int64) {
-	for n := len(t.open); n > 0 && t.open[n-1].end <= ts; n = len(t.open) {
-		o := t.open[n-1]
-		t.open = t.open[:n-1]
+	t.open.closeUntil(ts, func(end int64, o artOpen) {
 		action := uint32(artExit)
 		if o.unclosed {
 			action = artUnwind
 		}
-		a.record(t, o.method|action, o.end)
-	}
+		a.record(t, o.method|action, end)
+	})
 }
 
 func (a *artWriter) thread(pid, tid int64) *artThread {

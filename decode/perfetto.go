@@ -46,7 +46,7 @@ type perfettoThread struct {
 	uuid   uint64
 	lastTs int64
 	names  map[string]uint64 // interned event names
-	ends   []int64           // ends of complete events still open, innermost last
+	ends   nesting[struct{}] // complete events still open
 }
 
 // Field numbers of perfetto.protos (trace/trace_packet.proto and the
@@ -133,14 +133,7 @@ func (p *perfettoWriter) write(e traceEvent) error {
 	switch e.Ph {
 	case 'X':
 		p.event(t, e.TsNs, eventSliceBegin, e.Name, e.Args)
-		end := e.TsNs + max(e.DurNs, 0)
-		if end < e.TsNs {
-			end = math.MaxInt64 // a damaged duration must not wrap around
-		}
-		if n := len(t.ends); n > 0 {
-			end = min(end, t.ends[n-1]) // a callee ends within its caller
-		}
-		t.ends = append(t.ends, end)
+		t.ends.push(e.TsNs, e.DurNs, struct{}{})
 	case 'B':
 		p.event(t, e.TsNs, eventSliceBegin, e.Name, e.Args)
 	case 'E':
@@ -155,11 +148,7 @@ func (p *perfettoWriter) write(e traceEvent) error {
 
 // closeUntil ends the complete events of t that end by ts.
 func (p *perfettoWriter) closeUntil(t *perfettoThread, ts int64) {
-	for n := len(t.ends); n > 0 && t.ends[n-1] <= ts; n = len(t.ends) {
-		end := t.ends[n-1]
-		t.ends = t.ends[:n-1]
-		p.event(t, end, eventSliceEnd, "", nil)
-	}
+	t.ends.closeUntil(ts, func(end int64, _ struct{}) { p.event(t, end, eventSliceEnd, "", nil) })
 }
 
 func (p *perfettoWriter) close() error {

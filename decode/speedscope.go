@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 )
 
@@ -39,13 +38,8 @@ type ssThread struct {
 	last       int64
 	start, end int64
 	any        bool
-	open       []ssOpen
-	written    int // profiles of it written so far
-}
-
-type ssOpen struct {
-	frame int
-	end   int64
+	open       nesting[int] // the frames of its open calls
+	written    int          // profiles of it written so far
 }
 
 func newSpeedscopeWriter(w io.Writer) *speedscopeWriter {
@@ -66,39 +60,26 @@ func (s *speedscopeWriter) write(e traceEvent) error {
 		t := s.thread(e.Pid, e.Tid)
 		s.closeUntil(t, e.TsNs)
 		f := s.frame(e.Name)
-		end := e.TsNs + max(e.DurNs, 0)
-		if end < e.TsNs {
-			end = math.MaxInt64
-		}
-		if n := len(t.open); n > 0 {
-			end = min(end, t.open[n-1].end)
-		}
-		t.open = append(t.open, ssOpen{frame: f, end: end})
+		t.open.push(e.TsNs, e.DurNs, f)
 		t.event(f, false, e.TsNs)
 	case 'B':
 		t := s.thread(e.Pid, e.Tid)
 		s.closeUntil(t, e.TsNs)
 		f := s.frame(e.Name)
-		t.open = append(t.open, ssOpen{frame: f, end: math.MaxInt64})
+		t.open.pushOpen(f)
 		t.event(f, false, e.TsNs)
 	case 'E':
 		t := s.thread(e.Pid, e.Tid)
 		s.closeUntil(t, e.TsNs)
-		if n := len(t.open); n > 0 {
-			o := t.open[n-1]
-			t.open = t.open[:n-1]
-			t.event(o.frame, true, e.TsNs)
+		if f, ok := t.open.pop(); ok {
+			t.event(f, true, e.TsNs)
 		}
 	}
 	return s.err
 }
 
 func (s *speedscopeWriter) closeUntil(t *ssThread, ts int64) {
-	for n := len(t.open); n > 0 && t.open[n-1].end <= ts; n = len(t.open) {
-		o := t.open[n-1]
-		t.open = t.open[:n-1]
-		t.event(o.frame, true, o.end)
-	}
+	t.open.closeUntil(ts, func(end int64, f int) { t.event(f, true, end) })
 }
 
 func (s *speedscopeWriter) thread(pid, tid int64) *ssThread {
@@ -108,7 +89,7 @@ func (s *speedscopeWriter) thread(pid, tid int64) *ssThread {
 	}
 	// Another thread starts: the thread before it, when every call of it
 	// has its end (a recording's threads come one after another), is done.
-	if c := s.cur; c != nil && !slices.ContainsFunc(c.open, func(f ssOpen) bool { return f.end == math.MaxInt64 }) {
+	if c := s.cur; c != nil && c.open.allKnown() {
 		s.closeUntil(c, math.MaxInt64)
 		s.endStream(c)
 	}
