@@ -18,30 +18,18 @@ while (($#)); do
     *) echo "usage: bench/diff-rates.sh [--runs N]" >&2; exit 2 ;;
   esac
 done
-PROGUARD=/usr/share/java/proguard.jar
-LANG3=/usr/share/java/commons-lang3.jar
-for f in "$PROGUARD" "$LANG3"; do
-  [[ -f "$f" ]] || { echo "diff-rates: $f missing (Debian: apt-get install -y proguard-cli libcommons-lang3-java)" >&2; exit 2; }
-done
 [[ -x /usr/bin/time ]] || { echo "diff-rates: /usr/bin/time missing (Debian: apt-get install -y time)" >&2; exit 2; }
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 (cd "$ROOT" && go build -o "$WORK/" ./cmd/tracebeat ./internal/tools/jdklib)
 ./jdklib -o jdk-lib.jar
+# shellcheck source=bench/proguard.sh
+source "$ROOT/bench/proguard.sh"
+proguard_setup diff-rates
 ./tracebeat runtime -o runtime.jar 2>/dev/null
 ./tracebeat instrument -q -o base "$PROGUARD"
 ./tracebeat instrument -q --trace-all -o new "$PROGUARD"
-cat >proguard.pro <<PRO
--injars $LANG3
--outjars out.jar
--libraryjars jdk-lib.jar
--dontshrink
--dontoptimize
--dontnote
--dontwarn java.beans.**
--printmapping out-mapping.txt
-PRO
 for side in base new; do
   mkdir -p "runs-$side"
   for ((i = 1; i <= runs; i++)); do

@@ -13,29 +13,17 @@
 # second or more, in at most twice the recording's size.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-PROGUARD=/usr/share/java/proguard.jar
-LANG3=/usr/share/java/commons-lang3.jar
-for f in "$PROGUARD" "$LANG3"; do
-  [[ -f "$f" ]] || { echo "viewer-rates: $f missing (Debian: apt-get install -y proguard-cli libcommons-lang3-java)" >&2; exit 2; }
-done
 [[ -x /usr/bin/time ]] || { echo "viewer-rates: /usr/bin/time missing (Debian: apt-get install -y time)" >&2; exit 2; }
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 (cd "$ROOT" && go build -o "$WORK/" ./cmd/tracebeat ./internal/tools/jdklib ./internal/tools/pagetime)
 ./jdklib -o jdk-lib.jar
+# shellcheck source=bench/proguard.sh
+source "$ROOT/bench/proguard.sh"
+proguard_setup viewer-rates
 ./tracebeat runtime -o runtime.jar 2>/dev/null
 ./tracebeat instrument -q -o inst "$PROGUARD"
-cat >proguard.pro <<PRO
--injars $LANG3
--outjars out.jar
--libraryjars jdk-lib.jar
--dontshrink
--dontoptimize
--dontnote
--dontwarn java.beans.**
--printmapping out-mapping.txt
-PRO
 java -Dtracebeat.trace=app.trace -cp "runtime.jar:inst/proguard.jar" proguard.ProGuard @proguard.pro >/dev/null
 size=$(stat -c %s app.trace)
 calls=$(./tracebeat decode --map inst/methodMapping.txt --top 1 --max-stack 1 app.trace 2>/dev/null | head -1 | grep -o '[0-9]* calls$' | cut -d' ' -f1)
@@ -49,4 +37,4 @@ for format in ${FORMATS:-html art speedscope pprof collapsed}; do
   awk -v f="$format" -v w="$wall" -v r="$rss_kb" -v s="$size" -v c="$calls" -v o="$out" 'BEGIN {
     printf "| %s | %.2f | %.2fM | %d | %.2f | %.1f |\n", f, w, 2 * c / (w > 0 ? w : 0.01) / 1e6, r / 1024, r * 1024 / s, o / c }'
 done
-./pagetime out.html
+[[ ! -f out.html ]] || ./pagetime out.html
