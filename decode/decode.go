@@ -46,6 +46,18 @@ type Result struct {
 	ByteOrder binary.ByteOrder // binary buffers only
 	Unknown   UnknownIDs
 	Notes     []string
+	// Clock is how a recording was timed (nil for other inputs).
+	Clock *RecordingClock
+}
+
+// CoarseNote is what a picture of the trace says beside its title when
+// its times are rough: "" when they are fine (or not a recording's).
+func (r *Result) CoarseNote() string {
+	if r.Clock == nil || !r.Clock.Coarse() {
+		return ""
+	}
+	// ASCII only: the PNG's font has no "±" (nor "µ": formatDuration gives ms here).
+	return fmt.Sprintf("times may be up to %s late: %s", formatDuration(r.Clock.Resolution()), r.Clock.Advice())
 }
 
 // Decode reads one input of any kind and writes it decoded to out.
@@ -85,6 +97,7 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 		}
 		res.Unknown = rres.Unknown
 		res.Notes = append(rres.BuildNotes, recordingNotes(rres)...)
+		res.Clock = &rres.Header.Clock
 		return res, nil
 	case KindStack:
 		stacks, err := ReadStackReports(br, src)

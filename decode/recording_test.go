@@ -205,6 +205,13 @@ func TestRecordingClockIsStated(t *testing.T) {
 			}
 			require.NotNil(t, clock, js.String())
 			require.Equal(t, tc.res >= 1_000_000, strings.Contains(js.String(), `"java (pid 4242), times ± 1.25 ms (-Dtracebeat.clock=precise records exact times)"`), js.String())
+			res, err := Decode(bytes.NewReader(data), &bytes.Buffer{}, Options{})
+			require.NoError(t, err)
+			if tc.res >= 1_000_000 {
+				require.Equal(t, "times may be up to 1.25 ms late: -Dtracebeat.clock=precise records exact times", res.CoarseNote(), "the PNG's title says it")
+			} else {
+				require.Empty(t, res.CoarseNote())
+			}
 			require.Equal(t, tc.line, clock["name"])
 			require.Equal(t, json.Number(strconv.FormatInt(tc.res, 10)), clock["args"].(map[string]any)["resolution_ns"])
 			_, err = Decode(bytes.NewReader(data), &pf, Options{Format: FormatPerfetto})

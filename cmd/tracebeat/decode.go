@@ -218,7 +218,11 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 		}
 		pngOpts := opts
 		pngOpts.Kind, pngOpts.Format = res.Kind, decode.FormatJSON
-		if err := renderPNG(inPath, *pngPath, filepath.Base(opts.Source), *pngDepth, pngOpts, stderr); err != nil {
+		title := filepath.Base(opts.Source)
+		if n := res.CoarseNote(); n != "" {
+			title += " (" + n + ")" // next to the numbers, as every output says it
+		}
+		if err := renderPNG(inPath, *pngPath, title, *pngDepth, pngOpts, stderr); err != nil {
 			return fail(err)
 		}
 	}
