@@ -19,11 +19,9 @@ while (($#)); do
     *) echo "usage: bench/decode-rates.sh [--before REV]" >&2; exit 2 ;;
   esac
 done
-PROGUARD=/usr/share/java/proguard.jar
-LANG3=/usr/share/java/commons-lang3.jar
-for f in "$PROGUARD" "$LANG3"; do
-  [[ -f "$f" ]] || { echo "decode-rates: $f missing (Debian: apt-get install -y proguard-cli libcommons-lang3-java)" >&2; exit 2; }
-done
+# shellcheck source=bench/proguard.sh
+source "$ROOT/bench/proguard.sh"
+proguard_check decode-rates
 for tool in go git java awk; do
   command -v "$tool" >/dev/null || { echo "decode-rates: $tool not found" >&2; exit 2; }
 done
@@ -38,16 +36,7 @@ git -C "$ROOT" worktree add --detach -q "$WORK/before-src" "$before"
 (cd before-src && go build -o "$WORK/before/" ./cmd/tracebeat)
 now/jdklib -o jdk-lib.jar
 now/tracebeat instrument -q -o inst "$PROGUARD"
-cat >proguard.pro <<PRO
--injars $LANG3
--outjars out.jar
--libraryjars jdk-lib.jar
--dontshrink
--dontoptimize
--dontnote
--dontwarn java.beans.**
--printmapping out-mapping.txt
-PRO
+proguard_config
 for who in before now; do
   "$who/tracebeat" runtime -o "$who/runtime.jar" 2>/dev/null
   rm -f out.jar

@@ -42,11 +42,9 @@ while (($#)); do
   esac
 done
 [[ -z "$baseline" || -f "$baseline" ]] || { echo "runtime-overhead: $baseline: no such jar" >&2; exit 2; }
-PROGUARD=/usr/share/java/proguard.jar
-LANG3=/usr/share/java/commons-lang3.jar
-for f in "$PROGUARD" "$LANG3"; do
-  [[ -f "$f" ]] || { echo "runtime-overhead: $f missing (Debian: apt-get install -y proguard-cli libcommons-lang3-java)" >&2; exit 2; }
-done
+# shellcheck source=bench/proguard.sh
+source "$ROOT/bench/proguard.sh"
+proguard_check runtime-overhead
 for tool in go java javac jmod jar unzip sha256sum; do
   command -v "$tool" >/dev/null || { echo "runtime-overhead: $tool not found" >&2; exit 2; }
 done
@@ -69,16 +67,7 @@ javac -J-XX:TieredStopAtLevel=1 --release 8 -implicit:none -sourcepath "$ROOT/jv
   "$ROOT/bench/noop/com/tencent/matrix/trace/core/AppMethodBeat.java"
 javac -J-XX:TieredStopAtLevel=1 -d loop "$ROOT/bench/JavacLoop.java"
 mapfile -t javac_sources < <(find "$ROOT/testdata/classfile/src" "$ROOT/jvmruntime/java" -name '*.java' | LC_ALL=C sort)
-cat >proguard.pro <<PRO
--injars $LANG3
--outjars out.jar
--libraryjars jdk-lib.jar
--dontshrink
--dontoptimize
--dontnote
--dontwarn java.beans.**
--printmapping out-mapping.txt
-PRO
+proguard_config
 
 # run PROGRAM MODE: one run; sets last_ms to its wall time and checks its
 # output against the program's first run.
