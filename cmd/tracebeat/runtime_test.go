@@ -223,7 +223,9 @@ func TestRuntimeRingBudget(t *testing.T) {
 
 	code, stdout, stderr := runDecodeArgs("--map", methodMap, trace)
 	require.Equal(t, exitOK, code, stderr)
-	require.Regexp(t, `records in all \(\d+ to \d+ a thread\) lost: its buffer was full`, stderr)
+	// Threads that lost the same number are told as "N records each", others
+	// as a total with the range; which one depends on the scheduling.
+	require.Regexp(t, `(records in all \(\d+ to \d+ a thread\)|\d+ records each) lost: its buffer was full`, stderr)
 	require.Contains(t, stdout, "records lost (buffer full)")
 	code, _, stderr = runDecodeArgs("--map", methodMap, "--format", "json", trace)
 	require.Equal(t, exitOK, code, stderr)
