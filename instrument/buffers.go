@@ -63,3 +63,6 @@ func putBuffer(b []byte) {
 	b = b[:0]
 	byteBuffers[c].Put(&b)
 }
+
+// copyChunk is the buffer size of raw entry copies.
+const copyChunk = 64 << 10

@@ -12,7 +12,6 @@ import (
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/instrument/store"
 	"github.com/tracebeat/tracebeat/internal/buildid"
-	"github.com/zeebo/xxh3"
 )
 
 // cacheStore is the pipeline's view of its cache (package store, which
@@ -110,24 +109,6 @@ func fileSum(path string) ([32]byte, error) {
 	return sum, nil
 }
 
-// hashFile feeds a file's bytes to h, through a map where it can.
-func hashFile(h io.Writer, path string) error {
-	r, err := openFileReader(path, true)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	return r.writeTo(h)
-}
-
-// hashFrom feeds what r reads to h through a pooled buffer.
-func hashFrom(h io.Writer, r io.Reader) error {
-	buf := getBuffer(copyChunk)
-	defer putBuffer(buf)
-	_, err := io.CopyBuffer(h, r, buf[:copyChunk])
-	return err
-}
-
 // packJarIntact reports whether the jar of pack key is there with the
 // size and checksum its pack recorded.
 func (c *cacheStore) packJarIntact(key string, size int64, sum checksum) bool {
@@ -154,62 +135,6 @@ func (c *cacheStore) inputPackKey(ic *inputCache, sum [32]byte) string {
 		return c.packKeyOf(sum)
 	}
 	return c.pathKey(ic.abs)
-}
-
-// entrySum is the checksum of a jar entry's stored bytes (with the
-// method and the size and CRC its header declares) or of a file's bytes:
-// within an input whose previous version is known, what tells an entry
-// that changed from one that did not. The header fields seed the hash of
-// the bytes, which hashes them in one call, with no hasher to allocate.
-func entrySum(e *entry, raw []byte) checksum {
-	return toChecksum(xxh3.Hash128Seed(raw, entrySeed(e)))
-}
-
-func entrySeed(e *entry) uint64 {
-	var hdr [15]byte
-	if e.zf != nil {
-		hdr[0] = 'z'
-		binary.LittleEndian.PutUint16(hdr[1:], e.zf.Method)
-		binary.LittleEndian.PutUint32(hdr[3:], e.zf.CRC32)
-		binary.LittleEndian.PutUint64(hdr[7:], e.zf.UncompressedSize64)
-	} else {
-		hdr[0] = 'f'
-	}
-	return xxh3.Hash(hdr[:])
-}
-
-// entrySumOf computes entrySum of class entry j of in, from the jar's map
-// without copying its bytes where there is one; a directory's was computed
-// with its check.
-func (in *input) entrySumOf(j int) (checksum, error) {
-	e := &in.entries[j]
-	if in.fileSums != nil {
-		return in.fileSums[j], nil
-	}
-	var m *mappedFile
-	if in.jar != nil {
-		m = in.jar.m
-	}
-	if m == nil || e.zf == nil {
-		raw, err := e.stored()
-		if err != nil {
-			return checksum{}, err
-		}
-		defer putBuffer(raw)
-		return entrySum(e, raw), nil
-	}
-	off, err := e.zf.DataOffset()
-	if err != nil {
-		return checksum{}, err
-	}
-	n := e.zf.CompressedSize64
-	if off < 0 || n > uint64(m.size()-off) {
-		return checksum{}, fmt.Errorf("entry data past the end of the jar (%d+%d of %d bytes)", off, n, m.size())
-	}
-	seed := entrySeed(e)
-	var sum checksum
-	err = m.view(off, int64(n), func(raw []byte) { sum = toChecksum(xxh3.Hash128Seed(raw, seed)) })
-	return sum, err
 }
 
 // planSum hashes what a class is to be rewritten with.

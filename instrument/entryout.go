@@ -24,8 +24,6 @@ import (
 // header declares.
 var errWrongCRC = errors.New("contents do not match the CRC the jar declares")
 
-func isDirName(name string) bool { return len(name) > 0 && name[len(name)-1] == '/' }
-
 // needsCheck reports whether an entry that is copied raw must first be
 // inflated to check it: class entries were read (and their CRC checked) by
 // the scan; other jar entries were not, and a corrupt one must not reach

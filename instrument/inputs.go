@@ -385,3 +385,5 @@ func versionedClass(name string) (string, bool) {
 	n, _, ok := strings.Cut(rest, "/")
 	return n, ok
 }
+
+func isDirName(name string) bool { return len(name) > 0 && name[len(name)-1] == '/' }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"os"
 )
 
 // A cached run knows a jar by two hashes of its bytes. Its check (XXH3,
@@ -61,29 +60,6 @@ func (c *runCache) sumInputs(ctx context.Context, which []bool) error {
 		h.Sum(c.sums[i][:0])
 		return nil
 	})
-}
-
-// dirCheck is a class directory's check: every file's name and the
-// checksum of its bytes (entrySum), in the order of the listing. A
-// directory has no bytes of its own to hash, and a file's time says
-// nothing certain about its contents, so every file is read; the sums are
-// kept (in.fileSums) for the comparison with the last run's records,
-// which then reads no file twice.
-func (in *input) dirCheck() (checksum, error) {
-	h := newCheckHasher()
-	in.fileSums = make([]checksum, len(in.entries))
-	for j := range in.entries {
-		e := &in.entries[j]
-		data, err := os.ReadFile(e.file)
-		if err != nil {
-			return checksum{}, fmt.Errorf("%s: %w", in.path, err)
-		}
-		in.fileSums[j] = entrySum(e, data)
-		h.Write([]byte(e.name))
-		h.Write([]byte{0})
-		h.Write(in.fileSums[j][:])
-	}
-	return h.sum(), nil
 }
 
 // dirSum is the content sum of a class directory whose check is check:

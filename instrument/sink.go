@@ -87,9 +87,6 @@ func (j *jarSink) copyRaw(f *zip.File) error {
 	return j.zw.entry(&fh, r, j.copyBuf)
 }
 
-// copyChunk is the buffer size of raw entry copies.
-const copyChunk = 64 << 10
-
 func (j *jarSink) put(name string, orig *entry, body []byte, deflated bool, crc uint32, size int) error {
 	var fh zip.FileHeader
 	if orig != nil && orig.zf != nil {
@@ -110,11 +107,12 @@ func (j *jarSink) put(name string, orig *entry, body []byte, deflated bool, crc 
 	return j.zw.entryBytes(&fh, body)
 }
 
-// hashOutput makes the sink hash what it writes into ic.jarHash.
-func (j *jarSink) hashOutput(ic *inputCache) {
+// hashOutput makes the sink hash what it writes, into the hasher it
+// returns.
+func (j *jarSink) hashOutput() *checkHasher {
 	h := newCheckHasher()
-	ic.jarHash = &h
 	j.zw = newJarWriter(nil, io.MultiWriter(j.tmp, h)) // a hashed jar takes no splices
+	return &h
 }
 
 // finish ends the jar: the zip directory written, the buffers flushed and

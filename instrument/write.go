@@ -109,7 +109,7 @@ func (p *pipeline) write(ctx context.Context) error {
 				var js *jarSink
 				js, err = newJarSink(target)
 				if ic := p.cache.pack(i); err == nil && ic != nil {
-					js.hashOutput(ic)
+					ic.jarHash = js.hashOutput()
 				}
 				s = js
 			}
