@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/instrument/store"
 	"github.com/tracebeat/tracebeat/internal/buildid"
@@ -102,7 +104,7 @@ func executableSum() ([32]byte, error) {
 func fileSum(path string) ([32]byte, error) {
 	var sum [32]byte
 	h := sha256.New()
-	if err := hashFile(h, path); err != nil {
+	if err := jario.HashFile(h, path); err != nil {
 		return sum, err
 	}
 	h.Sum(sum[:0])
@@ -111,13 +113,13 @@ func fileSum(path string) ([32]byte, error) {
 
 // packJarIntact reports whether the jar of pack key is there with the
 // size and checksum its pack recorded.
-func (c *cacheStore) packJarIntact(key string, size int64, sum checksum) bool {
+func (c *cacheStore) packJarIntact(key string, size int64, sum jario.Checksum) bool {
 	jar := c.Path(key, store.Jar)
 	st, err := os.Stat(jar)
 	if err != nil || st.Size() != size {
 		return false
 	}
-	got, err := fileCheckSum(jar)
+	got, err := jario.FileCheckSum(jar)
 	return err == nil && got == sum
 }
 

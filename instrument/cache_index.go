@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 	"slices"
+
+	"github.com/tracebeat/tracebeat/instrument/jario"
 )
 
 // A pack is what the cache keeps of one input after a run: an index (this
@@ -20,9 +22,9 @@ import (
 // be changed) together with the methods left untouched. A later run reuses
 // a record only when the stored bytes and the plans hash the same.
 type packIndex struct {
-	optSum   [32]byte // the options it was made with (cacheStore.optSum)
-	inputSum [32]byte // the whole input (jars), zero for directories
-	jarSum   checksum // the output jar kept in the pack, when hasJar
+	optSum   [32]byte       // the options it was made with (cacheStore.optSum)
+	inputSum [32]byte       // the whole input (jars), zero for directories
+	jarSum   jario.Checksum // the output jar kept in the pack, when hasJar
 	jarSize  int64
 	hasJar   bool
 	classes  map[string]*cachedClass // by entry name
@@ -30,7 +32,7 @@ type packIndex struct {
 
 // cachedClass is the index record of one class entry.
 type cachedClass struct {
-	sum    [32]byte   // entry content hash (see entrySum)
+	sum    [32]byte   // entry content hash (see EntrySum)
 	info   *classInfo // nil: the class could not be parsed, or not decoded yet
 	warn   string     // the parse error, when the class could not be parsed
 	plan   [32]byte   // plans the outcome is for; zero: none recorded
@@ -64,7 +66,7 @@ type cachedResult struct {
 	crc       uint32
 	size      int   // uncompressed size
 	off, n    int64 // the body in .dat
-	bodySum   checksum
+	bodySum   jario.Checksum
 	skipped   []cachedSkip
 	warnings  []string
 }
@@ -84,7 +86,7 @@ var errBadPack = errors.New("cache pack index is damaged")
 // torn or altered index is never trusted. It streams: an index is tens of
 // MB for a large jar, and a delta run writes one for each changed jar.
 func writeIndex(f io.Writer, ix *packIndex, names []string) error {
-	h := newCheckHasher()
+	h := jario.NewCheckHasher()
 	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
 	var e indexEncoder
 	e.buf = append(e.buf, packMagic...)
@@ -111,7 +113,7 @@ func writeIndex(f io.Writer, ix *packIndex, names []string) error {
 	if err := w.Flush(); err != nil { // (the first error of any Write)
 		return err
 	}
-	sum := h.sum()
+	sum := h.Sum()
 	_, err := f.Write(sum[:])
 	return err
 }
@@ -123,7 +125,7 @@ func readIndex(path string, scans bool, texts *textTable) (*packIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, ok := unseal(data, packMagic)
+	body, ok := jario.Unseal(data, packMagic)
 	if !ok {
 		return nil, errBadPack
 	}

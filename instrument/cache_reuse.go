@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/instrument/store"
 	"github.com/tracebeat/tracebeat/methodmap"
@@ -17,39 +19,39 @@ import (
 // scanFromCache serves the scan of class entry j from the pack when it
 // can: the whole input is unchanged, or the entry's stored bytes hash as
 // in the previous version. Otherwise it returns the entry's contents for
-// a fresh scan (a buffer from getBuffer).
-func (c *runCache) scanFromCache(i int, ic *inputCache, j int, e *entry) (ci *classInfo, hit bool, data []byte, err error) {
+// a fresh scan (a buffer from GetBuffer).
+func (c *runCache) scanFromCache(i int, ic *inputCache, j int, e *jario.Entry) (ci *classInfo, hit bool, data []byte, err error) {
 	if ic.from != nil && ic.whole {
-		if rec := ic.from.classes[e.name]; rec != nil {
+		if rec := ic.from.classes[e.Name]; rec != nil {
 			ic.sums[j] = rec.sum
 			return c.reuseScan(i, ic, j, e, rec)
 		}
 	}
-	raw, err := e.stored()
+	raw, err := e.Stored()
 	if err != nil {
 		return nil, false, nil, err
 	}
-	ic.sums[j] = entrySum(e, raw)
+	ic.sums[j] = jario.EntrySum(e, raw)
 	if ic.from != nil {
-		if rec := ic.from.classes[e.name]; rec != nil && rec.sum == ic.sums[j] {
-			putBuffer(raw)
+		if rec := ic.from.classes[e.Name]; rec != nil && rec.sum == ic.sums[j] {
+			jario.PutBuffer(raw)
 			return c.reuseScan(i, ic, j, e, rec)
 		}
 	}
-	if e.zf == nil {
+	if e.ZipFile == nil {
 		return nil, false, raw, nil // a file's stored bytes are its contents
 	}
-	data, err = e.contents(raw)
-	putBuffer(raw)
+	data, err = e.Contents(raw)
+	jario.PutBuffer(raw)
 	return nil, false, data, err
 }
 
-func (c *runCache) reuseScan(i int, ic *inputCache, j int, e *entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
+func (c *runCache) reuseScan(i int, ic *inputCache, j int, e *jario.Entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
 	in := c.p.inputs[i]
 	if ci := rec.info; ci != nil && ci.blockedText() != rewrite.ReasonJVMRoot && ci.blockedText() != c.p.opt.Policy.blockedFor(ci.origName, c.p.evidence.has) {
 		// The generated-class rule depends on the other classes (an R
 		// class added or removed elsewhere): scan the class again.
-		data, err := e.read()
+		data, err := e.Read()
 		return nil, false, data, err
 	}
 	ic.recs[j] = &cachedClass{sum: rec.sum, info: rec.info, warn: rec.warn}
@@ -58,7 +60,7 @@ func (c *runCache) reuseScan(i int, ic *inputCache, j int, e *entry, rec *cached
 		if c.p.opt.Strict {
 			return nil, true, nil, errors.New(rec.warn)
 		}
-		c.p.warns.at(i, "%s: %s: cannot parse, copied untouched: %s", in.path, e.name, rec.warn)
+		c.p.warns.at(i, "%s: %s: cannot parse, copied untouched: %s", in.Path, e.Name, rec.warn)
 	}
 	return rec.info, true, nil, nil
 }
@@ -66,11 +68,11 @@ func (c *runCache) reuseScan(i int, ic *inputCache, j int, e *entry, rec *cached
 // cachedOutcome returns the recorded outcome of rewriting class entry j
 // with the plans hashing to ps, replaying what that rewrite reported. ok
 // is false when there is none or its body cannot be read back intact.
-func (c *runCache) cachedOutcome(idx int, ic *inputCache, j int, e *entry, ci *classInfo, ps [32]byte) (res entryResult, rec *cachedClass, ok bool) {
+func (c *runCache) cachedOutcome(idx int, ic *inputCache, j int, e *jario.Entry, ci *classInfo, ps [32]byte) (res entryResult, rec *cachedClass, ok bool) {
 	if ic.from == nil {
 		return res, nil, false
 	}
-	old := ic.from.classes[e.name]
+	old := ic.from.classes[e.Name]
 	if old == nil || old.sum != ic.sums[j] || old.plan != ps {
 		return res, nil, false
 	}
@@ -100,20 +102,20 @@ func (c *runCache) cachedOutcome(idx int, ic *inputCache, j int, e *entry, ci *c
 
 // readBody reads a recorded body from the pack's .dat and checks it.
 func (ic *inputCache) readBody(c *cacheStore, r *cachedResult) ([]byte, error) {
-	ic.datOnce.Do(func() { ic.dat, ic.datErr = openFileReader(c.Path(ic.fromKey, store.Bodies), true) })
+	ic.datOnce.Do(func() { ic.dat, ic.datErr = jario.OpenFileReader(c.Path(ic.fromKey, store.Bodies), true) })
 	if ic.datErr != nil {
 		return nil, ic.datErr
 	}
-	if r.n < 0 || r.n > maxEntrySize {
+	if r.n < 0 || r.n > jario.MaxEntrySize {
 		return nil, errBadPack
 	}
-	body := getBuffer(int(r.n))
+	body := jario.GetBuffer(int(r.n))
 	if _, err := ic.dat.ReadAt(body, r.off); err != nil {
-		putBuffer(body)
+		jario.PutBuffer(body)
 		return nil, err
 	}
-	if checkSum(body) != r.bodySum {
-		putBuffer(body)
+	if jario.SumOf(body) != r.bodySum {
+		jario.PutBuffer(body)
 		return nil, errBadPack
 	}
 	return body, nil
@@ -130,12 +132,12 @@ func (c *runCache) wholeJarReusable(i int) bool {
 		return false
 	}
 	in := c.p.inputs[i]
-	for j := range in.entries {
-		e := &in.entries[j]
-		if !e.isClass() {
+	for j := range in.Entries {
+		e := &in.Entries[j]
+		if !e.IsClass() {
 			continue
 		}
-		rec := ic.from.classes[e.name]
+		rec := ic.from.classes[e.Name]
 		ci := c.p.infos[i][j]
 		if rec == nil || (rec.info == nil) != (ci == nil) {
 			return false
@@ -159,14 +161,14 @@ func (c *runCache) reuseWholeJar(i int, tick func()) {
 	ic, in := c.inputs[i], c.p.inputs[i]
 	ic.unchanged = true
 	c.p.tally.count(func(r *Result) { r.CachedInputs++ })
-	for j := range in.entries {
-		e := &in.entries[j]
-		if !e.isClass() {
+	for j := range in.Entries {
+		e := &in.Entries[j]
+		if !e.IsClass() {
 			continue
 		}
 		tick()
 		ci := c.p.infos[i][j]
-		rec := ic.from.classes[e.name]
+		rec := ic.from.classes[e.Name]
 		if ci == nil || rec.plan == ([32]byte{}) {
 			continue
 		}
@@ -186,15 +188,15 @@ func (c *runCache) reuseWholeJar(i int, tick func()) {
 // keptOutcome is the output of an unchanged class of a changed jar in a
 // delta run: its record's body, or the class as it is. A body that cannot
 // be read back intact is made again (redoKept).
-func (c *runCache) keptOutcome(idx int, e *entry, rec *cachedClass) (entryResult, *cachedClass) {
+func (c *runCache) keptOutcome(idx int, e *jario.Entry, rec *cachedClass) (entryResult, *cachedClass) {
 	r := &rec.result
 	if !r.rewritten {
-		if in := c.p.inputs[idx]; in.isDir {
+		if in := c.p.inputs[idx]; in.IsDir {
 			// A class directory goes into a merged jar (a delta run takes
 			// no other): its classes are compressed, as a full run does.
 			res, err := readCompressed(e, true)
 			if err != nil {
-				return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}, nil
+				return entryResult{err: fmt.Errorf("%s: %s: %w", in.Path, e.Name, err)}, nil
 			}
 			return res, rec
 		}
@@ -212,10 +214,10 @@ func (c *runCache) keptOutcome(idx int, e *entry, rec *cachedClass) (entryResult
 // the plans it had: the ids of its methods are the kept map's. What the
 // rewrite reports was reported for it already (the snapshot's counts, the
 // record's warnings), so nothing is counted again.
-func (c *runCache) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *cachedClass) {
+func (c *runCache) redoKept(idx int, e *jario.Entry, rec *cachedClass) (entryResult, *cachedClass) {
 	in := c.p.inputs[idx]
 	fail := func(err error) (entryResult, *cachedClass) {
-		return entryResult{err: fmt.Errorf("%s: %s: cache: %w", in.path, e.name, err)}, nil
+		return entryResult{err: fmt.Errorf("%s: %s: cache: %w", in.Path, e.Name, err)}, nil
 	}
 	ci, err := rec.decodeInfo(c.p.texts)
 	if err != nil || ci == nil {
@@ -247,12 +249,12 @@ func (c *runCache) redoKept(idx int, e *entry, rec *cachedClass) (entryResult, *
 	if ps != rec.plan {
 		return fail(errors.New("internal error: an unchanged class plans differently"))
 	}
-	raw, err := e.read()
+	raw, err := e.Read()
 	if err != nil {
 		return fail(err)
 	}
 	out, err := c.p.rewrite(raw, ci, plans, addFocus)
-	putBuffer(raw)
+	jario.PutBuffer(raw)
 	if err != nil || out.body == nil {
 		return fail(cmp.Or(err, errors.New("internal error: an unchanged class rewrites differently")))
 	}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	"github.com/tracebeat/tracebeat/instrument/store"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
@@ -26,8 +28,8 @@ type inputCache struct {
 	from    *packIndex
 	fromKey string
 	whole   bool
-	jarOK   bool        // from's jar is there and hashes as recorded
-	dat     *fileReader // from's .dat, opened on first use
+	jarOK   bool              // from's jar is there and hashes as recorded
+	dat     *jario.FileReader // from's .dat, opened on first use
 	datOnce sync.Once
 	datErr  error
 
@@ -37,10 +39,10 @@ type inputCache struct {
 	unchanged  bool     // the output was the pack's jar: nothing to store
 	newDat     *os.File // this run's .dat, being written
 	newDatOff  int64
-	sharedDat  bool         // newDat is from's .dat, appended to (a delta run)
-	stored     snapInput    // the pack this run leaves for the input
-	jarHash    *checkHasher // of the output jar as it is written
-	emitWarned bool         // writing the output warned: keep no jar
+	sharedDat  bool               // newDat is from's .dat, appended to (a delta run)
+	stored     snapInput          // the pack this run leaves for the input
+	jarHash    *jario.CheckHasher // of the output jar as it is written
+	emitWarned bool               // writing the output warned: keep no jar
 }
 
 // prepareCache hashes the jar inputs and loads the packs they can use,
@@ -58,14 +60,14 @@ func (c *runCache) prepareCache(ctx context.Context) error {
 	c.inputs = make([]*inputCache, len(c.p.inputs))
 	return parallel(ctx, c.p.opt.Workers, len(c.p.inputs), func(i, _ int) error {
 		in := c.p.inputs[i]
-		abs, err := filepath.Abs(in.path)
+		abs, err := filepath.Abs(in.Path)
 		if err != nil {
 			return err
 		}
-		ic := &inputCache{abs: abs, isJar: !in.isDir,
-			sums: make([][32]byte, len(in.entries)), recs: make([]*cachedClass, len(in.entries))}
+		ic := &inputCache{abs: abs, isJar: !in.IsDir,
+			sums: make([][32]byte, len(in.Entries)), recs: make([]*cachedClass, len(in.Entries))}
 		c.inputs[i] = ic
-		if in.isDir {
+		if in.IsDir {
 			// Its content sum (dirSum) goes into its pack for a delta run
 			// to check; its records are checked class by class.
 			ic.sum, ic.key = c.sums[i], st.inputPackKey(ic, c.sums[i])
@@ -148,7 +150,7 @@ func (ic *inputCache) appendBody(rec *cachedClass, body []byte) error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	rec.result.off, rec.result.n = ic.newDatOff, int64(len(body))
-	rec.result.bodySum = checkSum(body)
+	rec.result.bodySum = jario.SumOf(body)
 	ic.newDatOff += int64(len(body))
 	return nil
 }
@@ -162,7 +164,7 @@ func (c *runCache) storeCache() {
 	}
 	for i, ic := range c.inputs {
 		if err := c.storePack(i, ic); err != nil {
-			c.p.warns.warn("cache: %s: %v", c.p.inputs[i].path, err)
+			c.p.warns.warn("cache: %s: %v", c.p.inputs[i].Path, err)
 		}
 	}
 }
@@ -193,13 +195,13 @@ func (c *runCache) storePack(i int, ic *inputCache) error {
 	in := c.p.inputs[i]
 	ix := &packIndex{optSum: c.store.optSum, inputSum: ic.sum, classes: map[string]*cachedClass{}}
 	var names []string
-	for j := range in.entries {
+	for j := range in.Entries {
 		if rec := ic.recs[j]; rec != nil {
-			if _, dup := ix.classes[in.entries[j].name]; dup {
+			if _, dup := ix.classes[in.Entries[j].Name]; dup {
 				continue
 			}
-			ix.classes[in.entries[j].name] = rec
-			names = append(names, in.entries[j].name)
+			ix.classes[in.Entries[j].Name] = rec
+			names = append(names, in.Entries[j].Name)
 		}
 	}
 	if err := ic.newDat.Close(); err != nil {
@@ -214,7 +216,7 @@ func (c *runCache) storePack(i int, ic *inputCache) error {
 		if err := c.store.PutFile(ic.key, store.Jar, out); err == nil {
 			if st, err := os.Stat(c.store.Path(ic.key, store.Jar)); err == nil {
 				ix.hasJar, ix.jarSize = true, st.Size()
-				ix.jarSum = ic.jarHash.sum()
+				ix.jarSum = ic.jarHash.Sum()
 			}
 		}
 	}

@@ -33,7 +33,7 @@ func (d *delta) takeChanges() {
 	d.p.infos = make([][]*classInfo, len(d.p.inputs))
 	for i, in := range d.p.inputs {
 		if d.changed[i] || d.p.opt.Merge {
-			d.p.infos[i] = make([]*classInfo, len(in.entries))
+			d.p.infos[i] = make([]*classInfo, len(in.Entries))
 		}
 		if !d.changed[i] && d.p.opt.Merge {
 			d.p.cache.inputs[i].unchanged = true // its pack stays as it is
@@ -56,7 +56,7 @@ func (d *delta) takeChanges() {
 				continue
 			}
 			if !rec.parsed() {
-				d.p.warns.at(i, "%s: %s: cannot parse, copied untouched: %s", in.path, in.entries[j].name, rec.warn)
+				d.p.warns.at(i, "%s: %s: cannot parse, copied untouched: %s", in.Path, in.Entries[j].Name, rec.warn)
 			}
 			for _, w := range rec.result.warnings {
 				d.p.warns.at(i, "%s", w)
@@ -64,7 +64,7 @@ func (d *delta) takeChanges() {
 		}
 	}
 	for _, in := range d.p.classpath {
-		in.close()
+		in.Close()
 	}
 }
 

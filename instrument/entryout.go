@@ -13,6 +13,8 @@ import (
 	"hash/crc32"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	"github.com/klauspost/compress/flate"
 	"go.uber.org/zap"
 
@@ -28,12 +30,14 @@ var errWrongCRC = errors.New("contents do not match the CRC the jar declares")
 // inflated to check it: class entries were read (and their CRC checked) by
 // the scan; other jar entries were not, and a corrupt one must not reach
 // the output unnoticed.
-func needsCheck(e *entry) bool { return e.zf != nil && !e.isClass() && !isDirName(e.name) }
+func needsCheck(e *jario.Entry) bool {
+	return e.ZipFile != nil && !e.IsClass() && !jario.IsDirName(e.Name)
+}
 
 // checkEntry inflates a jar entry, which verifies its size and CRC.
-func checkEntry(e *entry) error {
-	data, err := e.read()
-	putBuffer(data)
+func checkEntry(e *jario.Entry) error {
+	data, err := e.Read()
+	jario.PutBuffer(data)
 	return err
 }
 
@@ -44,18 +48,18 @@ func checkEntry(e *entry) error {
 // the rewrite and the compression are steps of their own.
 func (p *pipeline) processEntry(idx, j int, ci *classInfo, toJar bool) (entryResult, *cachedClass) {
 	in := p.inputs[idx]
-	e := &in.entries[j]
+	e := &in.Entries[j]
 	res, rec, err := p.entryOutput(idx, j, e, ci, toJar)
 	if err != nil {
-		return entryResult{err: fmt.Errorf("%s: %s: %w", in.path, e.name, err)}, nil
+		return entryResult{err: fmt.Errorf("%s: %s: %w", in.Path, e.Name, err)}, nil
 	}
 	return res, rec
 }
 
-func (p *pipeline) entryOutput(idx, j int, e *entry, ci *classInfo, toJar bool) (entryResult, *cachedClass, error) {
+func (p *pipeline) entryOutput(idx, j int, e *jario.Entry, ci *classInfo, toJar bool) (entryResult, *cachedClass, error) {
 	// A directory's files going into a jar get new (compressed) contents
 	// even when unchanged; a jar's unchanged entries are copied raw.
-	repack := toJar && p.inputs[idx].isDir
+	repack := toJar && p.inputs[idx].IsDir
 	var plans []rewrite.MethodPlan
 	addFocus := false
 	if ci != nil {
@@ -91,7 +95,7 @@ func (p *pipeline) entryOutput(idx, j int, e *entry, ci *classInfo, toJar bool) 
 		return entryResult{}, nil, err
 	}
 	if !changed && !repack {
-		putBuffer(data)
+		jario.PutBuffer(data)
 		return entryResult{}, rec, nil // copied raw
 	}
 	res, err := compressed(data, toJar && !storedEntry(e))
@@ -107,14 +111,14 @@ func (p *pipeline) entryOutput(idx, j int, e *entry, ci *classInfo, toJar bool) 
 // rewriteEntry rewrites class entry j by its plans: it returns the new
 // class bytes (changed) or, when no method could be changed, the raw ones,
 // and, with a cache, the record of the outcome.
-func (p *pipeline) rewriteEntry(idx, j int, e *entry, ci *classInfo, plans []rewrite.MethodPlan, addFocus bool, ic *inputCache, ps [32]byte) (data []byte, changed bool, rec *cachedClass, err error) {
-	raw, err := e.read()
+func (p *pipeline) rewriteEntry(idx, j int, e *jario.Entry, ci *classInfo, plans []rewrite.MethodPlan, addFocus bool, ic *inputCache, ps [32]byte) (data []byte, changed bool, rec *cachedClass, err error) {
+	raw, err := e.Read()
 	if err != nil {
 		return nil, false, nil, err
 	}
 	out, err := p.rewrite(raw, ci, plans, addFocus)
 	if err != nil {
-		putBuffer(raw)
+		jario.PutBuffer(raw)
 		return nil, false, nil, err
 	}
 	p.reportRewrite(idx, ci, &out)
@@ -125,14 +129,14 @@ func (p *pipeline) rewriteEntry(idx, j int, e *entry, ci *classInfo, plans []rew
 	if out.body == nil {
 		return raw, false, rec, nil
 	}
-	putBuffer(raw)
+	jario.PutBuffer(raw)
 	return out.body, true, rec, nil
 }
 
 // readCompressed makes an entry's unchanged contents the new contents of
 // an output entry (a directory's file going into a jar).
-func readCompressed(e *entry, toJar bool) (entryResult, error) {
-	data, err := e.read()
+func readCompressed(e *jario.Entry, toJar bool) (entryResult, error) {
+	data, err := e.Read()
 	if err != nil {
 		return entryResult{}, err
 	}
@@ -143,7 +147,7 @@ func readCompressed(e *entry, toJar bool) (entryResult, error) {
 // rewritten form is stored too: the jar's author chose to trade size for
 // loading speed (kotlin-compiler.jar stores all its classes), and keeping
 // the method keeps the output jar shaped like its input.
-func storedEntry(e *entry) bool { return e.zf != nil && e.zf.Method == zip.Store }
+func storedEntry(e *jario.Entry) bool { return e.ZipFile != nil && e.ZipFile.Method == zip.Store }
 
 // compressed makes the entry result of new contents, deflated when deflate
 // is set (the entry goes into a jar and was not stored). data is consumed.
@@ -154,7 +158,7 @@ func compressed(data []byte, deflate bool) (entryResult, error) {
 		return res, nil
 	}
 	comp, err := deflateBytes(data)
-	putBuffer(data)
+	jario.PutBuffer(data)
 	if err != nil {
 		return entryResult{}, err
 	}
@@ -163,7 +167,7 @@ func compressed(data []byte, deflate bool) (entryResult, error) {
 }
 
 // rewriteOutcome is what rewriting one class produced: the new bytes (a
-// buffer from getBuffer), or nil when no method could be changed, and what
+// buffer from GetBuffer), or nil when no method could be changed, and what
 // it reported.
 type rewriteOutcome struct {
 	body     []byte
@@ -197,13 +201,13 @@ func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []rewrite.MethodPlan
 	if !changed {
 		return out, nil
 	}
-	body, err := c.AppendTo(getBuffer(c.Size())[:0])
+	body, err := c.AppendTo(jario.GetBuffer(c.Size())[:0])
 	if err != nil {
 		return out, err
 	}
 	// Never write a class we cannot read back.
 	if _, err := cf.Parse(body); err != nil {
-		putBuffer(body)
+		jario.PutBuffer(body)
 		return out, fmt.Errorf("internal error: rewritten class does not parse: %w", err)
 	}
 	out.body = body
@@ -233,9 +237,9 @@ var deflaters = sync.Pool{New: func() any {
 	return w
 }}
 
-// deflateBytes compresses data into a buffer from getBuffer.
+// deflateBytes compresses data into a buffer from GetBuffer.
 func deflateBytes(data []byte) ([]byte, error) {
-	buf := bytes.NewBuffer(getBuffer(len(data)/2 + 64)[:0])
+	buf := bytes.NewBuffer(jario.GetBuffer(len(data)/2 + 64)[:0])
 	w := deflaters.Get().(*flate.Writer)
 	defer deflaters.Put(w)
 	w.Reset(buf)

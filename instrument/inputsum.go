@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+
+	"github.com/tracebeat/tracebeat/instrument/jario"
 )
 
 // A cached run knows a jar by two hashes of its bytes. Its check (XXH3,
@@ -16,31 +18,31 @@ import (
 
 // checkInputs maps every jar (inputs and classpath) and computes its check
 // on the workers. An input directory's check and content sum come from
-// its files (dirCheck); a classpath directory gets the zero check, which
+// its files (DirCheck); a classpath directory gets the zero check, which
 // keeps its runs off the delta path.
 func (c *runCache) checkInputs(ctx context.Context) error {
-	all := append(append([]*input(nil), c.p.inputs...), c.p.classpath...)
-	c.checks = make([]checksum, len(all))
+	all := append(append([]*jario.Input(nil), c.p.inputs...), c.p.classpath...)
+	c.checks = make([]jario.Checksum, len(all))
 	c.sums = make([][32]byte, len(c.p.inputs))
 	return parallel(ctx, c.p.opt.Workers, len(all), func(i, _ int) error {
 		in := all[i]
-		if in.isDir {
+		if in.IsDir {
 			if i >= len(c.p.inputs) {
 				return nil
 			}
-			check, err := in.dirCheck()
+			check, err := in.DirCheck()
 			if err != nil {
 				return err
 			}
 			c.checks[i], c.sums[i] = check, dirSum(check)
 			return nil
 		}
-		in.jar.mapContents()
-		h := newCheckHasher()
-		if err := in.jar.writeTo(h); err != nil {
-			return fmt.Errorf("%s: %w", in.path, err)
+		in.Jar.MapContents()
+		h := jario.NewCheckHasher()
+		if err := in.Jar.CopyTo(h); err != nil {
+			return fmt.Errorf("%s: %w", in.Path, err)
 		}
-		c.checks[i] = h.sum()
+		c.checks[i] = h.Sum()
 		return nil
 	})
 }
@@ -50,12 +52,12 @@ func (c *runCache) checkInputs(ctx context.Context) error {
 func (c *runCache) sumInputs(ctx context.Context, which []bool) error {
 	return parallel(ctx, c.p.opt.Workers, len(c.p.inputs), func(i, _ int) error {
 		in := c.p.inputs[i]
-		if in.isDir || c.sums[i] != ([32]byte{}) || (which != nil && !which[i]) {
+		if in.IsDir || c.sums[i] != ([32]byte{}) || (which != nil && !which[i]) {
 			return nil
 		}
 		h := sha256.New()
-		if err := in.jar.writeTo(h); err != nil {
-			return fmt.Errorf("%s: %w", in.path, err)
+		if err := in.Jar.CopyTo(h); err != nil {
+			return fmt.Errorf("%s: %w", in.Path, err)
 		}
 		h.Sum(c.sums[i][:0])
 		return nil
@@ -65,6 +67,6 @@ func (c *runCache) sumInputs(ctx context.Context, which []bool) error {
 // dirSum is the content sum of a class directory whose check is check:
 // what its pack (keyed by the directory's path, not by its contents)
 // records as the contents it was made from.
-func dirSum(check checksum) [32]byte {
+func dirSum(check jario.Checksum) [32]byte {
 	return sha256.Sum256(append([]byte("dir\x00"), check[:]...))
 }

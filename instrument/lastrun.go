@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	"github.com/tracebeat/tracebeat/instrument/store"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
@@ -43,7 +45,7 @@ type delta struct {
 	// lastOut is the merged jar the last run wrote; splices[i], when set,
 	// the directory records of unchanged input i's span in it, checked
 	// (outspan.go): the span is copied from there.
-	lastOut *lastOutput
+	lastOut *jario.LastJar
 	splices [][]byte
 	// unlisted[i]: unchanged input i of a merged output, not yet listed
 	// nor its pack read, because its span may be copied (planSplices).
@@ -98,13 +100,13 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		return nil, "no map path"
 	}
 	for _, in := range p.inputs {
-		if in.isDir && !o.Merge {
+		if in.IsDir && !o.Merge {
 			// A mirrored directory's output is no pack's jar to check.
 			return nil, "a directory input without --merge"
 		}
 	}
 	for _, in := range p.classpath {
-		if in.isDir {
+		if in.IsDir {
 			return nil, "a directory on the class path"
 		}
 	}
@@ -125,12 +127,12 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		keep: make([][]*cachedClass, len(p.inputs)), classes: map[string]bool{}, unlisted: make([]bool, len(p.inputs))}
 	p.cache.inputs = make([]*inputCache, len(p.inputs))
 	for i, in := range p.inputs {
-		abs, err := filepath.Abs(in.path)
+		abs, err := filepath.Abs(in.Path)
 		if err != nil {
 			return nil, err.Error()
 		}
 		d.changed[i] = p.cache.checks[i] != snap.inputs[i].check
-		ic := &inputCache{abs: abs, isJar: !in.isDir}
+		ic := &inputCache{abs: abs, isJar: !in.IsDir}
 		p.cache.inputs[i] = ic
 		if !d.changed[i] {
 			p.cache.sums[i] = snap.inputs[i].sum
@@ -159,7 +161,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	checks.Go(func() {
 		var err error
 		d.kept, err = p.cache.store.Map(o.MapPath)
-		keptOK = err == nil && checkSum(d.kept) == snap.plannedSum
+		keptOK = err == nil && jario.SumOf(d.kept) == snap.plannedSum
 	})
 	// A merged output is written whole, from records: no pack jar is used.
 	jarOK := make([]bool, len(p.inputs))
@@ -176,13 +178,13 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	var intact []bool
 	if o.Merge {
 		checks.Go(func() {
-			if d.lastOut = openLastOutput(o.Output); d.lastOut == nil {
+			if d.lastOut = jario.OpenLastJar(o.Output); d.lastOut == nil {
 				return
 			}
 			intact = make([]bool, len(p.inputs))
 			for i := range p.inputs {
-				if span := snap.inputs[i].out; !d.changed[i] && span.count > 0 {
-					intact[i] = d.lastOut.intact(span)
+				if span := snap.inputs[i].out; !d.changed[i] && span.Count > 0 {
+					intact[i] = d.lastOut.Intact(span)
 				}
 			}
 		})
@@ -194,7 +196,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 		switch {
 		case d.changed[i]:
 			why = d.diffInput(ctx, i)
-		case o.Merge && snap.inputs[i].out.count > 0:
+		case o.Merge && snap.inputs[i].out.Count > 0:
 			d.unlisted[i] = true // its span may be copied: planSplices
 		case o.Merge:
 			// A merged jar is written whole: an unchanged input's classes
@@ -203,7 +205,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 			why = d.keepInput(i)
 		}
 		if why != "" {
-			why = in.path + ": " + why
+			why = in.Path + ": " + why
 		}
 	}
 	checks.Wait()
@@ -215,7 +217,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	}
 	for i := range p.inputs {
 		if !d.changed[i] && !jarOK[i] {
-			return nil, p.inputs[i].path + ": its pack's jar is gone or altered"
+			return nil, p.inputs[i].Path + ": its pack's jar is gone or altered"
 		}
 	}
 	if o.Merge {
@@ -236,12 +238,12 @@ func (d *delta) keepInput(i int) string {
 		return why
 	}
 	for _, j := range classes {
-		rec := ix.classes[in.entries[j].name]
+		rec := ix.classes[in.Entries[j].Name]
 		if rec == nil {
 			return "classes added or removed"
 		}
 		if !rec.parsed() && d.p.opt.Strict {
-			return in.entries[j].name + ": does not parse" // the full run reports it
+			return in.Entries[j].Name + ": does not parse" // the full run reports it
 		}
 		d.keep[i][j], ic.recs[j] = rec, rec
 	}
@@ -255,7 +257,7 @@ func (d *delta) keepInput(i int) string {
 func (d *delta) openPack(i int, key string, sum [32]byte) (ix *packIndex, classes []int, why string) {
 	in, ic := d.p.inputs[i], d.p.cache.inputs[i]
 	listed := make(chan error, 1) // the jar's directory is read meanwhile
-	go func() { listed <- in.list() }()
+	go func() { listed <- in.List() }()
 	ix, err := readIndex(d.p.cache.store.Path(key, store.Index), false, d.p.texts)
 	if lerr := <-listed; lerr != nil {
 		return nil, nil, lerr.Error()
@@ -264,11 +266,11 @@ func (d *delta) openPack(i int, key string, sum [32]byte) (ix *packIndex, classe
 		return nil, nil, "no pack of its last version"
 	}
 	ic.from, ic.fromKey = ix, key
-	ic.sums = make([][32]byte, len(in.entries))
-	ic.recs = make([]*cachedClass, len(in.entries))
-	d.keep[i] = make([]*cachedClass, len(in.entries))
-	for j := range in.entries {
-		if in.entries[j].isClass() {
+	ic.sums = make([][32]byte, len(in.Entries))
+	ic.recs = make([]*cachedClass, len(in.Entries))
+	d.keep[i] = make([]*cachedClass, len(in.Entries))
+	for j := range in.Entries {
+		if in.Entries[j].IsClass() {
 			classes = append(classes, j)
 		}
 	}
@@ -305,38 +307,38 @@ func (d *delta) diffInput(ctx context.Context, i int) string {
 	}
 	err := parallel(ctx, d.p.opt.Workers, len(classes), func(k, w int) error {
 		j := classes[k]
-		e := &in.entries[j]
-		rec := ix.classes[e.name]
+		e := &in.Entries[j]
+		rec := ix.classes[e.Name]
 		if rec == nil {
 			return stop("classes added or removed")
 		}
-		sum, err := in.entrySumOf(j)
+		sum, err := in.EntrySumOf(j)
 		if err != nil {
 			return stop(err.Error())
 		}
 		ic.sums[j] = sum
 		if sum == rec.sum {
 			if !rec.parsed() && d.p.opt.Strict {
-				return stop(e.name + ": does not parse") // the full run reports it
+				return stop(e.Name + ": does not parse") // the full run reports it
 			}
 			d.keep[i][j], ic.recs[j] = rec, rec
 			return nil
 		}
-		data, err := e.read()
+		data, err := e.Read()
 		if err != nil {
 			return stop(err.Error())
 		}
 		old, err := rec.decodeInfo(d.p.texts)
 		if err != nil || old == nil {
-			putBuffer(data)
-			return stop(e.name + ": no scan of its last version")
+			jario.PutBuffer(data)
+			return stop(e.Name + ": no scan of its last version")
 		}
 		cur, err := scanEntry(scanners[w], e, data)
 		if err != nil {
-			return stop(e.name + ": does not parse")
+			return stop(e.Name + ": does not parse")
 		}
 		if !sameHierarchy(old, cur) || d.snap.shared[cur.name] || d.snap.shared[cur.origName] {
-			return stop(e.name + ": changes the class hierarchy")
+			return stop(e.Name + ": changes the class hierarchy")
 		}
 		ic.recs[j] = &cachedClass{sum: ic.sums[j], info: cur}
 		mu.Lock()

@@ -9,24 +9,26 @@ package instrument
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tracebeat/tracebeat/instrument/jario"
 )
 
 // outSpan encodes s for a run snapshot.
-func (e *indexEncoder) outSpan(s outSpan) {
-	for _, n := range []int64{s.start, s.end, int64(s.first), int64(s.count), int64(s.classes)} {
+func (e *indexEncoder) outSpan(s jario.Span) {
+	for _, n := range []int64{s.Start, s.End, int64(s.First), int64(s.Count), int64(s.Classes)} {
 		e.uvarint(uint64(n))
 	}
-	e.buf = append(e.buf, s.localSum[:]...)
-	e.buf = append(e.buf, s.recordSum[:]...)
-	e.strs(s.skipped)
+	e.buf = append(e.buf, s.LocalSum[:]...)
+	e.buf = append(e.buf, s.RecordSum[:]...)
+	e.strs(s.Skipped)
 }
 
-func (d *indexDecoder) outSpan() outSpan {
-	s := outSpan{start: int64(d.uvarint()), end: int64(d.uvarint()), first: int(d.uvarint()), count: int(d.uvarint()),
-		classes: int(d.uvarint())}
-	d.sum(&s.localSum)
-	d.sum(&s.recordSum)
-	s.skipped = d.strs()
+func (d *indexDecoder) outSpan() jario.Span {
+	s := jario.Span{Start: int64(d.uvarint()), End: int64(d.uvarint()), First: int(d.uvarint()), Count: int(d.uvarint()),
+		Classes: int(d.uvarint())}
+	d.sum(&s.LocalSum)
+	d.sum(&s.RecordSum)
+	s.Skipped = d.strs()
 	return s
 }
 
@@ -34,7 +36,7 @@ func (d *indexDecoder) outSpan() outSpan {
 // from it.
 func (d *delta) closeLastOutput() {
 	if d != nil && d.lastOut != nil {
-		d.lastOut.close()
+		d.lastOut.Close()
 		d.lastOut = nil
 	}
 }
@@ -44,38 +46,38 @@ func (d *delta) closeLastOutput() {
 // and a full run writes the same entries (fits). False when the input is
 // to be written entry by entry: then its records are taken from its pack
 // as an unchanged input's are.
-func (d *delta) spliceInput(js *jarSink, i int, tick func()) (moved outSpan, ok bool, err error) {
+func (d *delta) spliceInput(js *jario.JarSink, i int, tick func()) (moved jario.Span, ok bool, err error) {
 	if d == nil || d.splices == nil || d.splices[i] == nil {
-		return outSpan{}, false, nil
+		return jario.Span{}, false, nil
 	}
 	in, last := d.p.inputs[i], &d.snap.inputs[i]
-	names := recordNames(d.splices[i])
-	if !last.out.fits(names, js.names) || js.zw.off+(last.out.end-last.out.start) >= uint32max {
+	names := jario.RecordNames(d.splices[i])
+	if !last.out.Fits(names, js.Names) || js.Writer.Off+(last.out.End-last.out.Start) >= jario.MaxUint32 {
 		// planSplices saw the names the earlier inputs write as the writer
 		// does, so only a jar grown near 4 GB (where the records would take
 		// the zip64 form) comes here: its records come from its pack.
 		d.splices[i] = nil
 		if why := d.keepInput(i); why != "" {
-			return outSpan{}, false, fmt.Errorf("%s: cache: %s", in.path, why)
+			return jario.Span{}, false, fmt.Errorf("%s: cache: %s", in.Path, why)
 		}
-		d.p.infos[i] = make([]*classInfo, len(in.entries)) // listed only now
-		return outSpan{}, false, nil
+		d.p.infos[i] = make([]*classInfo, len(in.Entries)) // listed only now
+		return jario.Span{}, false, nil
 	}
-	if moved, err = js.zw.spliceSpan(d.lastOut.file, last.out, d.splices[i]); err != nil {
-		return outSpan{}, false, fmt.Errorf("%s: %w", in.path, err)
+	if moved, err = js.Writer.SpliceSpan(d.lastOut.File, last.out, d.splices[i]); err != nil {
+		return jario.Span{}, false, fmt.Errorf("%s: %w", in.Path, err)
 	}
 	for _, name := range names {
-		js.names[name] = true
+		js.Names[name] = true
 	}
-	for _, name := range last.out.skipped {
-		if !isDirName(name) { // as emit says it
-			d.p.warns.atOutput(i, "%s: %s%s", in.path, name, mergeSkipSuffix)
+	for _, name := range last.out.Skipped {
+		if !jario.IsDirName(name) { // as emit says it
+			d.p.warns.atOutput(i, "%s: %s%s", in.Path, name, mergeSkipSuffix)
 		}
 	}
-	for range last.out.classes {
+	for range last.out.Classes {
 		tick()
 	}
-	moved.skipped, moved.classes = last.out.skipped, last.out.classes
+	moved.Skipped, moved.Classes = last.out.Skipped, last.out.Classes
 	return moved, true, nil
 }
 
@@ -95,9 +97,9 @@ func (d *delta) planSplices(intact []bool) string {
 		if d.unlisted[i] {
 			var records []byte
 			if known && intact != nil && intact[i] && onlyMergeSkips(d.snap.inputs[i].outWarnings) {
-				records = d.lastOut.records(*span)
+				records = d.lastOut.Records(*span)
 			}
-			if recNames := recordNames(records); records != nil && span.fits(recNames, names) {
+			if recNames := jario.RecordNames(records); records != nil && span.Fits(recNames, names) {
 				d.splices[i] = records
 				for _, name := range recNames {
 					names[name] = true
@@ -105,13 +107,13 @@ func (d *delta) planSplices(intact []bool) string {
 				continue
 			}
 			if why := d.keepInput(i); why != "" {
-				return in.path + ": " + why
+				return in.Path + ": " + why
 			}
 		}
-		for j := range in.entries {
-			name := in.entries[j].name
+		for j := range in.Entries {
+			name := in.Entries[j].Name
 			names[name] = true
-			if isSignatureFile(name) {
+			if jario.IsSignatureFile(name) {
 				known = false
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
@@ -115,7 +117,7 @@ func (d *delta) patchResult() error {
 	if d.p.opt.Lists {
 		res.Ignored = patchIgnored(snap.ignoredList, d.classes, ignored)
 		if d.ignoredSame = slices.Equal(res.Ignored, snap.ignoredList); d.ignoredSame {
-			store, identity, listSum, log := d.p.cache.store, d.identity, checkSum(snap.ignoredRaw), d.p.opt.Log
+			store, identity, listSum, log := d.p.cache.store, d.identity, jario.SumOf(snap.ignoredRaw), d.p.opt.Log
 			res.lastReport = func(head []byte) []byte {
 				report := keptReport(store.Report(identity), listSum, head)
 				if report != nil {

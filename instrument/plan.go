@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/methodmap"
 	"go.uber.org/zap"
@@ -86,7 +88,7 @@ type classPlan struct {
 // planClasses finds the classes in more than one input and the class
 // hierarchy (the class path's supplies superclasses only); orig gives a
 // class's original name.
-func (s scanSet) planClasses(inputs []*input, cpSuper map[string]string, orig func(string) string) classPlan {
+func (s scanSet) planClasses(inputs []*jario.Input, cpSuper map[string]string, orig func(string) string) classPlan {
 	var out classPlan
 	h := &hierarchy{super: map[string]string{}, inInput: map[string]*classInfo{}, orig: orig}
 	out.hierarchy = h
@@ -100,13 +102,13 @@ func (s scanSet) planClasses(inputs []*input, cpSuper map[string]string, orig fu
 			if ci == nil || ci.versioned {
 				continue
 			}
-			if prev, seen := where[ci.name]; seen && prev != inputs[i].path {
+			if prev, seen := where[ci.name]; seen && prev != inputs[i].Path {
 				if !dups[ci.name] {
-					out.dups = append(out.dups, duplicate{first: prev, second: inputs[i].path, class: ci.name})
+					out.dups = append(out.dups, duplicate{first: prev, second: inputs[i].Path, class: ci.name})
 				}
 				dups[ci.name] = true
 			} else if !seen {
-				where[ci.name] = inputs[i].path
+				where[ci.name] = inputs[i].Path
 				h.inInput[ci.name] = ci
 			}
 			h.super[ci.name] = ci.super

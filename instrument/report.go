@@ -11,6 +11,8 @@ package instrument
 import (
 	"bytes"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
@@ -31,27 +33,27 @@ func (r *Result) ReportText(rules []methodmap.RuleCount) []byte {
 
 // ignoredListSum is the checksum of an ignored list as a snapshot
 // encodes it.
-func ignoredListSum(list []methodmap.IgnoredMethod) checksum {
+func ignoredListSum(list []methodmap.IgnoredMethod) jario.Checksum {
 	var e indexEncoder
 	e.ignoredList(list)
-	return checkSum(e.buf)
+	return jario.SumOf(e.buf)
 }
 
 // sealReport is a report as the cache keeps it: with the checksum of the
 // ignored list it was made from, sealed by the checksum of all.
-func sealReport(report []byte, listSum checksum) []byte {
+func sealReport(report []byte, listSum jario.Checksum) []byte {
 	b := make([]byte, 0, len(reportMagic)+2*len(listSum)+len(report))
 	b = append(b, reportMagic...)
 	b = append(b, listSum[:]...)
 	b = append(b, report...)
-	sum := checkSum(b)
+	sum := jario.SumOf(b)
 	return append(b, sum[:]...)
 }
 
 // keptReport is the report sealed in data if it is intact, was made from
 // the ignored list of checksum listSum and starts with head; else nil.
-func keptReport(data []byte, listSum checksum, head []byte) []byte {
-	body, ok := unseal(data, reportMagic)
+func keptReport(data []byte, listSum jario.Checksum, head []byte) []byte {
+	body, ok := jario.Unseal(data, reportMagic)
 	if !ok || len(body) < len(listSum) || !bytes.Equal(body[:len(listSum)], listSum[:]) {
 		return nil
 	}

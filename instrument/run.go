@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	"go.uber.org/zap"
 
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
@@ -120,7 +122,7 @@ func openPipeline(opt Options) (*pipeline, error) {
 		return nil, err
 	}
 	for _, path := range opt.Inputs {
-		in, err := openUnlisted(path)
+		in, err := jario.OpenUnlisted(path)
 		if err != nil {
 			p.close()
 			return nil, err
@@ -128,7 +130,7 @@ func openPipeline(opt Options) (*pipeline, error) {
 		p.inputs = append(p.inputs, in)
 	}
 	for _, path := range opt.Classpath {
-		in, err := openUnlisted(path)
+		in, err := jario.OpenUnlisted(path)
 		if err != nil {
 			p.close()
 			return nil, fmt.Errorf("classpath: %w", err)
@@ -160,7 +162,7 @@ func (p *pipeline) lookUp(ctx context.Context) error {
 	if err := p.listInputs(ctx); err != nil {
 		return err
 	}
-	for _, in := range append(append([]*input(nil), p.inputs...), p.classpath...) {
+	for _, in := range append(append([]*jario.Input(nil), p.inputs...), p.classpath...) {
 		p.evidence.note(in, &p.opt.Policy)
 	}
 	return p.cache.prepareCache(ctx)
@@ -182,10 +184,10 @@ func (p *pipeline) scanStage(ctx context.Context) error {
 	}
 	// The zip directories are not needed until each jar is written.
 	for _, in := range p.inputs {
-		in.drop()
+		in.Drop()
 	}
 	for _, in := range p.classpath {
-		in.close()
+		in.Close()
 	}
 	return nil
 }
@@ -229,8 +231,8 @@ type pipeline struct {
 	// final path, or its temporary one when staged for Options.Publish.
 	written   []string
 	res       *Result
-	inputs    []*input
-	classpath []*input
+	inputs    []*jario.Input
+	classpath []*jario.Input
 	infos     scanSet
 	// super of classpath classes
 	cpSuper map[string]string
@@ -265,10 +267,10 @@ func (p *pipeline) close() {
 		ic.discardDat() // a failed run's pack in the making
 	}
 	for _, in := range p.inputs {
-		in.close()
+		in.Close()
 	}
 	for _, in := range p.classpath {
-		in.close()
+		in.Close()
 	}
 }
 

@@ -3,6 +3,8 @@ package instrument
 import (
 	"time"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	"go.uber.org/zap"
 
 	"github.com/tracebeat/tracebeat/instrument/store"
@@ -23,7 +25,7 @@ type runCache struct {
 	inputs []*inputCache // by input
 	// checks are the checks of the inputs then the classpath, sums the
 	// content sums of the inputs (inputsum.go).
-	checks []checksum
+	checks []jario.Checksum
 	sums   [][32]byte
 	last   *delta // the last run of this command, patched; nil in a full run
 	// keptBase delivers the base map of a full run (readKeptMap).
@@ -31,7 +33,7 @@ type runCache struct {
 	identity string // runIdentity's answer, once asked
 	// spans are where each input's entries lie in a merged output, for
 	// the snapshot (a later delta run copies the unchanged ones).
-	spans []outSpan
+	spans []jario.Span
 }
 
 // delta is the last run this run patches, or nil.
@@ -71,9 +73,9 @@ func (c *runCache) pack(i int) *inputCache {
 // scanned answers the scan of class entry j of input i from the packs
 // (hit), or returns the entry's bytes to scan: read from the input,
 // without a cache.
-func (c *runCache) scanned(i, j int, e *entry) (ci *classInfo, hit bool, data []byte, err error) {
+func (c *runCache) scanned(i, j int, e *jario.Entry) (ci *classInfo, hit bool, data []byte, err error) {
 	if c == nil {
-		data, err = e.read()
+		data, err = e.Read()
 		return nil, false, data, err
 	}
 	return c.scanFromCache(i, c.inputs[i], j, e)
@@ -123,7 +125,7 @@ func (c *runCache) keepOutcome(idx, j int, rec *cachedClass, body []byte) error 
 }
 
 // keepSpans keeps where each input's entries lie in the merged output.
-func (c *runCache) keepSpans(spans []outSpan) {
+func (c *runCache) keepSpans(spans []jario.Span) {
 	if c != nil {
 		c.spans = spans
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	"github.com/tracebeat/tracebeat/methodmap"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
@@ -177,7 +179,7 @@ func (s *scanner) className(pool *cf.ConstantPool, i uint16, file string) (strin
 // classStem is a class entry's name less ".class" and a multi-release
 // prefix.
 func classStem(file string) string {
-	if _, ok := versionedClass(file); ok {
+	if _, ok := jario.VersionedClass(file); ok {
 		rest := strings.TrimPrefix(file, "META-INF/versions/")
 		file = rest[strings.IndexByte(rest, '/')+1:]
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	cf "github.com/tracebeat/tracebeat/classfile"
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 )
@@ -42,9 +44,9 @@ func (p *pipeline) checkInstrumentedBefore() error {
 			continue
 		}
 		if p.opt.Strict {
-			return fmt.Errorf("%s: %d methods are instrumented already (%s, ...): is it an output of tracebeat?", p.inputs[i].path, n, example)
+			return fmt.Errorf("%s: %d methods are instrumented already (%s, ...): is it an output of tracebeat?", p.inputs[i].Path, n, example)
 		}
-		p.warns.at(i, "%s: %d methods are instrumented already (%s, ...): left as they are (%s)", p.inputs[i].path, n, example, rewrite.ReasonAlreadyInstrumented)
+		p.warns.at(i, "%s: %d methods are instrumented already (%s, ...): left as they are (%s)", p.inputs[i].Path, n, example, rewrite.ReasonAlreadyInstrumented)
 	}
 	return nil
 }
@@ -56,12 +58,12 @@ type classEvidence map[string]bool
 
 // note records the classes of a listed input that the generated-class
 // rule may ask about, by their entry names (no class is read for it).
-func (ev classEvidence) note(in *input, pol *Policy) {
+func (ev classEvidence) note(in *jario.Input, pol *Policy) {
 	if pol.GeneratedEvidence == nil {
 		return
 	}
-	for j := range in.entries {
-		name, ok := strings.CutSuffix(in.entries[j].name, ".class")
+	for j := range in.Entries {
+		name, ok := strings.CutSuffix(in.Entries[j].Name, ".class")
 		if !ok {
 			continue
 		}
@@ -85,16 +87,16 @@ func (ev classEvidence) has(orig string) bool { return ev[orig] }
 // directories of the jars in flight, not of all (60 MB over Debian's 588
 // jars).
 func (p *pipeline) listInputs(ctx context.Context) error {
-	all := append(append([]*input(nil), p.inputs...), p.classpath...)
+	all := append(append([]*jario.Input(nil), p.inputs...), p.classpath...)
 	return parallel(ctx, p.opt.Workers, len(all), func(i, _ int) error {
-		if err := all[i].list(); err != nil {
+		if err := all[i].List(); err != nil {
 			if i >= len(p.inputs) {
 				return fmt.Errorf("classpath: %w", err)
 			}
 			return err
 		}
 		if i < len(p.inputs) {
-			all[i].drop()
+			all[i].Drop()
 		}
 		return nil
 	})
@@ -107,17 +109,17 @@ type directoryHold struct {
 	left int // classes not yet scanned
 }
 
-func (h *directoryHold) acquire(in *input) error {
+func (h *directoryHold) acquire(in *jario.Input) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return in.load()
+	return in.Load()
 }
 
-func (h *directoryHold) release(in *input) {
+func (h *directoryHold) release(in *jario.Input) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.left--; h.left == 0 {
-		in.drop()
+		in.Drop()
 	}
 }
 
@@ -128,9 +130,9 @@ func (p *pipeline) scan(ctx context.Context) error {
 	p.infos = make([][]*classInfo, len(p.inputs))
 	holds := make([]directoryHold, len(p.inputs))
 	for i, in := range p.inputs {
-		p.infos[i] = make([]*classInfo, len(in.entries))
-		for j := range in.entries {
-			if in.entries[j].isClass() {
+		p.infos[i] = make([]*classInfo, len(in.Entries))
+		for j := range in.Entries {
+			if in.Entries[j].IsClass() {
 				refs = append(refs, ref{i, j})
 				holds[i].left++
 			}
@@ -141,14 +143,14 @@ func (p *pipeline) scan(ctx context.Context) error {
 	err := parallel(ctx, p.opt.Workers, len(refs), func(k, worker int) error {
 		r := refs[k]
 		in := p.inputs[r.in]
-		e := &in.entries[r.e]
+		e := &in.Entries[r.e]
 		if err := holds[r.in].acquire(in); err != nil {
 			return err
 		}
 		defer holds[r.in].release(in)
 		ci, hit, data, err := p.cache.scanned(r.in, r.e, e)
 		if err != nil {
-			return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
+			return fmt.Errorf("%s: %s: %w", in.Path, e.Name, err)
 		}
 		if hit {
 			p.infos[r.in][r.e] = ci
@@ -157,9 +159,9 @@ func (p *pipeline) scan(ctx context.Context) error {
 		ci, err = scanEntry(scanners[worker], e, data)
 		if err != nil {
 			if p.opt.Strict {
-				return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
+				return fmt.Errorf("%s: %s: %w", in.Path, e.Name, err)
 			}
-			p.warns.at(r.in, "%s: %s: cannot parse, copied untouched: %v", in.path, e.name, err)
+			p.warns.at(r.in, "%s: %s: cannot parse, copied untouched: %v", in.Path, e.Name, err)
 			p.cache.noteScan(r.in, r.e, nil, err)
 			return nil
 		}
@@ -174,8 +176,8 @@ func (p *pipeline) scan(ctx context.Context) error {
 	p.cpSuper = map[string]string{}
 	var cpRefs []ref
 	for i, in := range p.classpath {
-		for j := range in.entries {
-			if in.entries[j].isClass() {
+		for j := range in.Entries {
+			if in.Entries[j].IsClass() {
 				cpRefs = append(cpRefs, ref{i, j})
 			}
 		}
@@ -183,12 +185,12 @@ func (p *pipeline) scan(ctx context.Context) error {
 	supers := make([][2]string, len(cpRefs))
 	err = parallel(ctx, p.opt.Workers, len(cpRefs), func(k, _ int) error {
 		r := cpRefs[k]
-		e := &p.classpath[r.in].entries[r.e]
-		data, err := e.read()
+		e := &p.classpath[r.in].Entries[r.e]
+		data, err := e.Read()
 		if err != nil {
-			return fmt.Errorf("classpath %s: %s: %w", p.classpath[r.in].path, e.name, err)
+			return fmt.Errorf("classpath %s: %s: %w", p.classpath[r.in].Path, e.Name, err)
 		}
-		defer putBuffer(data)
+		defer jario.PutBuffer(data)
 		c, err := cf.Parse(data)
 		if err != nil {
 			return nil // a classpath class we cannot read only narrows Activity detection
@@ -225,13 +227,13 @@ func (p *pipeline) newScanners() []*scanner {
 // scanEntry scans the contents of class entry e (a buffer it gives back):
 // every scan of an input class, in a full run and of a changed class in a
 // delta run, is this one.
-func scanEntry(sc *scanner, e *entry, data []byte) (*classInfo, error) {
-	ci, err := sc.scan(data, e.name)
-	putBuffer(data) // the scan copies what it keeps
+func scanEntry(sc *scanner, e *jario.Entry, data []byte) (*classInfo, error) {
+	ci, err := sc.scan(data, e.Name)
+	jario.PutBuffer(data) // the scan copies what it keeps
 	if err != nil {
 		return nil, err
 	}
-	_, ci.versioned = versionedClass(e.name)
-	ci.crcWrong = e.hasWrongCRC()
+	_, ci.versioned = jario.VersionedClass(e.Name)
+	ci.crcWrong = e.HasWrongCRC()
 	return ci, nil
 }

@@ -3,6 +3,8 @@ package instrument
 import (
 	"fmt"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	cf "github.com/tracebeat/tracebeat/classfile"
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/methodmap"
@@ -27,24 +29,24 @@ import (
 // A class that cannot be parsed is an error naming the input, the entry
 // and the reason.
 func ScanInstrumented(path string, rt rewrite.Runtime) ([]methodmap.InstrumentedMethod, error) {
-	in, err := openInput(path)
+	in, err := jario.OpenInput(path)
 	if err != nil {
 		return nil, err
 	}
-	defer in.close()
+	defer in.Close()
 	m := newInjectionMatcher(rt)
 	var out []methodmap.InstrumentedMethod
-	for i := range in.entries {
-		e := &in.entries[i]
-		if !e.isClass() {
+	for i := range in.Entries {
+		e := &in.Entries[i]
+		if !e.IsClass() {
 			continue
 		}
-		data, err := e.read()
+		data, err := e.Read()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", path, e.name, err)
+			return nil, fmt.Errorf("%s: %s: %w", path, e.Name, err)
 		}
 		if out, err = m.scanClass(data, out); err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", path, e.name, err)
+			return nil, fmt.Errorf("%s: %s: %w", path, e.Name, err)
 		}
 	}
 	return out, nil

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
@@ -18,8 +20,8 @@ import (
 // (lastrun.go, patch.go).
 type runSnapshot struct {
 	inputs     []snapInput
-	classpath  []checksum // the checks of the classpath jars
-	plannedSum checksum   // of the planned map text (the next base map)
+	classpath  []jario.Checksum // the checks of the classpath jars
+	plannedSum jario.Checksum   // of the planned map text (the next base map)
 	highWater  int
 	classes    int
 	renamed    int
@@ -51,19 +53,19 @@ type runSnapshot struct {
 	// only written again when it changes, which a change of method bodies
 	// does not); ignoreSum is its checksum.
 	ignoreText []byte
-	ignoreSum  checksum
+	ignoreSum  jario.Checksum
 }
 
 type snapInput struct {
-	check    checksum // the jar's bytes (inputsum.go)
-	sum      [32]byte // the jar's bytes, which name its pack (packKeyOf)
-	jarSum   checksum // the pack's jar
+	check    jario.Checksum // the jar's bytes (inputsum.go)
+	sum      [32]byte       // the jar's bytes, which name its pack (packKeyOf)
+	jarSum   jario.Checksum // the pack's jar
 	jarSize  int64
 	warnings []string // what scanning and rewriting it reported
 	// outWarnings are what writing its entries reported: a run that
 	// writes them says them again, one that copies its span replays them.
 	outWarnings []string
-	out         outSpan // with --merge: where its entries lie in the output
+	out         jario.Span // with --merge: where its entries lie in the output
 }
 
 type snapSkip struct {
@@ -123,7 +125,7 @@ func (s *runSnapshot) encode() []byte {
 	}
 	e.strs(slices.Sorted(maps.Keys(s.shared)))
 	e.buf = append(e.buf, s.ignoreSum[:]...)
-	sum := checkSum(e.buf)
+	sum := jario.SumOf(e.buf)
 	return append(e.buf, sum[:]...)
 }
 
@@ -132,7 +134,7 @@ var errBadSnapshot = errors.New("cache run snapshot is damaged")
 // decodeSnapshot reads a snapshot from data, which must not change
 // afterwards: the snapshot's texts share its bytes.
 func decodeSnapshot(data []byte) (*runSnapshot, error) {
-	body, ok := unseal(data, snapMagic)
+	body, ok := jario.Unseal(data, snapMagic)
 	if !ok {
 		return nil, errBadSnapshot
 	}
@@ -149,7 +151,7 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 		in.outWarnings = d.strs()
 		in.out = d.outSpan()
 	}
-	s.classpath = make([]checksum, d.count())
+	s.classpath = make([]jario.Checksum, d.count())
 	for i := range s.classpath {
 		d.sum(&s.classpath[i])
 	}
@@ -196,7 +198,7 @@ func (c *cacheStore) loadSnapshot(identity string) *runSnapshot {
 		return nil
 	}
 	s, err := decodeSnapshot(record)
-	if err != nil || checkSum(ignore) != s.ignoreSum {
+	if err != nil || jario.SumOf(ignore) != s.ignoreSum {
 		return nil
 	}
 	s.ignoreText = ignore
@@ -204,7 +206,7 @@ func (c *cacheStore) loadSnapshot(identity string) *runSnapshot {
 }
 
 func (c *cacheStore) storeSnapshot(identity string, s *runSnapshot) error {
-	s.ignoreSum = checkSum(s.ignoreText)
+	s.ignoreSum = jario.SumOf(s.ignoreText)
 	return c.PutRun(identity, s.encode(), s.ignoreText)
 }
 
@@ -314,7 +316,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 	s := &runSnapshot{
 		inputs:      make([]snapInput, len(p.inputs)),
 		classpath:   p.cache.checks[len(p.inputs):],
-		plannedSum:  checkSum(res.maps.plannedText),
+		plannedSum:  jario.SumOf(res.maps.plannedText),
 		highWater:   p.highWater,
 		classes:     res.Classes,
 		renamed:     res.Renamed,
@@ -337,7 +339,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 		}
 	}
 	for _, in := range p.classpath {
-		if in.isDir {
+		if in.IsDir {
 			return nil
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
+
 	"go.uber.org/zap"
 
 	"github.com/tracebeat/tracebeat/instrument/store"
@@ -24,7 +26,7 @@ type entryResult struct {
 
 // future is one entry on its way from the workers to the writer.
 type future struct {
-	e    *entry
+	e    *jario.Entry
 	j    int // entry index in its input
 	ci   *classInfo
 	done chan struct{}
@@ -49,27 +51,27 @@ func (p *pipeline) write(ctx context.Context) error {
 		p.opt.Progress(d, total)
 	}
 
-	var sinks []sink
+	var sinks []jario.Sink
 	createdOut := false
 	abortAll := func() {
 		for _, s := range sinks {
-			s.abort()
+			s.Abort()
 		}
 		if createdOut {
 			os.Remove(p.opt.Output) // only when still empty
 		}
 	}
-	var merged sink
-	var mergedJar *jarSink
-	var spans []outSpan // where each input's entries lie in the merged jar
+	var merged jario.Sink
+	var mergedJar *jario.JarSink
+	var spans []jario.Span // where each input's entries lie in the merged jar
 	if p.opt.Merge {
-		s, err := newJarSink(p.opt.Output)
+		s, err := jario.NewJarSink(p.opt.Output)
 		if err != nil {
 			return err
 		}
 		merged, mergedJar = s, s
 		sinks = append(sinks, s)
-		spans = make([]outSpan, len(p.inputs))
+		spans = make([]jario.Span, len(p.inputs))
 	} else {
 		if _, err := os.Stat(p.opt.Output); os.IsNotExist(err) {
 			createdOut = true
@@ -81,10 +83,10 @@ func (p *pipeline) write(ctx context.Context) error {
 	for i, in := range p.inputs {
 		s := merged
 		if s == nil {
-			target := filepath.Join(p.opt.Output, outputName(in.path))
+			target := filepath.Join(p.opt.Output, outputName(in.Path))
 			if d := p.cache.delta(); d != nil && !d.changed[i] {
 				// Checked by prepareDelta.
-				c, err := newCopiedJar(target, p.cache.store.Path(p.cache.inputs[i].key, store.Jar))
+				c, err := jario.NewCopiedJar(target, p.cache.store.Path(p.cache.inputs[i].key, store.Jar))
 				if err != nil {
 					abortAll()
 					return err
@@ -95,7 +97,7 @@ func (p *pipeline) write(ctx context.Context) error {
 				continue
 			}
 			if p.cache.wholeJarReusable(i) {
-				if c, err := newCopiedJar(target, p.cache.store.Path(p.cache.inputs[i].key, store.Jar)); err == nil {
+				if c, err := jario.NewCopiedJar(target, p.cache.store.Path(p.cache.inputs[i].key, store.Jar)); err == nil {
 					sinks = append(sinks, c)
 					p.res.Outputs = append(p.res.Outputs, target)
 					p.cache.reuseWholeJar(i, tick)
@@ -103,13 +105,13 @@ func (p *pipeline) write(ctx context.Context) error {
 				}
 			}
 			var err error
-			if in.isDir {
-				s, err = newDirSink(target)
+			if in.IsDir {
+				s, err = jario.NewDirSink(target)
 			} else {
-				var js *jarSink
-				js, err = newJarSink(target)
+				var js *jario.JarSink
+				js, err = jario.NewJarSink(target)
 				if ic := p.cache.pack(i); err == nil && ic != nil {
-					ic.jarHash = js.hashOutput()
+					ic.jarHash = js.HashOutput()
 				}
 				s = js
 			}
@@ -127,32 +129,32 @@ func (p *pipeline) write(ctx context.Context) error {
 			}
 			if spliced {
 				spans[i] = moved
-				p.opt.Log.Debug("cache: copied from the last output", zap.String("input", in.path))
+				p.opt.Log.Debug("cache: copied from the last output", zap.String("input", in.Path))
 				continue
 			}
-			mergedJar.zw.beginSpan()
+			mergedJar.Writer.BeginSpan()
 		}
 		if err := p.cache.startOutput(i); err != nil {
 			p.warns.warn("%v", err) // the run goes on; it just leaves no pack
 		}
-		if err := in.load(); err != nil {
+		if err := in.Load(); err != nil {
 			abortAll()
 			return err
 		}
-		if js, ok := s.(*jarSink); ok && merged == nil && in.zr != nil {
+		if js, ok := s.(*jario.JarSink); ok && merged == nil && in.Zip != nil {
 			// A jar's mirror keeps its archive comment (a merged jar has none).
-			if err := js.zw.setComment(in.zr.Comment); err != nil {
+			if err := js.Writer.SetComment(in.Zip.Comment); err != nil {
 				abortAll()
-				return fmt.Errorf("%s: %w", in.path, err)
+				return fmt.Errorf("%s: %w", in.Path, err)
 			}
 		}
 		err := p.writeInput(ctx, i, s, tick)
-		in.drop()
+		in.Drop()
 		if mergedJar != nil {
-			spans[i] = mergedJar.zw.endSpan(in.entries)
+			spans[i] = mergedJar.Writer.EndSpan(in.Entries)
 		}
-		if js, ok := s.(*jarSink); ok && err == nil && merged == nil {
-			err = js.finish() // renamed into place with the others below
+		if js, ok := s.(*jario.JarSink); ok && err == nil && merged == nil {
+			err = js.Finish() // renamed into place with the others below
 		}
 		if err != nil {
 			abortAll()
@@ -168,17 +170,17 @@ func (p *pipeline) write(ctx context.Context) error {
 	p.cache.delta().closeLastOutput()
 	p.written = make([]string, len(sinks))
 	for k, s := range sinks {
-		commit := s.commit
+		commit := s.Commit
 		if p.opt.Publish != nil {
-			commit = func() error { return s.stage(p.opt.Publish) }
+			commit = func() error { return s.Stage(p.opt.Publish) }
 		}
 		if err := commit(); err != nil { // a failed commit cleans up after itself
 			for _, rest := range sinks[k+1:] {
-				rest.abort()
+				rest.Abort()
 			}
 			return err
 		}
-		p.written[k] = s.where()
+		p.written[k] = s.Where()
 	}
 	return nil
 }
@@ -187,10 +189,10 @@ func (p *pipeline) write(ctx context.Context) error {
 const jobBatch = 8
 
 // writeInput streams one input's entries into s.
-func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func()) error {
+func (p *pipeline) writeInput(ctx context.Context, idx int, s jario.Sink, tick func()) error {
 	in := p.inputs[idx]
 	infos := p.infos[idx]
-	toJar := p.opt.Merge || !in.isDir
+	toJar := p.opt.Merge || !in.IsDir
 	var keep []*cachedClass // a delta run's unchanged classes
 	if p.cache.delta() != nil {
 		keep = p.cache.delta().keep[idx]
@@ -258,16 +260,16 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 				return false
 			}
 		}
-		for j := range in.entries {
+		for j := range in.Entries {
 			if ctx.Err() != nil {
 				abandon()
 				return
 			}
-			f := &future{e: &in.entries[j], j: j, ci: infos[j], done: make(chan struct{})}
+			f := &future{e: &in.Entries[j], j: j, ci: infos[j], done: make(chan struct{})}
 			if keep != nil && keep[j] != nil {
 				f.rec = keep[j]
 			}
-			ready := f.ci == nil && (f.rec == nil || !f.rec.result.rewritten) && !(toJar && in.isDir) && !needsCheck(f.e)
+			ready := f.ci == nil && (f.rec == nil || !f.rec.result.rewritten) && !(toJar && in.IsDir) && !needsCheck(f.e)
 			select {
 			case window <- f:
 			default: // the writer is behind: what is batched must not wait for it
@@ -293,7 +295,7 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 	var firstErr error
 	for f := range window {
 		<-f.done
-		if f.e.isClass() {
+		if f.e.IsClass() {
 			tick()
 		}
 		if firstErr == nil {
@@ -310,7 +312,7 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s sink, tick func())
 }
 
 // emit writes one finished entry.
-func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
+func (p *pipeline) emit(s jario.Sink, idx int, f *future, modified bool) error {
 	in := p.inputs[idx]
 	e := f.e
 	if f.res.err != nil {
@@ -319,46 +321,46 @@ func (p *pipeline) emit(s sink, idx int, f *future, modified bool) error {
 	if err := p.cache.keepOutcome(idx, f.j, f.rec, f.res.body); err != nil {
 		p.warns.warn("%v", err)
 	}
-	if e.hasWrongCRC() || (f.ci != nil && f.ci.crcWrong) {
+	if e.HasWrongCRC() || (f.ci != nil && f.ci.crcWrong) {
 		if p.opt.Strict {
-			return fmt.Errorf("%s: %s: %w (--strict)", in.path, e.name, errWrongCRC)
+			return fmt.Errorf("%s: %s: %w (--strict)", in.Path, e.Name, errWrongCRC)
 		}
-		p.warns.atOutput(idx, "%s: %s: %v; read as Java's class loader reads it, which ignores the CRC", in.path, e.name, errWrongCRC)
+		p.warns.atOutput(idx, "%s: %s: %v; read as Java's class loader reads it, which ignores the CRC", in.Path, e.Name, errWrongCRC)
 		p.cache.noteOutputWarning(idx)
 	}
-	if modified && !in.isDir && isSignatureFile(e.name) {
-		p.warns.atOutput(idx, "%s: %s: signature dropped: the jar's classes were rewritten", in.path, e.name)
+	if modified && !in.IsDir && jario.IsSignatureFile(e.Name) {
+		p.warns.atOutput(idx, "%s: %s: signature dropped: the jar's classes were rewritten", in.Path, e.Name)
 		p.cache.noteOutputWarning(idx)
 		return nil
 	}
-	if s.seen(e.name) {
-		if !isDirName(e.name) {
-			p.warns.atOutput(idx, "%s: %s%s", in.path, e.name, mergeSkipSuffix)
+	if s.Seen(e.Name) {
+		if !jario.IsDirName(e.Name) {
+			p.warns.atOutput(idx, "%s: %s%s", in.Path, e.Name, mergeSkipSuffix)
 			p.cache.noteOutputWarning(idx)
 		}
 		return nil
 	}
-	if f.res.body == nil && e.zf != nil {
-		if isDirName(e.name) && e.zf.UncompressedSize64 != 0 {
-			// archive/zip writes no data for a directory (copyRaw).
+	if f.res.body == nil && e.ZipFile != nil {
+		if jario.IsDirName(e.Name) && e.ZipFile.UncompressedSize64 != 0 {
+			// archive/zip writes no data for a directory (CopyRaw).
 			if p.opt.Strict {
-				return fmt.Errorf("%s: %s: a directory entry holding %d bytes (--strict)", in.path, e.name, e.zf.UncompressedSize64)
+				return fmt.Errorf("%s: %s: a directory entry holding %d bytes (--strict)", in.Path, e.Name, e.ZipFile.UncompressedSize64)
 			}
-			p.warns.atOutput(idx, "%s: %s: a directory entry holding %d bytes: written empty", in.path, e.name, e.zf.UncompressedSize64)
+			p.warns.atOutput(idx, "%s: %s: a directory entry holding %d bytes: written empty", in.Path, e.Name, e.ZipFile.UncompressedSize64)
 			p.cache.noteOutputWarning(idx)
 		}
-		return s.copyRaw(e.zf)
+		return s.CopyRaw(e.ZipFile)
 	}
 	body := f.res.body
 	if body == nil { // directory file copied into a directory
-		data, err := e.read()
+		data, err := e.Read()
 		if err != nil {
-			return fmt.Errorf("%s: %s: %w", in.path, e.name, err)
+			return fmt.Errorf("%s: %s: %w", in.Path, e.Name, err)
 		}
-		defer putBuffer(data)
-		return s.put(e.name, e, data, false, crc32.ChecksumIEEE(data), len(data))
+		defer jario.PutBuffer(data)
+		return s.Put(e.Name, e, data, false, crc32.ChecksumIEEE(data), len(data))
 	}
 	f.res.body = nil
-	defer putBuffer(body)
-	return s.put(e.name, e, body, f.res.deflated, f.res.crc, f.res.size)
+	defer jario.PutBuffer(body)
+	return s.Put(e.Name, e, body, f.res.deflated, f.res.crc, f.res.size)
 }

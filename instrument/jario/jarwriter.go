@@ -1,4 +1,4 @@
-package instrument
+package jario
 
 import (
 	"archive/zip"
@@ -19,12 +19,12 @@ import (
 type jarWriter struct {
 	file    *os.File      // for splices: written directly once bw is flushed
 	bw      *bufio.Writer // to the file, or to what also hashes it
-	off     int64         // bytes written so far
+	Off     int64         // bytes written so far
 	dir     []byte        // the central directory's records so far
 	records int
 	// section, when set, receives the local bytes written (not those
 	// spliced): an input's part of a merged jar is checked by their sum.
-	section *checkHasher
+	section *CheckHasher
 	// Where the span begun last starts: its offset, its first record,
 	// and where that record is in dir.
 	spanStart int64
@@ -45,8 +45,8 @@ const (
 	descriptor64Len = 24
 	zip64ExtraLen   = 28
 	uint16max       = 1<<16 - 1
-	uint32max       = 1<<32 - 1
-	dirRecordOffset = 42 // where a directory record holds its entry's offset
+	MaxUint32       = 1<<32 - 1
+	dirRecordOffset = 42 // Where a directory record holds its entry's offset
 )
 
 const (
@@ -69,7 +69,7 @@ func (w *jarWriter) Write(p []byte) (int, error) {
 		w.section.Write(p)
 	}
 	n, err := w.bw.Write(p)
-	w.off += int64(n)
+	w.Off += int64(n)
 	return n, err
 }
 
@@ -78,12 +78,12 @@ func (w *jarWriter) writeString(s string) error {
 		w.section.writeString(s)
 	}
 	n, err := w.bw.WriteString(s)
-	w.off += int64(n)
+	w.Off += int64(n)
 	return err
 }
 
-// setComment sets the archive comment, as zip.Writer.SetComment.
-func (w *jarWriter) setComment(c string) error {
+// SetComment sets the archive comment, as zip.Writer.SetComment.
+func (w *jarWriter) SetComment(c string) error {
 	if len(c) > uint16max {
 		return errors.New("zip: Writer.Comment too long")
 	}
@@ -98,7 +98,7 @@ func (w *jarWriter) entry(fh *zip.FileHeader, data io.Reader, buf []byte) error 
 	if err := w.header(fh); err != nil {
 		return err
 	}
-	isDir := isDirName(fh.Name)
+	isDir := IsDirName(fh.Name)
 	if data != nil {
 		if isDir {
 			// archive/zip writes no data for a directory.
@@ -120,7 +120,7 @@ func (w *jarWriter) entryBytes(fh *zip.FileHeader, data []byte) error {
 	if err := w.header(fh); err != nil {
 		return err
 	}
-	if isDirName(fh.Name) {
+	if IsDirName(fh.Name) {
 		if len(data) > 0 {
 			return errors.New("zip: write to directory")
 		}
@@ -143,7 +143,7 @@ func (w *jarWriter) header(fh *zip.FileHeader) error {
 	if len(fh.Extra) > uint16max {
 		return errors.New("zip: FileHeader.Extra too long")
 	}
-	csize, usize := uint32(min(fh.CompressedSize64, uint32max)), uint32(min(fh.UncompressedSize64, uint32max))
+	csize, usize := uint32(min(fh.CompressedSize64, MaxUint32)), uint32(min(fh.UncompressedSize64, MaxUint32))
 	var b [localHeaderLen]byte
 	binary.LittleEndian.PutUint32(b[0:], sigLocal)
 	if fh.Flags&0x8 == 0 {
@@ -181,12 +181,12 @@ func putHeaderFields(b []byte, fh *zip.FileHeader, crc, csize, usize uint32, ext
 
 // addRecord adds the directory record of fh's entry at the current offset.
 func (w *jarWriter) addRecord(fh *zip.FileHeader, csize, usize uint32) {
-	offset := uint64(w.off)
+	offset := uint64(w.Off)
 	extra := fh.Extra
-	zip64 := isZip64(fh) || offset >= uint32max
+	zip64 := isZip64(fh) || offset >= MaxUint32
 	if zip64 {
 		// Both sizes and the offset move to a zip64 extra field.
-		csize, usize = uint32max, uint32max
+		csize, usize = MaxUint32, MaxUint32
 		var x [zip64ExtraLen]byte
 		binary.LittleEndian.PutUint16(x[0:], 0x0001)
 		binary.LittleEndian.PutUint16(x[2:], 24)
@@ -202,7 +202,7 @@ func (w *jarWriter) addRecord(fh *zip.FileHeader, csize, usize uint32) {
 	putHeaderFields(b[6:], fh, fh.CRC32, csize, usize, len(extra))
 	le.PutUint16(b[32:], uint16(len(fh.Comment)))
 	le.PutUint32(b[38:], fh.ExternalAttrs)
-	le.PutUint32(b[dirRecordOffset:], uint32(min(offset, uint32max)))
+	le.PutUint32(b[dirRecordOffset:], uint32(min(offset, MaxUint32)))
 	w.dir = append(w.dir, b[:]...)
 	w.dir = append(w.dir, fh.Name...)
 	w.dir = append(w.dir, extra...)
@@ -211,7 +211,7 @@ func (w *jarWriter) addRecord(fh *zip.FileHeader, csize, usize uint32) {
 }
 
 func isZip64(fh *zip.FileHeader) bool {
-	return fh.CompressedSize64 >= uint32max || fh.UncompressedSize64 >= uint32max
+	return fh.CompressedSize64 >= MaxUint32 || fh.UncompressedSize64 >= MaxUint32
 }
 
 // descriptor writes the data descriptor of fh's entry.
@@ -237,8 +237,8 @@ func (w *jarWriter) descriptor(fh *zip.FileHeader) error {
 // records as src holds them, each moved to its new offset. The records
 // must be of the plain form (checkSpan): offsets and sizes under 4 GB.
 func (w *jarWriter) splice(src *os.File, start, end int64, records []byte) error {
-	shift := w.off - start
-	if w.file == nil || w.off+(end-start) >= uint32max {
+	shift := w.Off - start
+	if w.file == nil || w.Off+(end-start) >= MaxUint32 {
 		return errors.New("internal error: a splice into a hashed jar or past 4 GB")
 	}
 	if err := w.bw.Flush(); err != nil {
@@ -251,7 +251,7 @@ func (w *jarWriter) splice(src *os.File, start, end int64, records []byte) error
 		return err
 	}
 	n, err := w.file.ReadFrom(io.LimitReader(src, end-start))
-	w.off += n
+	w.Off += n
 	if err != nil {
 		return err
 	}
@@ -290,14 +290,14 @@ func eachRecord(dir []byte, fn func(rec []byte) error) error {
 // close writes the central directory and its end record and flushes.
 func (w *jarWriter) close() error {
 	w.section = nil
-	start := w.off
+	start := w.Off
 	if _, err := w.Write(w.dir); err != nil {
 		return err
 	}
-	end := w.off
+	end := w.Off
 	records, size, offset := uint64(w.records), uint64(end-start), uint64(start)
 	le := binary.LittleEndian
-	if records >= uint16max || size >= uint32max || offset >= uint32max {
+	if records >= uint16max || size >= MaxUint32 || offset >= MaxUint32 {
 		b := w.scratch[:]
 		le.PutUint32(b[0:], sigZip64End)
 		le.PutUint64(b[4:], zip64EndLen-12)
@@ -316,7 +316,7 @@ func (w *jarWriter) close() error {
 		if _, err := w.Write(b); err != nil {
 			return err
 		}
-		records, size, offset = uint16max, uint32max, uint32max
+		records, size, offset = uint16max, MaxUint32, MaxUint32
 	}
 	var b [dirEndLen]byte
 	le.PutUint32(b[0:], sigDirEnd)

@@ -1,20 +1,20 @@
-package instrument
+package jario
 
 import "testing"
 
-// TestBufferClasses: a buffer from getBuffer has the length asked for and
+// TestBufferClasses: a buffer from GetBuffer has the length asked for and
 // room for its class; one given back serves requests of the class it is
-// put in, never a larger one.
+// Put in, never a larger one.
 func TestBufferClasses(t *testing.T) {
 	for _, n := range []int{0, 1, 4095, 4096, 4097, 8192, 100_000, 1 << 20, maxPooledBuffer, maxPooledBuffer + 1} {
-		b := getBuffer(n)
+		b := GetBuffer(n)
 		if len(b) != n {
 			t.Fatalf("getBuffer(%d) has length %d", n, len(b))
 		}
 		if n <= maxPooledBuffer && cap(b) < minPooledBuffer<<bufferClass(n) {
 			t.Errorf("getBuffer(%d) has room for %d, under its class's %d", n, cap(b), minPooledBuffer<<bufferClass(n))
 		}
-		putBuffer(b)
+		PutBuffer(b)
 	}
 	for _, c := range []struct{ n, class int }{{1, 0}, {4096, 0}, {4097, 1}, {8192, 1}, {8193, 2}, {maxPooledBuffer, bufferClasses - 1}} {
 		if got := bufferClass(c.n); got != c.class {
@@ -22,9 +22,9 @@ func TestBufferClasses(t *testing.T) {
 		}
 	}
 	// A buffer whose room is not a power of two serves the class below.
-	putBuffer(make([]byte, 0, 12<<10))
+	PutBuffer(make([]byte, 0, 12<<10))
 	for range 100 {
-		if b := getBuffer(16 << 10); cap(b) < 16<<10 {
+		if b := GetBuffer(16 << 10); cap(b) < 16<<10 {
 			t.Fatalf("a request for 16 KB got a buffer of %d", cap(b))
 		}
 	}

@@ -1,4 +1,4 @@
-package instrument
+package jario
 
 import (
 	"archive/zip"
@@ -17,37 +17,37 @@ import (
 // directories, fixed so the output does not depend on checkout times.
 var dirEntryTime = time.Date(1980, 2, 1, 0, 0, 0, 0, time.UTC)
 
-// sink receives the entries of one output in order.
-type sink interface {
-	// copyRaw copies an untouched jar entry without recompressing it.
-	copyRaw(f *zip.File) error
-	// put writes an entry; body is compressed when deflated is set.
-	put(name string, orig *entry, body []byte, deflated bool, crc uint32, size int) error
-	// seen reports whether name was already written (merge mode).
-	seen(name string) bool
-	commit() error
-	// stage is commit for Options.Publish: the finished output goes into
+// Sink receives the entries of one output in order.
+type Sink interface {
+	// CopyRaw copies an untouched jar entry without recompressing it.
+	CopyRaw(f *zip.File) error
+	// Put writes an entry; body is compressed when deflated is set.
+	Put(name string, orig *Entry, body []byte, deflated bool, crc uint32, size int) error
+	// Seen reports whether name was already written (merge mode).
+	Seen(name string) bool
+	Commit() error
+	// Stage is commit for Options.Publish: the finished output goes into
 	// the set, which the caller publishes with the maps.
-	stage(set *outset.Set) error
-	// where is the file or folder that holds the finished output: the
+	Stage(set *outset.Set) error
+	// Where is the file or folder that holds the finished output: the
 	// final path once committed, the temporary one once staged.
-	where() string
-	abort()
+	Where() string
+	Abort()
 }
 
-// jarSink writes a jar to a temporary file renamed into place on commit.
-type jarSink struct {
+// JarSink writes a jar to a temporary file renamed into place on commit.
+type JarSink struct {
 	path    string
 	tmp     *os.File // nil once finished
 	tmpName string   // set when tmp is closed
 	staged  bool     // handed to an outset.Set, not renamed
-	zw      *jarWriter
-	names   map[string]bool
+	Writer  *jarWriter
+	Names   map[string]bool
 	copyBuf []byte // raw copies (the sink is written by one goroutine)
 }
 
-// newJarSink writes a jar at path.
-func newJarSink(path string) (*jarSink, error) {
+// NewJarSink writes a jar at path.
+func NewJarSink(path string) (*JarSink, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
@@ -55,27 +55,27 @@ func newJarSink(path string) (*jarSink, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &jarSink{path: path, tmp: tmp, names: map[string]bool{}}
-	j.zw = newJarWriter(tmp, tmp)
+	j := &JarSink{path: path, tmp: tmp, Names: map[string]bool{}}
+	j.Writer = newJarWriter(tmp, tmp)
 	return j, nil
 }
 
-func (j *jarSink) seen(name string) bool {
-	if j.names[name] {
+func (j *JarSink) Seen(name string) bool {
+	if j.Names[name] {
 		return true
 	}
-	j.names[name] = true
+	j.Names[name] = true
 	return false
 }
 
-func (j *jarSink) copyRaw(f *zip.File) error {
+func (j *JarSink) CopyRaw(f *zip.File) error {
 	fh := f.FileHeader // the writer keeps no pointer to it
-	if isDirName(f.Name) && f.CompressedSize64 != 0 {
+	if IsDirName(f.Name) && f.CompressedSize64 != 0 {
 		// A directory stored as a deflated empty stream: archive/zip will not
 		// write data for a directory, so store it empty, which reads the same.
 		fh.Method, fh.CRC32, fh.CompressedSize64, fh.UncompressedSize64 = zip.Store, 0, 0, 0
 		fh.Flags &^= 0x8
-		return j.zw.entryBytes(&fh, nil)
+		return j.Writer.entryBytes(&fh, nil)
 	}
 	r, err := f.OpenRaw()
 	if err != nil {
@@ -84,13 +84,13 @@ func (j *jarSink) copyRaw(f *zip.File) error {
 	if j.copyBuf == nil {
 		j.copyBuf = make([]byte, copyChunk)
 	}
-	return j.zw.entry(&fh, r, j.copyBuf)
+	return j.Writer.entry(&fh, r, j.copyBuf)
 }
 
-func (j *jarSink) put(name string, orig *entry, body []byte, deflated bool, crc uint32, size int) error {
+func (j *JarSink) Put(name string, orig *Entry, body []byte, deflated bool, crc uint32, size int) error {
 	var fh zip.FileHeader
-	if orig != nil && orig.zf != nil {
-		fh = orig.zf.FileHeader
+	if orig != nil && orig.ZipFile != nil {
+		fh = orig.ZipFile.FileHeader
 	} else {
 		fh = zip.FileHeader{Name: name, Modified: dirEntryTime}
 		fh.SetMode(0o644)
@@ -104,36 +104,36 @@ func (j *jarSink) put(name string, orig *entry, body []byte, deflated bool, crc 
 	if deflated {
 		fh.Method = zip.Deflate
 	}
-	return j.zw.entryBytes(&fh, body)
+	return j.Writer.entryBytes(&fh, body)
 }
 
-// hashOutput makes the sink hash what it writes, into the hasher it
+// HashOutput makes the sink hash what it writes, into the hasher it
 // returns.
-func (j *jarSink) hashOutput() *checkHasher {
-	h := newCheckHasher()
-	j.zw = newJarWriter(nil, io.MultiWriter(j.tmp, h)) // a hashed jar takes no splices
+func (j *JarSink) HashOutput() *CheckHasher {
+	h := NewCheckHasher()
+	j.Writer = newJarWriter(nil, io.MultiWriter(j.tmp, h)) // a hashed jar takes no splices
 	return &h
 }
 
-// finish ends the jar: the zip directory written, the buffers flushed and
+// Finish ends the jar: the zip directory written, the buffers flushed and
 // let go, the file cut and closed. What is left until commit is a name:
 // a run over a hundred jars held a megabyte of buffer and the zip
 // writer's directory per jar until the end, and an open file each.
-func (j *jarSink) finish() error {
+func (j *JarSink) Finish() error {
 	if j.tmp == nil {
 		return nil
 	}
-	err := j.zw.close()
-	j.zw, j.names, j.copyBuf = nil, nil, nil
+	err := j.Writer.close()
+	j.Writer, j.Names, j.copyBuf = nil, nil, nil
 	if err != nil {
-		j.abort()
+		j.Abort()
 		return err
 	}
 	return j.closeFile()
 }
 
 // closeFile closes the finished temporary file, readable like any jar.
-func (j *jarSink) closeFile() error {
+func (j *JarSink) closeFile() error {
 	// CreateTemp makes the file 0600; a jar is an ordinary readable file.
 	err := j.tmp.Chmod(0o644)
 	if cerr := j.tmp.Close(); err == nil {
@@ -146,23 +146,23 @@ func (j *jarSink) closeFile() error {
 	return err
 }
 
-func (j *jarSink) commit() error {
-	if err := j.finish(); err != nil {
+func (j *JarSink) Commit() error {
+	if err := j.Finish(); err != nil {
 		return err
 	}
 	return j.publish()
 }
 
-func (j *jarSink) where() string {
+func (j *JarSink) Where() string {
 	if j.staged {
 		return j.tmpName
 	}
 	return j.path
 }
 
-// stage finishes the jar and hands it to set instead of renaming it.
-func (j *jarSink) stage(set *outset.Set) error {
-	if err := j.finish(); err != nil {
+// Stage finishes the jar and hands it to set instead of renaming it.
+func (j *JarSink) Stage(set *outset.Set) error {
+	if err := j.Finish(); err != nil {
 		return err
 	}
 	j.handTo(set)
@@ -170,13 +170,13 @@ func (j *jarSink) stage(set *outset.Set) error {
 }
 
 // handTo gives the finished temporary file to set, which renames it.
-func (j *jarSink) handTo(set *outset.Set) {
+func (j *JarSink) handTo(set *outset.Set) {
 	set.Add(j.tmpName, j.path)
 	j.staged = true
 }
 
 // publish renames the finished temporary file into place.
-func (j *jarSink) publish() error {
+func (j *JarSink) publish() error {
 	if err := atomicfile.Replace(j.tmpName, j.path); err != nil {
 		os.Remove(j.tmpName)
 		return err
@@ -184,7 +184,7 @@ func (j *jarSink) publish() error {
 	return nil
 }
 
-func (j *jarSink) abort() {
+func (j *JarSink) Abort() {
 	if j.tmp != nil {
 		j.tmpName = j.tmp.Name()
 		j.tmp.Close()
@@ -201,7 +201,7 @@ type dirSink struct {
 	staged    bool
 }
 
-func newDirSink(path string) (*dirSink, error) {
+func NewDirSink(path string) (*dirSink, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
@@ -212,7 +212,7 @@ func newDirSink(path string) (*dirSink, error) {
 	return &dirSink{path: path, tmp: tmp, names: map[string]bool{}}, nil
 }
 
-func (d *dirSink) seen(name string) bool {
+func (d *dirSink) Seen(name string) bool {
 	if d.names[name] {
 		return true
 	}
@@ -220,11 +220,11 @@ func (d *dirSink) seen(name string) bool {
 	return false
 }
 
-func (d *dirSink) copyRaw(f *zip.File) error {
+func (d *dirSink) CopyRaw(f *zip.File) error {
 	return errors.New("internal error: raw zip copy into a directory")
 }
 
-func (d *dirSink) put(name string, orig *entry, body []byte, deflated bool, _ uint32, _ int) error {
+func (d *dirSink) Put(name string, orig *Entry, body []byte, deflated bool, _ uint32, _ int) error {
 	if deflated {
 		return errors.New("internal error: compressed entry for a directory")
 	}
@@ -247,17 +247,17 @@ func (d *dirSink) put(name string, orig *entry, body []byte, deflated bool, _ ui
 	return nil
 }
 
-func (d *dirSink) where() string {
+func (d *dirSink) Where() string {
 	if d.staged {
 		return d.tmp
 	}
 	return d.path
 }
 
-func (d *dirSink) stage(set *outset.Set) error {
+func (d *dirSink) Stage(set *outset.Set) error {
 	// MkdirTemp makes the directory 0700; a class directory is ordinary.
 	if err := os.Chmod(d.tmp, 0o755); err != nil {
-		d.abort()
+		d.Abort()
 		return err
 	}
 	set.Add(d.tmp, d.path)
@@ -265,33 +265,33 @@ func (d *dirSink) stage(set *outset.Set) error {
 	return nil
 }
 
-func (d *dirSink) commit() error {
+func (d *dirSink) Commit() error {
 	// MkdirTemp makes the directory 0700; a class directory is ordinary.
 	if err := os.Chmod(d.tmp, 0o755); err != nil {
-		d.abort()
+		d.Abort()
 		return err
 	}
 	if err := os.RemoveAll(d.path); err != nil {
-		d.abort()
+		d.Abort()
 		return err
 	}
 	if err := os.Rename(d.tmp, d.path); err != nil {
-		d.abort()
+		d.Abort()
 		return err
 	}
 	return nil
 }
 
-func (d *dirSink) abort() { os.RemoveAll(d.tmp) }
+func (d *dirSink) Abort() { os.RemoveAll(d.tmp) }
 
 // copiedJar is the sink of an output that is the jar of a pack (checked
 // by prepareCache): a hard link where the file system allows, else a copy.
 // The link is safe: every run replaces its outputs by rename, never in
 // place, and a pack's jar is hashed before it is used again.
-type copiedJar struct{ *jarSink }
+type copiedJar struct{ *JarSink }
 
-func newCopiedJar(target, src string) (*copiedJar, error) {
-	s, err := newJarSink(target)
+func NewCopiedJar(target, src string) (*copiedJar, error) {
+	s, err := NewJarSink(target)
 	if err != nil {
 		return nil, err
 	}
@@ -309,15 +309,15 @@ func newCopiedJar(target, src string) (*copiedJar, error) {
 	return &copiedJar{s}, nil
 }
 
-// commit renames the copy into place (the zip writer has nothing to add).
-func (c *copiedJar) commit() error {
+// Commit renames the copy into place (the zip writer has nothing to add).
+func (c *copiedJar) Commit() error {
 	if err := c.close(); err != nil {
 		return err
 	}
 	return c.publish()
 }
 
-func (c *copiedJar) stage(set *outset.Set) error {
+func (c *copiedJar) Stage(set *outset.Set) error {
 	if err := c.close(); err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package instrument
+package jario
 
 import (
 	"math/bits"
@@ -9,7 +9,7 @@ import (
 // entries, encoded classes, compressed bodies and raw entry bytes. A run
 // over a large build passes several GB through such buffers; allocating
 // each afresh made the garbage collector the largest single cost, and
-// every fresh page costs a page fault (2.5 us on this VM; an edit build's
+// every fresh page costs a page fault (2.5 us on a 2-core VM; an edit build's
 // delta run took 11,000 of them, about 28 ms of its 0.1 s).
 //
 // The pool is split by size, a power of two per pool: a buffer given back
@@ -17,8 +17,8 @@ import (
 // out whichever buffer it held, too small for most requests, so most
 // requests allocated anyway.
 //
-// A buffer taken with getBuffer belongs to the caller until it is given
-// back with putBuffer; nothing may keep a slice of it after that.
+// A buffer taken with GetBuffer belongs to the caller until it is given
+// back with PutBuffer; nothing may keep a slice of it after that.
 var byteBuffers [bufferClasses]sync.Pool
 
 const (
@@ -38,8 +38,8 @@ func bufferClass(n int) int {
 	return bits.Len(uint(n-1)) - bits.Len(uint(minPooledBuffer-1))
 }
 
-// getBuffer returns a buffer of length n.
-func getBuffer(n int) []byte {
+// GetBuffer returns a buffer of length n.
+func GetBuffer(n int) []byte {
 	if n > maxPooledBuffer {
 		return make([]byte, n)
 	}
@@ -50,9 +50,9 @@ func getBuffer(n int) []byte {
 	return make([]byte, n, minPooledBuffer<<c)
 }
 
-// putBuffer gives b back to the pool; b must not be used afterwards. A
+// PutBuffer gives b back to the pool; b must not be used afterwards. A
 // buffer goes to the largest class it can serve.
-func putBuffer(b []byte) {
+func PutBuffer(b []byte) {
 	if b == nil || cap(b) < minPooledBuffer || cap(b) > maxPooledBuffer {
 		return
 	}

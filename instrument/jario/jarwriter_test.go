@@ -1,4 +1,4 @@
-package instrument
+package jario
 
 import (
 	"archive/zip"
@@ -69,18 +69,18 @@ func archiveZipBytes(t *testing.T, entries []rawEntry, comment string) []byte {
 
 // jarWriterFile writes entries with a jarWriter to a file in dir; spans
 // splits them into spans, each ended with its outSpan.
-func jarWriterFile(t *testing.T, path string, entries []rawEntry, comment string, spanEnds ...int) ([]byte, []outSpan) {
+func jarWriterFile(t *testing.T, path string, entries []rawEntry, comment string, spanEnds ...int) ([]byte, []Span) {
 	t.Helper()
 	f, err := os.Create(path)
 	require.NoError(t, err)
 	defer f.Close()
 	w := newJarWriter(f, f)
-	require.NoError(t, w.setComment(comment))
-	var spans []outSpan
-	var inSpan []entry // the entries of the span begun last
-	w.beginSpan()
+	require.NoError(t, w.SetComment(comment))
+	var spans []Span
+	var inSpan []Entry // the entries of the span begun last
+	w.BeginSpan()
 	for i, e := range entries {
-		inSpan = append(inSpan, entry{name: e.fh.Name})
+		inSpan = append(inSpan, Entry{Name: e.fh.Name})
 		fh := e.fh
 		if (i/6)%2 == 0 { // each kind of entry both ways
 			require.NoError(t, w.entryBytes(&fh, e.data))
@@ -88,12 +88,12 @@ func jarWriterFile(t *testing.T, path string, entries []rawEntry, comment string
 			require.NoError(t, w.entry(&fh, bytes.NewReader(e.data), make([]byte, 7)))
 		}
 		if len(spanEnds) > 0 && spanEnds[0] == i+1 {
-			spans = append(spans, w.endSpan(inSpan))
+			spans = append(spans, w.EndSpan(inSpan))
 			spanEnds, inSpan = spanEnds[1:], nil
-			w.beginSpan()
+			w.BeginSpan()
 		}
 	}
-	w.endSpan(inSpan)
+	w.EndSpan(inSpan)
 	require.NoError(t, w.close())
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -133,11 +133,11 @@ func TestJarWriterRefusesWhatArchiveZipRefuses(t *testing.T) {
 	assert.Error(t, w.entryBytes(&zip.FileHeader{Name: "a", Extra: []byte(long)}, nil))
 	assert.Error(t, w.entryBytes(&zip.FileHeader{Name: "d/"}, []byte("x")))
 	assert.Error(t, w.entry(&zip.FileHeader{Name: "d/"}, bytes.NewReader([]byte("x")), make([]byte, 8)))
-	assert.Error(t, w.setComment(long))
+	assert.Error(t, w.SetComment(long))
 }
 
 // TestSpliceIsAFreshWrite: a jar whose spans are copied from the last one
-// (openLastOutput, intact, records, spliceSpan) is the jar written entry
+// (openLastOutput, intact, records, SpliceSpan) is the jar written entry
 // by entry, when the span before them changed size, and the moved spans
 // keep their sums; a span whose bytes were altered is refused.
 func TestSpliceIsAFreshWrite(t *testing.T) {
@@ -150,7 +150,7 @@ func TestSpliceIsAFreshWrite(t *testing.T) {
 	// The first 30 entries change: other data, and fewer of them.
 	changed := append([]rawEntry{}, entries[:25]...)
 	for i := range changed {
-		if isDirName(changed[i].fh.Name) {
+		if IsDirName(changed[i].fh.Name) {
 			continue
 		}
 		changed[i].data = append(bytes.Clone(changed[i].data), 'x', 'y', 'z')
@@ -158,9 +158,9 @@ func TestSpliceIsAFreshWrite(t *testing.T) {
 	}
 	want, wantSpans := jarWriterFile(t, filepath.Join(dir, "fresh.jar"), append(changed, entries[30:]...), "", 25, 55, 85)
 
-	last := openLastOutput(lastPath)
+	last := OpenLastJar(lastPath)
 	require.NotNil(t, last)
-	defer last.close()
+	defer last.Close()
 	f, err := os.Create(filepath.Join(dir, "spliced.jar"))
 	require.NoError(t, err)
 	defer f.Close()
@@ -170,10 +170,10 @@ func TestSpliceIsAFreshWrite(t *testing.T) {
 		require.NoError(t, w.entryBytes(&fh, e.data))
 	}
 	for k, span := range spans[1:] {
-		require.True(t, last.intact(span))
-		records := last.records(span)
+		require.True(t, last.Intact(span))
+		records := last.Records(span)
 		require.NotNil(t, records)
-		moved, err := w.spliceSpan(last.file, span, records)
+		moved, err := w.SpliceSpan(last.File, span, records)
 		require.NoError(t, err)
 		assert.Equal(t, wantSpans[k+1], moved, "span %d where a fresh write puts it, with its sums", k+1)
 	}
@@ -185,11 +185,11 @@ func TestSpliceIsAFreshWrite(t *testing.T) {
 	// One byte of the last jar altered in the second span: refused.
 	data, err := os.ReadFile(lastPath)
 	require.NoError(t, err)
-	data[spans[1].start+40] ^= 1
+	data[spans[1].Start+40] ^= 1
 	require.NoError(t, os.WriteFile(lastPath, data, 0o644))
-	altered := openLastOutput(lastPath)
+	altered := OpenLastJar(lastPath)
 	require.NotNil(t, altered)
-	defer altered.close()
-	assert.False(t, altered.intact(spans[1]))
-	assert.True(t, altered.intact(spans[2]))
+	defer altered.Close()
+	assert.False(t, altered.Intact(spans[1]))
+	assert.True(t, altered.Intact(spans[2]))
 }

@@ -1,4 +1,4 @@
-package instrument
+package jario
 
 import (
 	"bytes"
@@ -42,7 +42,7 @@ func TestMappedFileReadsAndSurvivesTruncation(t *testing.T) {
 	require.NoError(t, os.Truncate(path, 4096))
 	_, err = m.ReadAt(got, int64(len(want))/2)
 	assert.ErrorIs(t, err, errFileShrank)
-	assert.ErrorIs(t, m.writeTo(newCheckHasher()), errFileShrank) // (io.Discard would not read)
+	assert.ErrorIs(t, m.writeTo(NewCheckHasher()), errFileShrank) // (io.Discard would not read)
 	n, err = m.ReadAt(got, 0)                                     // what is left reads as before
 	require.NoError(t, err)
 	assert.Equal(t, want[:100], got[:n])

@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd)
 
-package instrument
+package jario
 
 import (
 	"errors"

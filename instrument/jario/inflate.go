@@ -1,6 +1,6 @@
 // The zip decompressor of every jar a run reads.
 
-package instrument
+package jario
 
 import (
 	"io"

@@ -1,4 +1,4 @@
-package instrument
+package jario
 
 import (
 	"archive/zip"
@@ -16,25 +16,25 @@ import (
 	"unicode/utf8"
 )
 
-// input is one jar or class directory given on the command line.
-type input struct {
-	path    string
-	isDir   bool
-	jar     *fileReader // jars: open from the scan to the end of the write (mapped in a cached run)
+// Input is one jar or class directory given on the command line.
+type Input struct {
+	Path    string
+	IsDir   bool
+	Jar     *FileReader // jars: open from the scan to the end of the write (mapped in a cached run)
 	listed  bool        // entries are known (list)
-	zr      *zip.Reader // jars: the directory, nil while dropped
-	entries []entry
+	Zip     *zip.Reader // jars: the directory, nil while dropped
+	Entries []Entry
 	// fileSums are a directory's entry sums by entry, once its check was
-	// computed (dirCheck).
-	fileSums []checksum
+	// computed (DirCheck).
+	fileSums []Checksum
 }
 
-// entry is one file of an input: a zip entry or a file under a directory.
-type entry struct {
-	name string    // slash-separated path inside the input
-	zf   *zip.File // jars
-	file string    // directories: absolute path
-	mode fs.FileMode
+// Entry is one file of an input: a zip entry or a file under a directory.
+type Entry struct {
+	Name    string    // slash-separated path inside the input
+	ZipFile *zip.File // jars
+	file    string    // directories: absolute path
+	mode    fs.FileMode
 	// crcWrong is set (atomically: the scan and the rewrite read an entry
 	// on different workers) when its contents do not match the CRC its
 	// header declares. Such an entry is read as Java's class loader reads
@@ -43,106 +43,106 @@ type entry struct {
 }
 
 // markCRCWrong records that the entry's contents do not match its CRC.
-func (e *entry) markCRCWrong() { atomic.StoreUint32(&e.crcWrong, 1) }
+func (e *Entry) markCRCWrong() { atomic.StoreUint32(&e.crcWrong, 1) }
 
-// hasWrongCRC reports whether a read of the entry found a wrong CRC.
-func (e *entry) hasWrongCRC() bool { return atomic.LoadUint32(&e.crcWrong) != 0 }
+// HasWrongCRC reports whether a read of the entry found a wrong CRC.
+func (e *Entry) HasWrongCRC() bool { return atomic.LoadUint32(&e.crcWrong) != 0 }
 
-func (e *entry) isClass() bool { return strings.HasSuffix(e.name, ".class") }
+func (e *Entry) IsClass() bool { return strings.HasSuffix(e.Name, ".class") }
 
-// maxEntrySize bounds what one entry may inflate to, so a corrupt or
+// MaxEntrySize bounds what one entry may inflate to, so a corrupt or
 // hostile size field cannot make us allocate without limit.
-const maxEntrySize = 1 << 30
+const MaxEntrySize = 1 << 30
 
 // maxDeflateRatio bounds what a deflate stream can inflate to per byte: a
 // stored block of 258-byte matches gives at most 1032 bytes per byte.
 const maxDeflateRatio = 1032
 
-// read returns the entry's uncompressed bytes in a buffer from getBuffer;
-// the caller gives it back with putBuffer when done.
+// Read returns the entry's uncompressed bytes in a buffer from GetBuffer;
+// the caller gives it back with PutBuffer when done.
 //
 // A deflated jar entry is read whole in one ReadAt and inflated from
 // memory, which spares the per-4 KB reads and the reader state archive/zip
 // allocates per entry; the size and CRC the zip directory declares are
 // checked as archive/zip would.
-func (e *entry) read() ([]byte, error) {
-	if e.zf == nil {
+func (e *Entry) Read() ([]byte, error) {
+	if e.ZipFile == nil {
 		return os.ReadFile(e.file)
 	}
 	if !e.fastPath() {
 		return e.readThroughArchive()
 	}
-	raw, err := e.stored()
+	raw, err := e.Stored()
 	if err != nil {
 		return nil, err
 	}
-	defer putBuffer(raw)
-	return e.contents(raw)
+	defer PutBuffer(raw)
+	return e.Contents(raw)
 }
 
 // fastPath reports whether stored and contents can read a jar entry
 // themselves; other compression methods, and an entry whose directory
 // record has no CRC, are left to archive/zip.
-func (e *entry) fastPath() bool {
-	m := e.zf.Method
-	return (m == zip.Deflate || m == zip.Store) && (e.zf.CRC32 != 0 || e.zf.UncompressedSize64 == 0)
+func (e *Entry) fastPath() bool {
+	m := e.ZipFile.Method
+	return (m == zip.Deflate || m == zip.Store) && (e.ZipFile.CRC32 != 0 || e.ZipFile.UncompressedSize64 == 0)
 }
 
-// stored returns what the entry holds as stored: a jar entry's compressed
-// bytes, a file's bytes. Jar entries come in a buffer from getBuffer.
-func (e *entry) stored() ([]byte, error) {
-	if e.zf == nil {
+// Stored returns what the entry holds as stored: a jar entry's compressed
+// bytes, a file's bytes. Jar entries come in a buffer from GetBuffer.
+func (e *Entry) Stored() ([]byte, error) {
+	if e.ZipFile == nil {
 		return os.ReadFile(e.file)
 	}
 	return e.rawBytes()
 }
 
-// contents returns a jar entry's uncompressed bytes, given its stored
-// bytes, in a new buffer from getBuffer, after checking their size. A CRC
+// Contents returns a jar entry's uncompressed bytes, given its stored
+// bytes, in a new buffer from GetBuffer, after checking their size. A CRC
 // that does not match is not an error: java.util.zip.ZipFile, which the
 // class loader reads jars with, never checks it, and packers write wrong
 // ones on purpose; the entry is marked (markCRCWrong) for a warning.
-func (e *entry) contents(raw []byte) ([]byte, error) {
+func (e *Entry) Contents(raw []byte) ([]byte, error) {
 	if !e.fastPath() {
 		return e.readThroughArchive()
 	}
-	size := e.zf.UncompressedSize64
-	if size > maxEntrySize {
-		return nil, fmt.Errorf("entry declares %d bytes uncompressed, more than %d", size, maxEntrySize)
+	size := e.ZipFile.UncompressedSize64
+	if size > MaxEntrySize {
+		return nil, fmt.Errorf("entry declares %d bytes uncompressed, more than %d", size, MaxEntrySize)
 	}
-	if e.zf.Method == zip.Deflate && size > uint64(len(raw))*maxDeflateRatio+64 {
+	if e.ZipFile.Method == zip.Deflate && size > uint64(len(raw))*maxDeflateRatio+64 {
 		// Refused before the buffer is made: a few damaged bytes must not
 		// cost a gigabyte.
 		return nil, fmt.Errorf("entry declares %d bytes uncompressed from %d compressed, more than deflate can produce", size, len(raw))
 	}
-	buf := getBuffer(int(size))
-	if e.zf.Method == zip.Store {
+	buf := GetBuffer(int(size))
+	if e.ZipFile.Method == zip.Store {
 		if len(raw) != len(buf) {
-			putBuffer(buf)
+			PutBuffer(buf)
 			return nil, fmt.Errorf("stored entry has %d bytes, its header declares %d", len(raw), size)
 		}
 		copy(buf, raw)
 	} else if err := inflateInto(buf, raw); err != nil {
-		putBuffer(buf)
+		PutBuffer(buf)
 		return nil, err
 	}
-	if crc32.ChecksumIEEE(buf) != e.zf.CRC32 {
+	if crc32.ChecksumIEEE(buf) != e.ZipFile.CRC32 {
 		e.markCRCWrong()
 	}
 	return buf, nil
 }
 
 // rawBytes returns the entry's stored (compressed) bytes in a buffer from
-// getBuffer.
-func (e *entry) rawBytes() ([]byte, error) {
-	if e.zf.CompressedSize64 > maxEntrySize {
-		return nil, fmt.Errorf("entry declares %d bytes compressed, more than %d", e.zf.CompressedSize64, maxEntrySize)
+// GetBuffer.
+func (e *Entry) rawBytes() ([]byte, error) {
+	if e.ZipFile.CompressedSize64 > MaxEntrySize {
+		return nil, fmt.Errorf("entry declares %d bytes compressed, more than %d", e.ZipFile.CompressedSize64, MaxEntrySize)
 	}
-	r, err := e.zf.OpenRaw()
+	r, err := e.ZipFile.OpenRaw()
 	if err != nil {
 		return nil, err
 	}
-	raw := getBuffer(int(e.zf.CompressedSize64))
+	raw := GetBuffer(int(e.ZipFile.CompressedSize64))
 	if len(raw) == 0 {
 		// An empty stored entry: io.SectionReader (what OpenRaw returns)
 		// answers any read at its end, even of no bytes, with io.EOF.
@@ -154,9 +154,9 @@ func (e *entry) rawBytes() ([]byte, error) {
 		_, err = io.ReadFull(r, raw)
 	}
 	if err != nil {
-		putBuffer(raw)
+		PutBuffer(raw)
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return nil, fmt.Errorf("its %d bytes of compressed data run past the end of the jar", e.zf.CompressedSize64)
+			return nil, fmt.Errorf("its %d bytes of compressed data run past the end of the jar", e.ZipFile.CompressedSize64)
 		}
 		return nil, fmt.Errorf("reading compressed data: %w", err)
 	}
@@ -188,18 +188,18 @@ func inflateInto(dst, src []byte) error {
 
 // readThroughArchive reads an entry with archive/zip's own reader, for the
 // compression methods and CRC conventions the fast path leaves to it.
-func (e *entry) readThroughArchive() ([]byte, error) {
-	if size := e.zf.UncompressedSize64; size > maxEntrySize {
-		return nil, fmt.Errorf("entry declares %d bytes uncompressed, more than %d", size, maxEntrySize)
+func (e *Entry) readThroughArchive() ([]byte, error) {
+	if size := e.ZipFile.UncompressedSize64; size > MaxEntrySize {
+		return nil, fmt.Errorf("entry declares %d bytes uncompressed, more than %d", size, MaxEntrySize)
 	}
-	rc, err := e.zf.Open()
+	rc, err := e.ZipFile.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	buf := getBuffer(int(e.zf.UncompressedSize64))
+	buf := GetBuffer(int(e.ZipFile.UncompressedSize64))
 	if _, err := io.ReadFull(rc, buf); err != nil {
-		putBuffer(buf)
+		PutBuffer(buf)
 		return nil, err
 	}
 	// Reading on to EOF makes archive/zip verify the size and CRC; a
@@ -211,7 +211,7 @@ func (e *entry) readThroughArchive() ([]byte, error) {
 		err = io.EOF
 	}
 	if n != 0 || err != io.EOF {
-		putBuffer(buf)
+		PutBuffer(buf)
 		if err == nil || err == io.EOF {
 			err = fmt.Errorf("entry is longer than its declared %d bytes", len(buf))
 		}
@@ -220,30 +220,30 @@ func (e *entry) readThroughArchive() ([]byte, error) {
 	return buf, nil
 }
 
-// openInput opens a jar and reads its directory, or lists a directory
+// OpenInput opens a jar and reads its directory, or lists a directory
 // (files sorted by path, so the order never depends on the file system).
-func openInput(path string) (*input, error) {
-	in, err := openUnlisted(path)
+func OpenInput(path string) (*Input, error) {
+	in, err := OpenUnlisted(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := in.list(); err != nil {
-		in.close()
+	if err := in.List(); err != nil {
+		in.Close()
 		return nil, err
 	}
 	return in, nil
 }
 
-// openUnlisted opens a jar without reading its directory yet (a run that
+// OpenUnlisted opens a jar without reading its directory yet (a run that
 // finds a jar unchanged in the cache never needs it), or lists a
 // directory.
-func openUnlisted(path string) (*input, error) {
+func OpenUnlisted(path string) (*Input, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	in := &input{path: path, isDir: st.IsDir()}
-	if in.isDir {
+	in := &Input{Path: path, IsDir: st.IsDir()}
+	if in.IsDir {
 		err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -262,48 +262,48 @@ func openUnlisted(path string) (*input, error) {
 			if err != nil {
 				return err
 			}
-			in.entries = append(in.entries, entry{name: filepath.ToSlash(rel), file: p, mode: info.Mode()})
+			in.Entries = append(in.Entries, Entry{Name: filepath.ToSlash(rel), file: p, mode: info.Mode()})
 			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		sort.Slice(in.entries, func(i, j int) bool { return in.entries[i].name < in.entries[j].name })
+		sort.Slice(in.Entries, func(i, j int) bool { return in.Entries[i].Name < in.Entries[j].Name })
 		in.listed = true
 		return in, nil
 	}
-	if in.jar, err = openFileReader(path, false); err != nil {
+	if in.Jar, err = OpenFileReader(path, false); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return in, nil
 }
 
-// list reads a jar's directory into its entries, once.
-func (in *input) list() error {
+// List reads a jar's directory into its entries, once.
+func (in *Input) List() error {
 	if in.listed {
 		return nil
 	}
 	zr, err := in.readDirectory()
 	if err != nil {
-		return fmt.Errorf("%s: not a readable jar: %w", in.path, err)
+		return fmt.Errorf("%s: not a readable jar: %w", in.Path, err)
 	}
 	for _, f := range zr.File {
 		if !utf8.ValidString(f.Name) {
 			// Java's class path reads every name as UTF-8 and refuses the
 			// whole jar ("invalid CEN header (bad entry name)").
-			return fmt.Errorf("%s: %q: entry name is not UTF-8 (an old CP437 name?), which the JVM refuses", in.path, f.Name)
+			return fmt.Errorf("%s: %q: entry name is not UTF-8 (an old CP437 name?), which the JVM refuses", in.Path, f.Name)
 		}
 	}
-	in.zr, in.listed = zr, true
-	in.entries = make([]entry, 0, len(zr.File))
+	in.Zip, in.listed = zr, true
+	in.Entries = make([]Entry, 0, len(zr.File))
 	for _, f := range zr.File {
-		in.entries = append(in.entries, entry{name: f.Name, zf: f})
+		in.Entries = append(in.Entries, Entry{Name: f.Name, ZipFile: f})
 	}
 	return nil
 }
 
-func (in *input) readDirectory() (*zip.Reader, error) {
-	zr, err := zip.NewReader(in.jar, in.jar.size)
+func (in *Input) readDirectory() (*zip.Reader, error) {
+	zr, err := zip.NewReader(in.Jar, in.Jar.size)
 	if err != nil {
 		return nil, err
 	}
@@ -311,58 +311,58 @@ func (in *input) readDirectory() (*zip.Reader, error) {
 	return zr, nil
 }
 
-func (in *input) close() {
-	if in.jar != nil {
-		in.jar.Close()
-		in.jar = nil
+func (in *Input) Close() {
+	if in.Jar != nil {
+		in.Jar.Close()
+		in.Jar = nil
 	}
-	in.drop()
+	in.Drop()
 }
 
-// drop lets go of a jar's zip directory, a few hundred bytes per entry
+// Drop lets go of a jar's zip directory, a few hundred bytes per entry
 // (25 MB for the lab corpus), between the scan and the write of its
 // output and after it; the entry names stay. The jar stays open, so load
 // reads the directory of the same file again. Entries cannot be read
 // while dropped.
-func (in *input) drop() {
-	if in.isDir {
+func (in *Input) Drop() {
+	if in.IsDir {
 		return
 	}
-	in.zr = nil
-	for j := range in.entries {
-		in.entries[j].zf = nil
+	in.Zip = nil
+	for j := range in.Entries {
+		in.Entries[j].ZipFile = nil
 	}
 }
 
-// load reads a dropped jar's directory again, which must list the
+// Load reads a dropped jar's directory again, which must list the
 // entries the scan saw.
-func (in *input) load() error {
-	if in.isDir || in.zr != nil {
+func (in *Input) Load() error {
+	if in.IsDir || in.Zip != nil {
 		return nil
 	}
-	if in.jar == nil {
-		return fmt.Errorf("%s: internal error: jar read after it was closed", in.path)
+	if in.Jar == nil {
+		return fmt.Errorf("%s: internal error: jar read after it was closed", in.Path)
 	}
 	zr, err := in.readDirectory()
 	if err != nil {
-		return fmt.Errorf("%s: %w", in.path, err)
+		return fmt.Errorf("%s: %w", in.Path, err)
 	}
-	if len(zr.File) != len(in.entries) {
-		return fmt.Errorf("%s: jar changed while being instrumented (%d entries, then %d)", in.path, len(in.entries), len(zr.File))
+	if len(zr.File) != len(in.Entries) {
+		return fmt.Errorf("%s: jar changed while being instrumented (%d entries, then %d)", in.Path, len(in.Entries), len(zr.File))
 	}
 	for j, f := range zr.File {
-		if f.Name != in.entries[j].name {
-			return fmt.Errorf("%s: jar changed while being instrumented (entry %d: %s, then %s)", in.path, j, in.entries[j].name, f.Name)
+		if f.Name != in.Entries[j].Name {
+			return fmt.Errorf("%s: jar changed while being instrumented (entry %d: %s, then %s)", in.Path, j, in.Entries[j].Name, f.Name)
 		}
-		in.entries[j].zf = f
+		in.Entries[j].ZipFile = f
 	}
-	in.zr = zr
+	in.Zip = zr
 	return nil
 }
 
-// isSignatureFile reports the files of a jar signature, which rewriting
+// IsSignatureFile reports the files of a jar signature, which rewriting
 // invalidates.
-func isSignatureFile(name string) bool {
+func IsSignatureFile(name string) bool {
 	if !strings.HasPrefix(name, "META-INF/") || strings.Count(name, "/") != 1 {
 		return false
 	}
@@ -375,9 +375,9 @@ func isSignatureFile(name string) bool {
 	return strings.HasPrefix(base, "SIG-")
 }
 
-// versionedClass reports whether a class entry is a multi-release
+// VersionedClass reports whether a class entry is a multi-release
 // variant (META-INF/versions/N/...), and returns its release number.
-func versionedClass(name string) (string, bool) {
+func VersionedClass(name string) (string, bool) {
 	rest, ok := strings.CutPrefix(name, "META-INF/versions/")
 	if !ok {
 		return "", false
@@ -386,4 +386,4 @@ func versionedClass(name string) (string, bool) {
 	return n, ok
 }
 
-func isDirName(name string) bool { return len(name) > 0 && name[len(name)-1] == '/' }
+func IsDirName(name string) bool { return len(name) > 0 && name[len(name)-1] == '/' }

@@ -1,4 +1,4 @@
-package instrument
+package jario
 
 import (
 	"errors"
@@ -21,9 +21,9 @@ type mappedFile struct{ data []byte }
 
 var errFileShrank = errors.New("file shrank while being read (changed by another process?)")
 
-// mmapBytes is mmapFile; tests replace it to run the path of systems
+// MmapBytes is mmapFile; tests replace it to run the path of systems
 // without memory maps (reads) on Linux too.
-var mmapBytes = mmapFile
+var MmapBytes = mmapFile
 
 // mapFile maps the first size bytes of f; ok is false where the platform
 // or the file does not allow it, and the caller reads f instead.
@@ -31,7 +31,7 @@ func mapFile(f *os.File, size int64) (m *mappedFile, ok bool) {
 	if size <= 0 || size != int64(int(size)) {
 		return nil, false
 	}
-	data, err := mmapBytes(f, int(size))
+	data, err := MmapBytes(f, int(size))
 	if err != nil {
 		return nil, false
 	}
@@ -105,16 +105,16 @@ func catchFault(wasOn bool, err *error) {
 	panic(r)
 }
 
-// fileReader reads a file through a map where it can, else with system
+// FileReader reads a file through a map where it can, else with system
 // calls.
-type fileReader struct {
+type FileReader struct {
 	f    *os.File
 	m    *mappedFile
 	size int64
 }
 
-// openFileReader opens path, mapped when mapped is set (mapContents).
-func openFileReader(path string, mapped bool) (*fileReader, error) {
+// OpenFileReader opens path, mapped when mapped is set (MapContents).
+func OpenFileReader(path string, mapped bool) (*FileReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -124,22 +124,22 @@ func openFileReader(path string, mapped bool) (*fileReader, error) {
 		f.Close()
 		return nil, err
 	}
-	r := &fileReader{f: f, size: st.Size()}
+	r := &FileReader{f: f, size: st.Size()}
 	if mapped {
-		r.mapContents()
+		r.MapContents()
 	}
 	return r, nil
 }
 
-// mapContents makes r read through a memory map from now on, where the
+// MapContents makes r read through a memory map from now on, where the
 // platform allows.
-func (r *fileReader) mapContents() {
+func (r *FileReader) MapContents() {
 	if r.m == nil {
 		r.m, _ = mapFile(r.f, r.size)
 	}
 }
 
-func (r *fileReader) ReadAt(p []byte, off int64) (int, error) {
+func (r *FileReader) ReadAt(p []byte, off int64) (int, error) {
 	if r.m != nil {
 		return r.m.ReadAt(p, off)
 	}
@@ -147,14 +147,14 @@ func (r *fileReader) ReadAt(p []byte, off int64) (int, error) {
 }
 
 // writeTo writes the whole file to w.
-func (r *fileReader) writeTo(w io.Writer) error {
+func (r *FileReader) CopyTo(w io.Writer) error {
 	if r.m != nil {
 		return r.m.writeTo(w)
 	}
 	return hashFrom(w, io.NewSectionReader(r.f, 0, r.size))
 }
 
-func (r *fileReader) Close() error {
+func (r *FileReader) Close() error {
 	r.m.unmap()
 	return r.f.Close()
 }
