@@ -23,18 +23,18 @@ type ignoredRef struct {
 	reason reasonCode
 }
 
-func (r *ignoredRef) key() MethodKey { return r.ci.key(&r.ci.methods[r.m]) }
+func (r *ignoredRef) key() methodmap.MethodKey { return r.ci.key(&r.ci.methods[r.m]) }
 
-func (r *ignoredRef) method() IgnoredMethod {
+func (r *ignoredRef) method() methodmap.IgnoredMethod {
 	m := &r.ci.methods[r.m]
-	return IgnoredMethod{Key: r.ci.key(m), Access: m.access, Reason: methodmap.Reason(reasons.text(r.reason))}
+	return methodmap.IgnoredMethod{Key: r.ci.key(m), Access: m.access, Reason: methodmap.Reason(reasons.text(r.reason))}
 }
 
 // ignoredList lists the methods left untraced, and skipped: the planned
 // ones that could not be rewritten, with the reason. The same method can
 // come twice (a class in two inputs, multi-release variants): the first in
 // input order is kept.
-func (s scanSet) ignoredList(skipped map[MethodKey]string) *ignoredList {
+func (s scanSet) ignoredList(skipped map[methodmap.MethodKey]string) *ignoredList {
 	n := 0
 	s.eachMethod(func(ci *classInfo, j int) {
 		if !ci.methods[j].trace {
@@ -60,8 +60,8 @@ func (s scanSet) ignoredList(skipped map[MethodKey]string) *ignoredList {
 func (l *ignoredList) len() int { return len(l.refs) }
 
 // methods returns the list as methodmap's records.
-func (l *ignoredList) methods() []IgnoredMethod {
-	out := make([]IgnoredMethod, len(l.refs))
+func (l *ignoredList) methods() []methodmap.IgnoredMethod {
+	out := make([]methodmap.IgnoredMethod, len(l.refs))
 	for i := range l.refs {
 		out[i] = l.refs[i].method()
 	}
@@ -83,5 +83,5 @@ func (l *ignoredList) countByReason() map[string]int {
 
 // writeTo writes the ignore map.
 func (l *ignoredList) writeTo(w io.Writer) error {
-	return methodmap.EncodeIgnoredTo(w, len(l.refs), func(i int) IgnoredMethod { return l.refs[i].method() })
+	return methodmap.EncodeIgnoredTo(w, len(l.refs), func(i int) methodmap.IgnoredMethod { return l.refs[i].method() })
 }

@@ -15,6 +15,10 @@ type TracedMethod struct {
 	ID     int
 }
 
+// MethodKey names a method by its original (de-obfuscated) class, name
+// and descriptor; class names are internal (slashes).
+type MethodKey = methodmap.MethodKey
+
 // IgnoredMethod is a method left untraced, with the reason: the map's
 // own type, so the list goes to the ignore map and the report as it is.
 type IgnoredMethod = methodmap.IgnoredMethod

@@ -14,13 +14,9 @@ import (
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 )
 
-// MethodKey names a method by its original (de-obfuscated) class, name
-// and descriptor; class names are internal (slashes).
-type MethodKey = methodmap.MethodKey
-
 // MethodFacts is what a Policy sees of a method to decide whether to trace it.
 type MethodFacts struct {
-	Key         MethodKey
+	Key         methodmap.MethodKey
 	ClassAccess uint16
 	Access      uint16
 	// Opcodes of the method in order (wide folded in); nil without code.
@@ -91,8 +87,8 @@ type methodInfo struct {
 }
 
 // key returns the original key of method m of the class.
-func (ci *classInfo) key(m *methodInfo) MethodKey {
-	return MethodKey{Class: ci.origName, Name: ci.texts.str(m.name), Desc: ci.texts.str(m.desc)}
+func (ci *classInfo) key(m *methodInfo) methodmap.MethodKey {
+	return methodmap.MethodKey{Class: ci.origName, Name: ci.texts.str(m.name), Desc: ci.texts.str(m.desc)}
 }
 
 // scanner is one worker's state for the scan: scratch space and an
@@ -264,7 +260,7 @@ func (s *scanner) scan(data []byte, file string) (*classInfo, error) {
 				}
 			}
 		}
-		facts := MethodFacts{Key: MethodKey{Class: ci.origName, Name: on, Desc: od}, ClassAccess: c.Access, Access: m.Access}
+		facts := MethodFacts{Key: methodmap.MethodKey{Class: ci.origName, Name: on, Desc: od}, ClassAccess: c.Access, Access: m.Access}
 		if pol.Annotations {
 			for _, attr := range []string{"RuntimeVisibleAnnotations", "RuntimeInvisibleAnnotations"} {
 				if a, ok := c.FindAttribute(m.Attributes, attr); ok {

@@ -40,7 +40,7 @@ func (r *tracedRef) entry() methodmap.Entry {
 // skipped the planned methods that could not be rewritten. The lines are
 // laid out in id order at once: rank[id] is first a mark of the ids in
 // use, then 1 + the line's index.
-func (s scanSet) tracedList(highWater int, skipped map[MethodKey]string) *tracedList {
+func (s scanSet) tracedList(highWater int, skipped map[methodmap.MethodKey]string) *tracedList {
 	rank := make([]int32, highWater+1)
 	s.eachTraced(func(_ *classInfo, m *methodInfo) { rank[m.id] = 1 })
 	n := int32(0)
