@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument"
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/methodmap"
@@ -37,7 +39,7 @@ func BenchmarkPipeline(b *testing.B) {
 		size += st.Size()
 	}
 	b.SetBytes(size)
-	pol := instrument.Policy{Decide: func(f *instrument.MethodFacts) (bool, string, string) {
+	pol := scan.Policy{Decide: func(f *scan.MethodFacts) (bool, string, string) {
 		r := methodmap.Classify(methodmap.MethodInfo{ClassAccess: f.ClassAccess, Access: f.Access,
 			Name: f.Key.Name, Desc: f.Key.Desc, Opcodes: f.Opcodes}, methodmap.Options{})
 		return r == methodmap.Traced, string(r), ""

@@ -9,6 +9,8 @@ import (
 	"os"
 	"slices"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 )
 
@@ -32,10 +34,10 @@ type packIndex struct {
 
 // cachedClass is the index record of one class entry.
 type cachedClass struct {
-	sum    [32]byte   // entry content hash (see EntrySum)
-	info   *classInfo // nil: the class could not be parsed, or not decoded yet
-	warn   string     // the parse error, when the class could not be parsed
-	plan   [32]byte   // plans the outcome is for; zero: none recorded
+	sum    [32]byte    // entry content hash (see EntrySum)
+	info   *scan.Class // nil: the class could not be parsed, or not decoded yet
+	warn   string      // the parse error, when the class could not be parsed
+	plan   [32]byte    // plans the outcome is for; zero: none recorded
 	result cachedResult
 	// raw is the record as read from an index; a record written again
 	// unchanged (a run that shares its predecessor's .dat) is copied from
@@ -47,7 +49,7 @@ type cachedClass struct {
 func (c *cachedClass) parsed() bool { return c.info != nil || c.infoRaw != nil }
 
 // decodeInfo returns the scan of a record read without it.
-func (c *cachedClass) decodeInfo(texts *textTable) (*classInfo, error) {
+func (c *cachedClass) decodeInfo(texts *scan.TextTable) (*scan.Class, error) {
 	if c.info != nil || c.infoRaw == nil {
 		return c.info, nil
 	}
@@ -120,7 +122,7 @@ func writeIndex(f io.Writer, ix *packIndex, names []string) error {
 
 // readIndex reads a pack index. With scans set it decodes every record's
 // scan; otherwise decodeInfo does, for the records that need it.
-func readIndex(path string, scans bool, texts *textTable) (*packIndex, error) {
+func readIndex(path string, scans bool, texts *scan.TextTable) (*packIndex, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -190,57 +192,57 @@ func (e *indexEncoder) class(name string, c *cachedClass) {
 
 // info encodes a scan; the reasons of its methods are numbered in a table
 // of their own, as a class has many methods and few reasons.
-func (e *indexEncoder) info(ci *classInfo) {
-	e.str(ci.name)
-	e.str(ci.super)
-	e.str(ci.origName)
-	e.uvarint(uint64(ci.access))
-	e.bool(ci.versioned)
-	e.bool(ci.crcWrong)
-	e.uvarint(uint64(ci.focusIndex() + 1))
-	e.bool(ci.focusCode)
-	e.bool(ci.focusSuper)
-	e.str(ci.blockedText())
-	e.str(ci.ruleText())
+func (e *indexEncoder) info(ci *scan.Class) {
+	e.str(ci.Name)
+	e.str(ci.Super)
+	e.str(ci.OrigName)
+	e.uvarint(uint64(ci.Access))
+	e.bool(ci.Versioned)
+	e.bool(ci.CRCWrong)
+	e.uvarint(uint64(ci.FocusIndex() + 1))
+	e.bool(ci.FocusCode)
+	e.bool(ci.FocusSuper)
+	e.str(ci.BlockedText())
+	e.str(ci.RuleText())
 	// The methods' names back to back, each method's by offset and length.
 	var text []byte
-	for i := range ci.methods {
-		text = append(text, ci.texts.str(ci.methods[i].name)...)
+	for i := range ci.Methods {
+		text = append(text, ci.Texts.Str(ci.Methods[i].Name)...)
 	}
 	e.bytes(text)
-	codes := distinct(ci.methods, func(m *methodInfo) reasonCode { return m.reason })
+	codes := distinct(ci.Methods, func(m *scan.Method) scan.ReasonCode { return m.Reason })
 	e.uvarint(uint64(len(codes)))
 	for _, c := range codes {
-		e.str(reasons.text(c))
+		e.str(scan.Reasons.Text(c))
 	}
-	rules := distinct(ci.methods, func(m *methodInfo) reasonCode { return m.rule })
+	rules := distinct(ci.Methods, func(m *scan.Method) scan.ReasonCode { return m.Rule })
 	e.uvarint(uint64(len(rules)))
 	for _, c := range rules {
-		e.str(reasons.text(c))
+		e.str(scan.Reasons.Text(c))
 	}
 	// The class's descriptors once each, then each method's by number.
-	descs := distinct(ci.methods, func(m *methodInfo) uint32 { return m.desc })
+	descs := distinct(ci.Methods, func(m *scan.Method) uint32 { return m.Desc })
 	e.uvarint(uint64(len(descs)))
 	for _, d := range descs {
-		e.str(ci.texts.str(d))
+		e.str(ci.Texts.Str(d))
 	}
-	e.uvarint(uint64(len(ci.methods)))
+	e.uvarint(uint64(len(ci.Methods)))
 	at := 0
-	for i := range ci.methods {
-		m := &ci.methods[i]
-		n := len(ci.texts.str(m.name))
+	for i := range ci.Methods {
+		m := &ci.Methods[i]
+		n := len(ci.Texts.Str(m.Name))
 		e.uvarint(uint64(at))
 		e.uvarint(uint64(n))
 		at += n
-		e.uvarint(uint64(slices.Index(descs, m.desc)))
-		e.uvarint(uint64(slices.Index(codes, m.reason)))
-		e.uvarint(uint64(slices.Index(rules, m.rule)))
-		e.uvarint(uint64(m.access))
-		e.bool(m.trace)
+		e.uvarint(uint64(slices.Index(descs, m.Desc)))
+		e.uvarint(uint64(slices.Index(codes, m.Reason)))
+		e.uvarint(uint64(slices.Index(rules, m.Rule)))
+		e.uvarint(uint64(m.Access))
+		e.bool(m.Trace)
 	}
 }
 
-func (d *indexDecoder) class(scans bool, texts *textTable) (string, *cachedClass) {
+func (d *indexDecoder) class(scans bool, texts *scan.TextTable) (string, *cachedClass) {
 	name := d.str()
 	c := &cachedClass{}
 	d.sum(&c.sum)
@@ -279,68 +281,68 @@ func (d *indexDecoder) class(scans bool, texts *textTable) (string, *cachedClass
 	return name, c
 }
 
-func (d *indexDecoder) info(texts *textTable) *classInfo {
-	ci := &classInfo{texts: texts}
-	ci.name = d.str()
-	ci.super = d.str()
-	ci.origName = d.str()
-	ci.access = uint16(d.uvarint())
-	ci.versioned = d.bool()
-	ci.crcWrong = d.bool()
+func (d *indexDecoder) info(texts *scan.TextTable) *scan.Class {
+	ci := &scan.Class{Texts: texts}
+	ci.Name = d.str()
+	ci.Super = d.str()
+	ci.OrigName = d.str()
+	ci.Access = uint16(d.uvarint())
+	ci.Versioned = d.bool()
+	ci.CRCWrong = d.bool()
 	if f := d.uvarint(); f == 0 {
-		ci.focusAt = noFocus
-	} else if f < noFocus+1 {
-		ci.focusAt = uint16(f - 1)
+		ci.FocusAt = scan.NoFocus
+	} else if f < scan.NoFocus+1 {
+		ci.FocusAt = uint16(f - 1)
 	} else {
 		d.fail()
 	}
-	ci.focusCode = d.bool()
-	ci.focusSuper = d.bool()
-	ci.blocked = reasons.code(d.str())
-	ci.rule = reasons.code(d.str())
+	ci.FocusCode = d.bool()
+	ci.FocusSuper = d.bool()
+	ci.Blocked = scan.Reasons.Code(d.str())
+	ci.Rule = scan.Reasons.Code(d.str())
 	text := d.bytes()
-	codes := make([]reasonCode, d.count())
+	codes := make([]scan.ReasonCode, d.count())
 	for i := range codes {
-		codes[i] = reasons.code(d.str())
+		codes[i] = scan.Reasons.Code(d.str())
 	}
-	rules := make([]reasonCode, d.count())
+	rules := make([]scan.ReasonCode, d.count())
 	for i := range rules {
-		rules[i] = reasons.code(d.str())
+		rules[i] = scan.Reasons.Code(d.str())
 	}
 	local := make([]uint32, d.count())
 	for i := range local {
 		var ok bool
-		if local[i], ok = texts.internBytes(d.bytes()); !ok {
+		if local[i], ok = texts.InternBytes(d.bytes()); !ok {
 			d.fail()
 		}
 	}
 	n := d.count()
-	ci.methods = make([]methodInfo, n)
-	for i := range ci.methods {
-		m := &ci.methods[i]
+	ci.Methods = make([]scan.Method, n)
+	for i := range ci.Methods {
+		m := &ci.Methods[i]
 		nameAt, nameLen, desc := d.uvarint(), d.uvarint(), d.uvarint()
 		if nameLen > math.MaxUint16 || nameAt+nameLen > uint64(len(text)) || desc >= uint64(len(local)) {
 			d.fail()
 			return nil
 		}
-		name, ok := texts.internBytes(text[nameAt : nameAt+nameLen])
+		name, ok := texts.InternBytes(text[nameAt : nameAt+nameLen])
 		if !ok {
 			d.fail()
 			return nil
 		}
-		m.name, m.desc = name, local[desc]
+		m.Name, m.Desc = name, local[desc]
 		if r := d.uvarint(); r < uint64(len(codes)) {
-			m.reason = codes[r]
+			m.Reason = codes[r]
 		} else {
 			d.fail()
 		}
 		if r := d.uvarint(); r < uint64(len(rules)) {
-			m.rule = rules[r]
+			m.Rule = rules[r]
 		} else {
 			d.fail()
 		}
-		m.access = uint16(d.uvarint())
-		m.trace = d.bool()
+		m.Access = uint16(d.uvarint())
+		m.Trace = d.bool()
 	}
 	if d.err != nil {
 		return nil
@@ -350,7 +352,7 @@ func (d *indexDecoder) info(texts *textTable) *classInfo {
 
 // distinct lists what key gives for the methods, each value once, in the
 // order first seen (a class has many methods and few such values).
-func distinct[T comparable](ms []methodInfo, key func(*methodInfo) T) []T {
+func distinct[T comparable](ms []scan.Method, key func(*scan.Method) T) []T {
 	var out []T
 	for i := range ms {
 		if v := key(&ms[i]); !slices.Contains(out, v) {

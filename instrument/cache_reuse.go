@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
@@ -20,7 +22,7 @@ import (
 // can: the whole input is unchanged, or the entry's stored bytes hash as
 // in the previous version. Otherwise it returns the entry's contents for
 // a fresh scan (a buffer from GetBuffer).
-func (c *runCache) scanFromCache(i int, ic *inputCache, j int, e *jario.Entry) (ci *classInfo, hit bool, data []byte, err error) {
+func (c *runCache) scanFromCache(i int, ic *inputCache, j int, e *jario.Entry) (ci *scan.Class, hit bool, data []byte, err error) {
 	if ic.from != nil && ic.whole {
 		if rec := ic.from.classes[e.Name]; rec != nil {
 			ic.sums[j] = rec.sum
@@ -46,9 +48,9 @@ func (c *runCache) scanFromCache(i int, ic *inputCache, j int, e *jario.Entry) (
 	return nil, false, data, err
 }
 
-func (c *runCache) reuseScan(i int, ic *inputCache, j int, e *jario.Entry, rec *cachedClass) (*classInfo, bool, []byte, error) {
+func (c *runCache) reuseScan(i int, ic *inputCache, j int, e *jario.Entry, rec *cachedClass) (*scan.Class, bool, []byte, error) {
 	in := c.p.inputs[i]
-	if ci := rec.info; ci != nil && ci.blockedText() != rewrite.ReasonJVMRoot && ci.blockedText() != c.p.opt.Policy.blockedFor(ci.origName, c.p.evidence.has) {
+	if ci := rec.info; ci != nil && ci.BlockedText() != rewrite.ReasonJVMRoot && ci.BlockedText() != c.p.opt.Policy.BlockedFor(ci.OrigName, c.p.evidence.has) {
 		// The generated-class rule depends on the other classes (an R
 		// class added or removed elsewhere): scan the class again.
 		data, err := e.Read()
@@ -68,7 +70,7 @@ func (c *runCache) reuseScan(i int, ic *inputCache, j int, e *jario.Entry, rec *
 // cachedOutcome returns the recorded outcome of rewriting class entry j
 // with the plans hashing to ps, replaying what that rewrite reported. ok
 // is false when there is none or its body cannot be read back intact.
-func (c *runCache) cachedOutcome(idx int, ic *inputCache, j int, e *jario.Entry, ci *classInfo, ps [32]byte) (res entryResult, rec *cachedClass, ok bool) {
+func (c *runCache) cachedOutcome(idx int, ic *inputCache, j int, e *jario.Entry, ci *scan.Class, ps [32]byte) (res entryResult, rec *cachedClass, ok bool) {
 	if ic.from == nil {
 		return res, nil, false
 	}
@@ -223,14 +225,14 @@ func (c *runCache) redoKept(idx int, e *jario.Entry, rec *cachedClass) (entryRes
 	if err != nil || ci == nil {
 		return fail(errBadPack)
 	}
-	base, err := methodmap.SelectClasses(c.delta().kept, map[string]bool{ci.origName: true})
+	base, err := methodmap.SelectClasses(c.delta().kept, map[string]bool{ci.OrigName: true})
 	if err != nil {
 		return fail(err)
 	}
 	var traced []methodmap.Method
-	for k := range ci.methods {
-		if m := &ci.methods[k]; m.trace {
-			traced = append(traced, methodmap.Method{Key: ci.key(m), Access: m.access})
+	for k := range ci.Methods {
+		if m := &ci.Methods[k]; m.Trace {
+			traced = append(traced, methodmap.Method{Key: ci.Key(m), Access: m.Access})
 		}
 	}
 	ids, _, err := methodmap.AssignIDs(traced, base)
@@ -238,9 +240,9 @@ func (c *runCache) redoKept(idx int, e *jario.Entry, rec *cachedClass) (entryRes
 		return fail(err)
 	}
 	n := 0
-	for k := range ci.methods {
-		if m := &ci.methods[k]; m.trace {
-			m.id = int32(ids[n])
+	for k := range ci.Methods {
+		if m := &ci.Methods[k]; m.Trace {
+			m.ID = int32(ids[n])
 			n++
 		}
 	}

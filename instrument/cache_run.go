@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 
 	"github.com/tracebeat/tracebeat/instrument/store"
@@ -92,7 +94,7 @@ func (c *runCache) prepareCache(ctx context.Context) error {
 
 // loadPack reads a pack index; a missing or damaged one is no pack. With
 // inputSum set, the pack must have been made from those bytes.
-func (c *cacheStore) loadPack(key string, inputSum *[32]byte, texts *textTable) *packIndex {
+func (c *cacheStore) loadPack(key string, inputSum *[32]byte, texts *scan.TextTable) *packIndex {
 	ix, err := readIndex(c.Path(key, store.Index), true, texts)
 	if err != nil || ix.optSum != c.optSum || (inputSum != nil && ix.inputSum != *inputSum) {
 		return nil

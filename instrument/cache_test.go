@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -72,7 +74,7 @@ func runCached(t *testing.T, cache string, base *methodmap.Map, mode rewrite.Mod
 	res, err := instrument.Run(context.Background(), instrument.Options{
 		Inputs: inputs, Output: out, Workers: 2, Runtime: rt,
 		Cache: cache, CacheKey: "test-rules", Lists: true,
-		Policy: instrument.Policy{BaseMap: base},
+		Policy: scan.Policy{BaseMap: base},
 	})
 	require.NoError(t, err)
 	return cacheRun{out, res}

@@ -8,15 +8,17 @@ package instrument
 import (
 	"fmt"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
 // sameHierarchy reports whether two scans of one class entry say the same
 // about the class hierarchy and the Activity facts the plans of other
 // classes depend on.
-func sameHierarchy(a, b *classInfo) bool {
-	return a.name == b.name && a.super == b.super && a.origName == b.origName && a.access == b.access &&
-		a.versioned == b.versioned && a.blocked == b.blocked && a.focusCode == b.focusCode && a.focusSuper == b.focusSuper
+func sameHierarchy(a, b *scan.Class) bool {
+	return a.Name == b.Name && a.Super == b.Super && a.OrigName == b.OrigName && a.Access == b.Access &&
+		a.Versioned == b.Versioned && a.Blocked == b.Blocked && a.FocusCode == b.FocusCode && a.FocusSuper == b.FocusSuper
 }
 
 // takeChanges is a delta run's scan: the changed classes' scans (made
@@ -30,10 +32,10 @@ func (d *delta) takeChanges() {
 	for _, f := range snap.focus {
 		d.p.focus[f] = true
 	}
-	d.p.infos = make([][]*classInfo, len(d.p.inputs))
+	d.p.infos = make([][]*scan.Class, len(d.p.inputs))
 	for i, in := range d.p.inputs {
 		if d.changed[i] || d.p.opt.Merge {
-			d.p.infos[i] = make([]*classInfo, len(in.Entries))
+			d.p.infos[i] = make([]*scan.Class, len(in.Entries))
 		}
 		if !d.changed[i] && d.p.opt.Merge {
 			d.p.cache.inputs[i].unchanged = true // its pack stays as it is
@@ -72,7 +74,7 @@ func (d *delta) takeChanges() {
 // as a full run would with the kept map (merged under Policy.BaseMap) as
 // its base map: only the base map's lines of those classes can match
 // them, and new ones get ids above its high-water mark. p.infos holds
-// only the changed classes, so assignIDs and plannedMap plan just them.
+// only the changed classes, so AssignIDs and PlannedMap plan just them.
 func (d *delta) planChanges() error {
 	kept, err := methodmap.SelectClasses(d.kept, d.classes)
 	if err != nil {
@@ -82,12 +84,12 @@ func (d *delta) planChanges() error {
 	if given := d.p.opt.Policy.BaseMap; given != nil {
 		d.p.base = methodmap.Merge(given.Select(d.classes), kept)
 	}
-	highWater, err := d.p.infos.assignIDs(d.p.base)
+	highWater, err := d.p.infos.AssignIDs(d.p.base)
 	if err != nil {
 		return err
 	}
 	d.p.highWater = highWater
-	planned := d.p.infos.tracedList(d.p.highWater, d.p.tally.skipped).plannedMap()
+	planned := d.p.infos.TracedList(d.p.highWater, d.p.tally.skipped).PlannedMap()
 	d.entries = planned.Entries[:len(planned.Entries)-1] // less the dispatch entry
 	d.p.tally.skipped = map[MethodKey]string{}
 	return nil

@@ -16,11 +16,11 @@
 //     or takes a record's scan for an unchanged class (cache_reuse.go), or
 //     in a delta run the changed classes' scans (deltarun.go); the scans
 //     are scanSet's (scanset.go: the walks over every method), their names
-//     and descriptors in the run's textTable (texttable.go);
-//   - plan: plan.go gives ids (scanSet.assignIDs: methodmap's rules decide
+//     and descriptors in the run's TextTable (texttable.go);
+//   - plan: plan.go gives ids (scanSet.AssignIDs: methodmap's rules decide
 //     what is traced, the base map and the kept map keep ids from build to
 //     build) and finds the duplicated classes and the Activities that get
-//     the focus call (scanSet.planClasses);
+//     the focus call (scanSet.PlanClasses);
 //   - write: write.go streams each input's entries (entryout.go: a class
 //     through rewrite.RewriteClass, or its recorded body; everything else
 //     copied as its compressed bytes) into sink.go's jars (jarwriter.go,

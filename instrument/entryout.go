@@ -13,6 +13,8 @@ import (
 	"hash/crc32"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 
 	"github.com/klauspost/compress/flate"
@@ -46,7 +48,7 @@ func checkEntry(e *jario.Entry) error {
 // with a cache, rec is the record of a class that had plans (its body, if
 // any, still to be stored by emit). entryOutput chooses; the cache lookup,
 // the rewrite and the compression are steps of their own.
-func (p *pipeline) processEntry(idx, j int, ci *classInfo, toJar bool) (entryResult, *cachedClass) {
+func (p *pipeline) processEntry(idx, j int, ci *scan.Class, toJar bool) (entryResult, *cachedClass) {
 	in := p.inputs[idx]
 	e := &in.Entries[j]
 	res, rec, err := p.entryOutput(idx, j, e, ci, toJar)
@@ -56,7 +58,7 @@ func (p *pipeline) processEntry(idx, j int, ci *classInfo, toJar bool) (entryRes
 	return res, rec
 }
 
-func (p *pipeline) entryOutput(idx, j int, e *jario.Entry, ci *classInfo, toJar bool) (entryResult, *cachedClass, error) {
+func (p *pipeline) entryOutput(idx, j int, e *jario.Entry, ci *scan.Class, toJar bool) (entryResult, *cachedClass, error) {
 	// A directory's files going into a jar get new (compressed) contents
 	// even when unchanged; a jar's unchanged entries are copied raw.
 	repack := toJar && p.inputs[idx].IsDir
@@ -111,7 +113,7 @@ func (p *pipeline) entryOutput(idx, j int, e *jario.Entry, ci *classInfo, toJar 
 // rewriteEntry rewrites class entry j by its plans: it returns the new
 // class bytes (changed) or, when no method could be changed, the raw ones,
 // and, with a cache, the record of the outcome.
-func (p *pipeline) rewriteEntry(idx, j int, e *jario.Entry, ci *classInfo, plans []rewrite.MethodPlan, addFocus bool, ic *inputCache, ps [32]byte) (data []byte, changed bool, rec *cachedClass, err error) {
+func (p *pipeline) rewriteEntry(idx, j int, e *jario.Entry, ci *scan.Class, plans []rewrite.MethodPlan, addFocus bool, ic *inputCache, ps [32]byte) (data []byte, changed bool, rec *cachedClass, err error) {
 	raw, err := e.Read()
 	if err != nil {
 		return nil, false, nil, err
@@ -176,7 +178,7 @@ type rewriteOutcome struct {
 }
 
 // rewrite applies the plans to one class.
-func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []rewrite.MethodPlan, addFocus bool) (rewriteOutcome, error) {
+func (p *pipeline) rewrite(raw []byte, ci *scan.Class, plans []rewrite.MethodPlan, addFocus bool) (rewriteOutcome, error) {
 	var out rewriteOutcome
 	c, err := cf.Parse(raw)
 	if err != nil {
@@ -187,13 +189,13 @@ func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []rewrite.MethodPlan
 		return out, err
 	}
 	for _, s := range skipped {
-		k := ci.key(&ci.methods[s.Index])
+		k := ci.Key(&ci.Methods[s.Index])
 		out.skipped = append(out.skipped, cachedSkip{index: int32(s.Index), reason: s.Reason})
-		p.opt.Log.Debug("method left untouched", zap.String("class", ci.name), zap.String("method", k.Name+k.Desc), zap.String("reason", s.Reason), zap.Error(s.Err))
+		p.opt.Log.Debug("method left untouched", zap.String("class", ci.Name), zap.String("method", k.Name+k.Desc), zap.String("reason", s.Reason), zap.Error(s.Err))
 	}
 	if addFocus {
 		if err := rewrite.AddFocusMethod(c, &p.opt.Runtime); err != nil {
-			out.warnings = append(out.warnings, fmt.Sprintf("class %s: focus method not added: %v", ci.name, err))
+			out.warnings = append(out.warnings, fmt.Sprintf("class %s: focus method not added: %v", ci.Name, err))
 		} else {
 			changed = true
 		}
@@ -216,7 +218,7 @@ func (p *pipeline) rewrite(raw []byte, ci *classInfo, plans []rewrite.MethodPlan
 
 // reportRewrite counts and reports what rewriting a class of input idx
 // produced.
-func (p *pipeline) reportRewrite(idx int, ci *classInfo, out *rewriteOutcome) {
+func (p *pipeline) reportRewrite(idx int, ci *scan.Class, out *rewriteOutcome) {
 	p.tally.skip(ci, out.skipped)
 	for _, w := range out.warnings {
 		p.warns.at(idx, "%s", w)

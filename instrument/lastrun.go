@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 
 	"github.com/tracebeat/tracebeat/instrument/store"
@@ -58,9 +60,9 @@ type delta struct {
 // classEdit is one changed class: its entry and its scans then and now.
 type classEdit struct {
 	in, j  int
-	old    *classInfo
+	old    *scan.Class
 	oldRec *cachedClass
-	cur    *classInfo
+	cur    *scan.Class
 }
 
 // openStore opens the cache and computes the checks of the inputs, which
@@ -337,7 +339,7 @@ func (d *delta) diffInput(ctx context.Context, i int) string {
 		if err != nil {
 			return stop(e.Name + ": does not parse")
 		}
-		if !sameHierarchy(old, cur) || d.snap.shared[cur.name] || d.snap.shared[cur.origName] {
+		if !sameHierarchy(old, cur) || d.snap.shared[cur.Name] || d.snap.shared[cur.OrigName] {
 			return stop(e.Name + ": changes the class hierarchy")
 		}
 		ic.recs[j] = &cachedClass{sum: ic.sums[j], info: cur}
@@ -354,7 +356,7 @@ func (d *delta) diffInput(ctx context.Context, i int) string {
 	}
 	slices.SortFunc(edits, func(a, b classEdit) int { return a.j - b.j })
 	for _, ed := range edits {
-		d.classes[ed.cur.origName] = true // map lines name classes so
+		d.classes[ed.cur.OrigName] = true // map lines name classes so
 	}
 	d.edits = append(d.edits, edits...)
 	return ""

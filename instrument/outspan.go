@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 )
 
@@ -60,7 +62,7 @@ func (d *delta) spliceInput(js *jario.JarSink, i int, tick func()) (moved jario.
 		if why := d.keepInput(i); why != "" {
 			return jario.Span{}, false, fmt.Errorf("%s: cache: %s", in.Path, why)
 		}
-		d.p.infos[i] = make([]*classInfo, len(in.Entries)) // listed only now
+		d.p.infos[i] = make([]*scan.Class, len(in.Entries)) // listed only now
 		return jario.Span{}, false, nil
 	}
 	if moved, err = js.Writer.SpliceSpan(d.lastOut.File, last.out, d.splices[i]); err != nil {

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 
 	"github.com/tracebeat/tracebeat/methodmap"
@@ -32,13 +34,13 @@ func (d *delta) patchResult() error {
 		ignoredBy[r] = n
 	}
 	var ignored, wasIgnored []methodmap.IgnoredMethod
-	rules := newRuleTally()
-	maps.Copy(rules.classes, snap.ruleClasses)
-	maps.Copy(rules.methods, snap.ruleMethods)
+	rules := scan.NewRuleTally()
+	maps.Copy(rules.Classes, snap.ruleClasses)
+	maps.Copy(rules.Methods, snap.ruleMethods)
 	for k := range d.edits {
 		ed := &d.edits[k]
-		rules.add(ed.old, -1)
-		rules.add(ed.cur, +1)
+		rules.Add(ed.old, -1)
+		rules.Add(ed.cur, +1)
 		old := &ed.oldRec.result
 		if old.rewritten {
 			res.Rewritten--
@@ -62,7 +64,7 @@ func (d *delta) patchResult() error {
 		skipped[r] += n
 	}
 	res.Skipped, res.IgnoredByReason = dropZero(skipped), dropZero(ignoredBy)
-	res.RuleClasses, res.RuleMethods = dropZero(rules.classes), dropZero(rules.methods)
+	res.RuleClasses, res.RuleMethods = dropZero(rules.Classes), dropZero(rules.Methods)
 	res.ClassNames = snap.classNames // a delta run has the classes of the last
 
 	// The ignore map is patched while the method maps are. A change to
@@ -142,7 +144,7 @@ func (d *delta) patchResult() error {
 // the last list is in that order already, so only the few new entries
 // are sorted and merged in (a large app ignores hundreds of thousands).
 func patchIgnored(last []methodmap.IgnoredMethod, classes map[string]bool, now []methodmap.IgnoredMethod) []methodmap.IgnoredMethod {
-	byKey := func(a, b methodmap.IgnoredMethod) int { return compareFields(a.Key, b.Key) }
+	byKey := func(a, b methodmap.IgnoredMethod) int { return scan.CompareFields(a.Key, b.Key) }
 	now = slices.Clone(now)
 	slices.SortStableFunc(now, byKey)
 	now = slices.CompactFunc(now, func(a, b methodmap.IgnoredMethod) bool { return a.Key == b.Key })
@@ -163,18 +165,18 @@ func patchIgnored(last []methodmap.IgnoredMethod, classes map[string]bool, now [
 // ignoredContribution counts the methods of one class the ignore map
 // lists, by reason: the untraced ones and the traced ones left untouched.
 // With list set it also appends them.
-func ignoredContribution(ci *classInfo, skipped []cachedSkip, list *[]methodmap.IgnoredMethod) map[string]int {
+func ignoredContribution(ci *scan.Class, skipped []cachedSkip, list *[]methodmap.IgnoredMethod) map[string]int {
 	counts := map[string]int{}
-	add := func(m *methodInfo, reason string) {
+	add := func(m *scan.Method, reason string) {
 		counts[reason]++
 		if list != nil {
-			*list = append(*list, methodmap.IgnoredMethod{Key: ci.key(m), Access: m.access, Reason: methodmap.Reason(reason)})
+			*list = append(*list, methodmap.IgnoredMethod{Key: ci.Key(m), Access: m.Access, Reason: methodmap.Reason(reason)})
 		}
 	}
-	for k := range ci.methods {
-		m := &ci.methods[k]
-		if !m.trace {
-			add(m, reasons.text(m.reason))
+	for k := range ci.Methods {
+		m := &ci.Methods[k]
+		if !m.Trace {
+			add(m, scan.Reasons.Text(m.Reason))
 			continue
 		}
 		for _, s := range skipped {

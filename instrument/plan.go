@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"go.uber.org/zap"
 )
@@ -13,21 +15,21 @@ func (p *pipeline) plan() error {
 	// Classes (duplicates, the Activity hierarchy) and methods (ids) are
 	// planned at once: they read different fields of the scan records.
 	done := make(chan struct{})
-	var classes classPlan
+	var classes scan.ClassPlan
 	go func() {
 		defer close(done)
-		classes = p.infos.planClasses(p.inputs, p.cpSuper, p.opt.Policy.originalClass)
+		classes = p.infos.PlanClasses(p.inputs, p.cpSuper, p.opt.Policy.OriginalName)
 	}()
-	highWater, err := p.infos.assignIDs(p.base)
+	highWater, err := p.infos.AssignIDs(p.base)
 	<-done
-	p.highWater, p.dups, p.res.Duplicates = highWater, classes.dups, classes.duplicates
+	p.highWater, p.dups, p.res.Duplicates = highWater, classes.Dups, classes.Duplicates
 	if p.opt.Runtime.Mode == rewrite.ModeBeat {
-		p.focus = classes.hierarchy.focusTargets()
+		p.focus = classes.Hierarchy.FocusTargets()
 	}
 	p.warns.duplicates(p.dups, p.opt.Log)
 	for _, infos := range p.infos {
 		for _, ci := range infos {
-			if ci != nil && ci.origName != ci.name {
+			if ci != nil && ci.OrigName != ci.Name {
 				p.res.Renamed++
 			}
 		}
@@ -42,17 +44,17 @@ func (p *pipeline) plan() error {
 // duplicates reports the classes in more than one input: one line per
 // pair of inputs with the count and three examples (two copies of one
 // library give thousands), every class at debug level.
-func (w *runWarnings) duplicates(dups []duplicate, log *zap.Logger) {
+func (w *runWarnings) duplicates(dups []scan.Duplicate, log *zap.Logger) {
 	type pair struct{ first, second string }
 	byPair := map[pair][]string{}
 	var order []pair
 	for _, d := range dups {
-		k := pair{d.first, d.second}
+		k := pair{d.First, d.Second}
 		if _, ok := byPair[k]; !ok {
 			order = append(order, k)
 		}
-		byPair[k] = append(byPair[k], d.class)
-		log.Debug("class in more than one input", zap.String("class", d.class), zap.String("used", d.first), zap.String("also", d.second))
+		byPair[k] = append(byPair[k], d.Class)
+		log.Debug("class in more than one input", zap.String("class", d.Class), zap.String("used", d.First), zap.String("also", d.Second))
 	}
 	for _, k := range order {
 		classes := byPair[k]
@@ -71,19 +73,19 @@ func (w *runWarnings) duplicates(dups []duplicate, log *zap.Logger) {
 }
 
 // plansFor returns what to do with one class.
-func (p *pipeline) plansFor(ci *classInfo) (plans []rewrite.MethodPlan, addFocus bool) {
-	focus := p.focus[ci.name] && !ci.versioned && !instrumentedBefore(ci)
-	for i, m := range ci.methods {
+func (p *pipeline) plansFor(ci *scan.Class) (plans []rewrite.MethodPlan, addFocus bool) {
+	focus := p.focus[ci.Name] && !ci.Versioned && !instrumentedBefore(ci)
+	for i, m := range ci.Methods {
 		mp := rewrite.MethodPlan{Index: i}
-		if m.trace {
-			mp.Trace, mp.ID = true, int(m.id)
+		if m.Trace {
+			mp.Trace, mp.ID = true, int(m.ID)
 		}
-		if focus && i == ci.focusIndex() && ci.focusCode {
+		if focus && i == ci.FocusIndex() && ci.FocusCode {
 			mp.Focus = true
 		}
 		if mp.Trace || mp.Focus {
 			plans = append(plans, mp)
 		}
 	}
-	return plans, focus && ci.focusIndex() < 0
+	return plans, focus && ci.FocusIndex() < 0
 }

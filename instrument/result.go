@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
@@ -82,9 +84,9 @@ type Result struct {
 // straight from the lists.
 type runMaps struct {
 	mu                               sync.Mutex
-	traced                           *tracedList // the run planned every method
+	traced                           *scan.TracedList // the run planned every method
 	method, planned                  *methodmap.Map
-	ignored                          *ignoredList
+	ignored                          *scan.IgnoredList
 	mapText, plannedText, ignoreText []byte
 }
 
@@ -95,7 +97,7 @@ func (r *Result) MethodMap() (*methodmap.Map, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.method == nil && m.traced != nil {
-		m.method = m.traced.methodMap()
+		m.method = m.traced.MethodMap()
 	}
 	return m.parsed(&m.method, m.mapText, "method map")
 }
@@ -109,7 +111,7 @@ func (r *Result) PlannedMap() (*methodmap.Map, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.planned == nil && m.traced != nil {
-		m.planned = m.traced.plannedMap()
+		m.planned = m.traced.PlannedMap()
 	}
 	return m.parsed(&m.planned, m.plannedText, "planned map")
 }
@@ -138,12 +140,12 @@ func (r *Result) MapTexts() (methodMap, ignoreMap []byte, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.mapText == nil {
-		if m.mapText, err = encoded(m.traced.writeMethodMap); err != nil {
+		if m.mapText, err = encoded(m.traced.WriteMethodMap); err != nil {
 			return nil, nil, err
 		}
 	}
 	if m.ignoreText == nil {
-		if m.ignoreText, err = encoded(m.ignored.writeTo); err != nil {
+		if m.ignoreText, err = encoded(m.ignored.WriteText); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -160,7 +162,7 @@ func (r *Result) WriteMethodMap(w io.Writer) error {
 		_, err := w.Write(text)
 		return err
 	}
-	return traced.writeMethodMap(w)
+	return traced.WriteMethodMap(w)
 }
 
 // WriteIgnoreMap writes ignoreMethodMapping.txt.
@@ -173,7 +175,7 @@ func (r *Result) WriteIgnoreMap(w io.Writer) error {
 		_, err := w.Write(text)
 		return err
 	}
-	return list.writeTo(w)
+	return list.WriteText(w)
 }
 
 // KeepMap keeps the planned map (the methods left untouched keep their

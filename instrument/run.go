@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 
 	"go.uber.org/zap"
@@ -29,7 +31,7 @@ type Options struct {
 	Merge     bool
 	Workers   int
 	Runtime   rewrite.Runtime
-	Policy    Policy
+	Policy    scan.Policy
 	// Strict makes a class that fails to parse fatal; by default it is
 	// copied untouched with a warning.
 	Strict bool
@@ -117,7 +119,7 @@ func openPipeline(opt Options) (*pipeline, error) {
 		return nil, errors.New("no output path (-o)")
 	}
 	res := &Result{Skipped: map[string]int{}}
-	p := &pipeline{opt: opt, res: res, texts: newTextTable(), evidence: classEvidence{}, tally: &runTally{res: res}, warns: newRunWarnings(opt.Log, res, len(opt.Inputs))}
+	p := &pipeline{opt: opt, res: res, texts: scan.NewTextTable(), evidence: classEvidence{}, tally: &runTally{res: res}, warns: newRunWarnings(opt.Log, res, len(opt.Inputs))}
 	if err := checkPaths(&p.opt); err != nil {
 		return nil, err
 	}
@@ -225,15 +227,15 @@ func (p *pipeline) storeStage(context.Context) error {
 type pipeline struct {
 	opt      Options
 	evidence classEvidence
-	texts    *textTable // the method names and descriptors of the run's scans
-	dups     []duplicate
+	texts    *scan.TextTable // the method names and descriptors of the run's scans
+	dups     []scan.Duplicate
 	// written[i] holds input i's finished output (mirrors only): its
 	// final path, or its temporary one when staged for Options.Publish.
 	written   []string
 	res       *Result
 	inputs    []*jario.Input
 	classpath []*jario.Input
-	infos     scanSet
+	infos     scan.Set
 	// super of classpath classes
 	cpSuper map[string]string
 	// base is the base map the run plans with: Policy.BaseMap, with the

@@ -3,6 +3,8 @@ package instrument
 import (
 	"time"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 
 	"go.uber.org/zap"
@@ -53,7 +55,7 @@ func (c *runCache) packs() []*inputCache {
 	return c.inputs
 }
 
-// baseMap is the base map a full run plans with: given, or, with a cache
+// BaseMap is the base map a full run plans with: given, or, with a cache
 // and a map path, the map the last run kept merged under it.
 func (c *runCache) baseMap(given *methodmap.Map) *methodmap.Map {
 	if c == nil || c.keptBase == nil {
@@ -73,7 +75,7 @@ func (c *runCache) pack(i int) *inputCache {
 // scanned answers the scan of class entry j of input i from the packs
 // (hit), or returns the entry's bytes to scan: read from the input,
 // without a cache.
-func (c *runCache) scanned(i, j int, e *jario.Entry) (ci *classInfo, hit bool, data []byte, err error) {
+func (c *runCache) scanned(i, j int, e *jario.Entry) (ci *scan.Class, hit bool, data []byte, err error) {
 	if c == nil {
 		data, err = e.Read()
 		return nil, false, data, err
@@ -83,7 +85,7 @@ func (c *runCache) scanned(i, j int, e *jario.Entry) (ci *classInfo, hit bool, d
 
 // noteScan records for input i's pack what the scan of entry j found:
 // the class's scan, or why it does not parse.
-func (c *runCache) noteScan(i, j int, ci *classInfo, parseErr error) {
+func (c *runCache) noteScan(i, j int, ci *scan.Class, parseErr error) {
 	if c == nil {
 		return
 	}

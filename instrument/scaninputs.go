@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
@@ -15,26 +17,26 @@ import (
 
 // instrumentedBefore reports whether a class holds code instrumented
 // before; such a class is left as it is, the focus call included.
-func instrumentedBefore(ci *classInfo) bool {
-	code := reasons.code(rewrite.ReasonAlreadyInstrumented)
-	return slices.ContainsFunc(ci.methods, func(m methodInfo) bool { return m.reason == code })
+func instrumentedBefore(ci *scan.Class) bool {
+	code := scan.Reasons.Code(rewrite.ReasonAlreadyInstrumented)
+	return slices.ContainsFunc(ci.Methods, func(m scan.Method) bool { return m.Reason == code })
 }
 
 // checkInstrumentedBefore reports, per input, the methods the scan found
 // instrumented already (left as they are): one warning each, or with
 // Strict an error.
 func (p *pipeline) checkInstrumentedBefore() error {
-	code := reasons.code(rewrite.ReasonAlreadyInstrumented)
+	code := scan.Reasons.Code(rewrite.ReasonAlreadyInstrumented)
 	for i, infos := range p.infos {
 		n, example := 0, ""
 		for _, ci := range infos {
 			if ci == nil {
 				continue
 			}
-			for j := range ci.methods {
-				if m := &ci.methods[j]; m.reason == code {
+			for j := range ci.Methods {
+				if m := &ci.Methods[j]; m.Reason == code {
 					if n++; example == "" {
-						k := ci.key(m)
+						k := ci.Key(m)
 						example = k.Class + "." + k.Name + k.Desc
 					}
 				}
@@ -58,7 +60,7 @@ type classEvidence map[string]bool
 
 // note records the classes of a listed input that the generated-class
 // rule may ask about, by their entry names (no class is read for it).
-func (ev classEvidence) note(in *jario.Input, pol *Policy) {
+func (ev classEvidence) note(in *jario.Input, pol *scan.Policy) {
 	if pol.GeneratedEvidence == nil {
 		return
 	}
@@ -72,7 +74,7 @@ func (ev classEvidence) note(in *jario.Input, pol *Policy) {
 				name = class
 			}
 		}
-		if orig := pol.originalClass(name); pol.GeneratedEvidence(orig) {
+		if orig := pol.OriginalName(name); pol.GeneratedEvidence(orig) {
 			ev[orig] = true
 		}
 	}
@@ -127,10 +129,10 @@ func (h *directoryHold) release(in *jario.Input) {
 func (p *pipeline) scan(ctx context.Context) error {
 	type ref struct{ in, e int }
 	var refs []ref
-	p.infos = make([][]*classInfo, len(p.inputs))
+	p.infos = make([][]*scan.Class, len(p.inputs))
 	holds := make([]directoryHold, len(p.inputs))
 	for i, in := range p.inputs {
-		p.infos[i] = make([]*classInfo, len(in.Entries))
+		p.infos[i] = make([]*scan.Class, len(in.Entries))
 		for j := range in.Entries {
 			if in.Entries[j].IsClass() {
 				refs = append(refs, ref{i, j})
@@ -216,10 +218,10 @@ func (p *pipeline) scan(ctx context.Context) error {
 }
 
 // newScanners makes a scanner for each worker.
-func (p *pipeline) newScanners() []*scanner {
-	scanners := make([]*scanner, p.opt.Workers)
+func (p *pipeline) newScanners() []*scan.Scanner {
+	scanners := make([]*scan.Scanner, p.opt.Workers)
 	for w := range scanners {
-		scanners[w] = newScanner(&p.opt.Policy, p.opt.Runtime, p.texts, p.evidence.has)
+		scanners[w] = scan.NewScanner(&p.opt.Policy, p.opt.Runtime, p.texts, p.evidence.has)
 	}
 	return scanners
 }
@@ -227,13 +229,13 @@ func (p *pipeline) newScanners() []*scanner {
 // scanEntry scans the contents of class entry e (a buffer it gives back):
 // every scan of an input class, in a full run and of a changed class in a
 // delta run, is this one.
-func scanEntry(sc *scanner, e *jario.Entry, data []byte) (*classInfo, error) {
-	ci, err := sc.scan(data, e.Name)
+func scanEntry(sc *scan.Scanner, e *jario.Entry, data []byte) (*scan.Class, error) {
+	ci, err := sc.Scan(data, e.Name)
 	jario.PutBuffer(data) // the scan copies what it keeps
 	if err != nil {
 		return nil, err
 	}
-	_, ci.versioned = jario.VersionedClass(e.Name)
-	ci.crcWrong = e.HasWrongCRC()
+	_, ci.Versioned = jario.VersionedClass(e.Name)
+	ci.CRCWrong = e.HasWrongCRC()
 	return ci, nil
 }

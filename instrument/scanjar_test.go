@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -38,7 +40,7 @@ func instrumentForScan(t *testing.T, rt rewrite.Runtime, base *methodmap.Map, in
 	out := t.TempDir()
 	res, err := instrument.Run(context.Background(), instrument.Options{
 		Inputs: inputs, Output: out, Workers: 2, Runtime: rt,
-		Policy: instrument.Policy{BaseMap: base},
+		Policy: scan.Policy{BaseMap: base},
 	})
 	require.NoError(t, err)
 	return out, res
@@ -54,14 +56,14 @@ func TestScanInstrumentedFindsEveryInjectedID(t *testing.T) {
 	javatest.RequireJava(t)
 	classes := javatest.InstrumentFixtures(t)
 	jar := javatest.Jar(t, classes)
-	before, err := instrument.ScanInstrumented(jar, rewrite.DefaultRuntime())
+	before, err := scan.ScanInstrumented(jar, rewrite.DefaultRuntime())
 	require.NoError(t, err)
 	origMethods := scannedByKey(t, before)
 	for k, m := range origMethods {
 		require.Empty(t, m.InjectedIDs, "%v has ids before instrumentation", k)
 	}
 	// A directory scans like the jar packed from it.
-	fromDir, err := instrument.ScanInstrumented(classes, rewrite.DefaultRuntime())
+	fromDir, err := scan.ScanInstrumented(classes, rewrite.DefaultRuntime())
 	require.NoError(t, err)
 	assert.Equal(t, origMethods, scannedByKey(t, fromDir))
 
@@ -89,7 +91,7 @@ func TestScanInstrumentedFindsEveryInjectedID(t *testing.T) {
 			}
 			out, res := instrumentForScan(t, rt, base, jar)
 			require.NotEmpty(t, tracedMethods(t, res))
-			scanned, err := instrument.ScanInstrumented(filepath.Join(out, filepath.Base(jar)), rt)
+			scanned, err := scan.ScanInstrumented(filepath.Join(out, filepath.Base(jar)), rt)
 			require.NoError(t, err)
 			after := scannedByKey(t, scanned)
 
@@ -197,7 +199,7 @@ public class Manual {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			scanned, err := instrument.ScanInstrumented(classes, tc.rt)
+			scanned, err := scan.ScanInstrumented(classes, tc.rt)
 			require.NoError(t, err)
 			got := map[string][]int{}
 			for _, m := range scanned {
@@ -239,7 +241,7 @@ func TestScanInstrumentedErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := instrument.ScanInstrumented(tc.path, rewrite.DefaultRuntime())
+			_, err := scan.ScanInstrumented(tc.path, rewrite.DefaultRuntime())
 			require.Error(t, err)
 			for _, w := range tc.want {
 				assert.Contains(t, err.Error(), w)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 
 	"github.com/tracebeat/tracebeat/methodmap"
@@ -32,11 +34,11 @@ type runSnapshot struct {
 	// Result.RuleClasses, RuleMethods and ClassNames.
 	ruleClasses, ruleMethods map[string]int
 	classNames               []string
-	// listed says that ignoredList holds Result.Ignored (a run with
+	// listed says that IgnoredList holds Result.Ignored (a run with
 	// Options.Lists keeps it, for the report of the next).
 	listed      bool
 	ignoredList []methodmap.IgnoredMethod
-	// ignoredRaw is ignoredList as encoded, when it is the list the last
+	// ignoredRaw is IgnoredList as encoded, when it is the list the last
 	// snapshot held: an edit that changes method bodies only leaves the
 	// list as it was, and it is written again as it was read.
 	ignoredRaw []byte
@@ -44,7 +46,7 @@ type runSnapshot struct {
 	// their lines are in the planned map and not in the method map.
 	skippedIDs []snapSkip
 	focus      []string
-	duplicates []duplicate
+	duplicates []scan.Duplicate
 	// shared are the class names found in more than one class entry
 	// (versioned variants included): their methods share ids and lines
 	// across entries, so a delta never touches them.
@@ -119,9 +121,9 @@ func (s *runSnapshot) encode() []byte {
 	e.strs(s.focus)
 	e.uvarint(uint64(len(s.duplicates)))
 	for _, d := range s.duplicates {
-		e.str(d.first)
-		e.str(d.second)
-		e.str(d.class)
+		e.str(d.First)
+		e.str(d.Second)
+		e.str(d.Class)
 	}
 	e.strs(slices.Sorted(maps.Keys(s.shared)))
 	e.buf = append(e.buf, s.ignoreSum[:]...)
@@ -175,9 +177,9 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 		s.skippedIDs[i] = snapSkip{id: int(d.uvarint()), class: d.str()}
 	}
 	s.focus = d.strs()
-	s.duplicates = make([]duplicate, d.count())
+	s.duplicates = make([]scan.Duplicate, d.count())
 	for i := range s.duplicates {
-		s.duplicates[i] = duplicate{first: d.str(), second: d.str(), class: d.str()}
+		s.duplicates[i] = scan.Duplicate{First: d.str(), Second: d.str(), Class: d.str()}
 	}
 	s.shared = map[string]bool{}
 	for _, name := range d.strs() {
@@ -214,7 +216,7 @@ func (c *cacheStore) storeSnapshot(identity string, s *runSnapshot) error {
 // describes the outputs.
 func (c *cacheStore) removeSnapshot(identity string) { c.RemoveRun(identity) }
 
-// ignoredList writes a list of ignored methods sorted by key: each class
+// IgnoredList writes a list of ignored methods sorted by key: each class
 // once, then its methods.
 func (e *indexEncoder) ignoredList(list []methodmap.IgnoredMethod) {
 	e.uvarint(uint64(len(list)))
@@ -359,7 +361,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 		s.skippedIDs, s.shared = d.snap.skippedIDs, d.snap.shared
 		return s
 	}
-	res.maps.traced.eachSkipped(func(e methodmap.Entry) {
+	res.maps.traced.EachSkipped(func(e methodmap.Entry) {
 		s.skippedIDs = append(s.skippedIDs, snapSkip{id: e.ID, class: e.Key.Class})
 	})
 	// Class names (as in the inputs and as in the maps) of more than one
@@ -371,22 +373,22 @@ func (p *pipeline) snapshot() *runSnapshot {
 			if ci == nil {
 				continue
 			}
-			for _, name := range []string{ci.name, ci.origName} {
+			for _, name := range []string{ci.Name, ci.OrigName} {
 				if seen[name] {
 					s.shared[name] = true
 				}
 			}
-			seen[ci.name], seen[ci.origName] = true, true
+			seen[ci.Name], seen[ci.OrigName] = true, true
 		}
 	}
 	return s
 }
 
 // duplicateNames lists the classes of a snapshot's duplicates, sorted.
-func duplicateNames(dups []duplicate) []string {
+func duplicateNames(dups []scan.Duplicate) []string {
 	var names []string
 	for _, d := range dups {
-		names = append(names, d.class)
+		names = append(names, d.Class)
 	}
 	sort.Strings(names)
 	return slices.Compact(names)

@@ -1,6 +1,10 @@
 package instrument
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/tracebeat/tracebeat/instrument/scan"
+)
 
 // runTally is what the workers count as they go, under one lock: the
 // result's counters, and the planned methods a rewrite left untouched
@@ -19,20 +23,20 @@ func (t *runTally) count(change func(r *Result)) {
 }
 
 // skip notes planned methods of ci that were left untouched.
-func (t *runTally) skip(ci *classInfo, skipped []cachedSkip) {
+func (t *runTally) skip(ci *scan.Class, skipped []cachedSkip) {
 	if len(skipped) == 0 {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, s := range skipped {
-		if s.index < 0 || int(s.index) >= len(ci.methods) {
+		if s.index < 0 || int(s.index) >= len(ci.Methods) {
 			continue
 		}
-		m := &ci.methods[s.index]
+		m := &ci.Methods[s.index]
 		t.res.Skipped[s.reason]++
-		if m.trace {
-			t.skipped[ci.key(m)] = s.reason
+		if m.Trace {
+			t.skipped[ci.Key(m)] = s.reason
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 
 	"go.uber.org/zap"
@@ -28,7 +30,7 @@ type entryResult struct {
 type future struct {
 	e    *jario.Entry
 	j    int // entry index in its input
-	ci   *classInfo
+	ci   *scan.Class
 	done chan struct{}
 	res  entryResult
 	rec  *cachedClass // with a cache: the record whose body emit stores
@@ -321,7 +323,7 @@ func (p *pipeline) emit(s jario.Sink, idx int, f *future, modified bool) error {
 	if err := p.cache.keepOutcome(idx, f.j, f.rec, f.res.body); err != nil {
 		p.warns.warn("%v", err)
 	}
-	if e.HasWrongCRC() || (f.ci != nil && f.ci.crcWrong) {
+	if e.HasWrongCRC() || (f.ci != nil && f.ci.CRCWrong) {
 		if p.opt.Strict {
 			return fmt.Errorf("%s: %s: %w (--strict)", in.Path, e.Name, errWrongCRC)
 		}

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/mapping"
 	"github.com/tracebeat/tracebeat/methodmap"
@@ -31,7 +32,7 @@ func scanJarForCheck(path string, cfg checkJarConfig) ([]methodmap.InstrumentedM
 	rt := rewrite.DefaultRuntime()
 	rt.Mode = cfg.mode
 	rt.BeatClass = cfg.beatClass
-	methods, err := instrument.ScanInstrumented(path, rt)
+	methods, err := scan.ScanInstrumented(path, rt)
 	if err != nil {
 		// check.go prefixes the jar path itself; ScanInstrumented's
 		// errors start with it too.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"go.uber.org/zap"
 
 	"github.com/tracebeat/tracebeat/blacklist"
@@ -93,7 +95,7 @@ func buildOptions(fl *instrumentFlags, inputs []string, mode rewrite.Mode, log *
 		TraceSingle:          fl.traceSingle,
 	}
 	opt.Policy.Annotations = bl.WantsAnnotations()
-	opt.Policy.Decide = func(f *instrument.MethodFacts) (bool, string, string) {
+	opt.Policy.Decide = func(f *scan.MethodFacts) (bool, string, string) {
 		return decideMethod(bl, rules, f)
 	}
 	if fl.baseMap != "" {

@@ -84,7 +84,7 @@ func summaryDetails(res *instrument.Result, kinds inputKinds, took time.Duration
 	return out
 }
 
-// countByReason returns "reason=n" for the ignored methods, the most
+// CountByReason returns "reason=n" for the ignored methods, the most
 // frequent reason first (ties by name, so the order is stable).
 func countByReason(counts map[string]int) []string {
 	reasons := make([]string, 0, len(counts))

@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracebeat/tracebeat/instrument/scan"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tracebeat/tracebeat/instrument"
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 	"github.com/tracebeat/tracebeat/internal/proguardtest"
@@ -157,7 +158,7 @@ func TestProGuardObfuscatedJars(t *testing.T) {
 // integMethodsOf lists the methods with code of a jar by name and descriptor.
 func integMethodsOf(t *testing.T, jar string) map[methodmap.MethodKey]uint16 {
 	t.Helper()
-	scanned, err := instrument.ScanInstrumented(jar, rewrite.DefaultRuntime())
+	scanned, err := scan.ScanInstrumented(jar, rewrite.DefaultRuntime())
 	require.NoError(t, err)
 	out := map[methodmap.MethodKey]uint16{}
 	for _, m := range scanned {

@@ -2,7 +2,7 @@ package main
 
 import (
 	"github.com/tracebeat/tracebeat/blacklist"
-	"github.com/tracebeat/tracebeat/instrument"
+	"github.com/tracebeat/tracebeat/instrument/scan"
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
@@ -33,7 +33,7 @@ func classBlock(bl *blacklist.List, orig string) (blacklist.Rule, bool) {
 //
 // The third result names the rule that decided (ruleKey), for the counts
 // of the report.
-func decideMethod(bl *blacklist.List, rules methodmap.Options, f *instrument.MethodFacts) (bool, string, string) {
+func decideMethod(bl *blacklist.List, rules methodmap.Options, f *scan.MethodFacts) (bool, string, string) {
 	class, name, desc := f.Key.Class, f.Key.Name, f.Key.Desc
 	info := methodmap.MethodInfo{ClassAccess: f.ClassAccess, Access: f.Access, Name: name, Desc: desc, Opcodes: f.Opcodes}
 	if r, ok := bl.ForcedMethod(class, name, desc); ok {
@@ -61,7 +61,7 @@ func forced(info methodmap.MethodInfo, r blacklist.Rule) (bool, string, string) 
 	return c == methodmap.Traced, string(c), ruleKey(r)
 }
 
-// classRule is the rule that decides about a class as a whole: the one
+// ClassRule is the rule that decides about a class as a whole: the one
 // that blocks it, or the -allowpackage it lies in; "" for none.
 func classRule(bl *blacklist.List, orig string) string {
 	if r, ok := classBlock(bl, orig); ok {

@@ -1,4 +1,4 @@
-package instrument
+package scan
 
 import (
 	"fmt"
@@ -26,109 +26,109 @@ type MethodFacts struct {
 	Annotations []string
 }
 
-// classInfo is what the scan keeps of one class entry. A build has a
+// Class is what the scan keeps of one class entry. A build has a
 // record per class for the whole run (200,000 in a large one), so the
 // record is kept to 96 bytes: texts that repeat are codes (blocked,
 // rule) or shared strings (super is interned, name shares the entry's
 // name when they agree).
-type classInfo struct {
-	name     string // as in the input
-	super    string
-	origName string
-	methods  []methodInfo // in the order of the class file
-	// texts is the run's table of the methods' names and descriptors.
-	texts     *textTable
-	access    uint16
-	versioned bool
+type Class struct {
+	Name     string // as in the input
+	Super    string
+	OrigName string
+	Methods  []Method // in the order of the class file
+	// Texts is the run's table of the methods' names and descriptors.
+	Texts     *TextTable
+	Access    uint16
+	Versioned bool
 	// crcWrong: the entry's contents did not match its CRC (kept in the
 	// cache with the scan, so a run that reuses the scan warns as well).
-	crcWrong bool
-	// focusAt is the index of a declared onWindowFocusChanged(Z)V, or
+	CRCWrong bool
+	// FocusAt is the index of a declared onWindowFocusChanged(Z)V, or
 	// noFocus (a class has at most 65535 methods).
-	focusAt   uint16
-	focusCode bool // ... and whether it has code
-	// focusSuper: that method calls super.onWindowFocusChanged somewhere.
-	focusSuper bool
-	// blocked is the reason the class is not traced at all, 0 when it is.
-	blocked reasonCode
-	// rule is the policy rule that decided about the class as a whole
+	FocusAt   uint16
+	FocusCode bool // ... and whether it has code
+	// FocusSuper: that method calls super.onWindowFocusChanged somewhere.
+	FocusSuper bool
+	// Blocked is the reason the class is not traced at all, 0 when it is.
+	Blocked ReasonCode
+	// Rule is the policy rule that decided about the class as a whole
 	// (Policy.ClassRule), counted in Result.RuleClasses.
-	rule reasonCode
+	Rule ReasonCode
 }
 
-// noFocus is classInfo.focusAt of a class without onWindowFocusChanged.
-const noFocus = math.MaxUint16
+// NoFocus is Class.FocusAt of a class without onWindowFocusChanged.
+const NoFocus = math.MaxUint16
 
-// focusIndex is the index of the class's onWindowFocusChanged(Z)V, or -1.
-func (ci *classInfo) focusIndex() int {
-	if ci.focusAt == noFocus {
+// FocusIndex is the index of the class's onWindowFocusChanged(Z)V, or -1.
+func (ci *Class) FocusIndex() int {
+	if ci.FocusAt == NoFocus {
 		return -1
 	}
-	return int(ci.focusAt)
+	return int(ci.FocusAt)
 }
 
-// blockedText and ruleText are the texts of blocked and rule ("" for none).
-func (ci *classInfo) blockedText() string { return reasons.text(ci.blocked) }
-func (ci *classInfo) ruleText() string    { return reasons.text(ci.rule) }
+// BlockedText and RuleText are the texts of blocked and rule ("" for none).
+func (ci *Class) BlockedText() string { return Reasons.Text(ci.Blocked) }
+func (ci *Class) RuleText() string    { return Reasons.Text(ci.Rule) }
 
-// methodInfo is the scan's record of one method. A build has a million
+// Method is the scan's record of one method. A build has a million
 // and they live through the whole run, so the record holds no pointer (its
 // name and descriptor are indexes into the run's text table, its reason
 // and rule codes): the garbage collector never has to scan them, and a
 // record takes 24 bytes instead of the 96 that five strings took.
-type methodInfo struct {
-	name   uint32 // the original name's index in classInfo.texts
-	desc   uint32 // the original descriptor's index in classInfo.texts
-	id     int32  // set by plan for traced methods
-	reason reasonCode
-	rule   reasonCode // the policy rule that decided the method, if one did
-	access uint16
-	trace  bool
+type Method struct {
+	Name   uint32 // the original name's index in Class.Texts
+	Desc   uint32 // the original descriptor's index in Class.Texts
+	ID     int32  // set by plan for traced methods
+	Reason ReasonCode
+	Rule   ReasonCode // the policy rule that decided the method, if one did
+	Access uint16
+	Trace  bool
 }
 
-// key returns the original key of method m of the class.
-func (ci *classInfo) key(m *methodInfo) methodmap.MethodKey {
-	return methodmap.MethodKey{Class: ci.origName, Name: ci.texts.str(m.name), Desc: ci.texts.str(m.desc)}
+// Key returns the original key of method m of the class.
+func (ci *Class) Key(m *Method) methodmap.MethodKey {
+	return methodmap.MethodKey{Class: ci.OrigName, Name: ci.Texts.Str(m.Name), Desc: ci.Texts.Str(m.Desc)}
 }
 
-// scanner is one worker's state for the scan: scratch space and an
+// Scanner is one worker's state for the scan: scratch space and an
 // intern table of the names and descriptors it decodes, so the common
 // ones ("<init>", "()V", ...) are not allocated again for every method
-// (what the scan keeps is copied into classInfo.text).
-type scanner struct {
+// (what the scan keeps is copied into Class.Texts).
+type Scanner struct {
 	pol      *Policy
 	injected *injectionMatcher // recognises code instrumented before
-	texts    *textTable
+	texts    *TextTable
 	hasClass func(origClass string) bool // for Policy.Generated
 	scratch  []byte
 	strs     map[string]string
-	records  []methodInfo          // the rest of the chunk methodRecords cuts from
-	reasons  map[string]reasonCode // this worker's view of the reason table
+	records  []Method              // the rest of the chunk methodRecords cuts from
+	reasons  map[string]ReasonCode // this worker's view of the reason table
 }
 
 // maxInterned bounds a scanner's table; past it the table starts over.
 const maxInterned = 1 << 14
 
-func newScanner(pol *Policy, rt rewrite.Runtime, texts *textTable, hasClass func(string) bool) *scanner {
-	return &scanner{pol: pol, injected: newInjectionMatcher(rt), texts: texts, hasClass: hasClass,
-		strs: map[string]string{}, reasons: map[string]reasonCode{}}
+func NewScanner(pol *Policy, rt rewrite.Runtime, texts *TextTable, hasClass func(string) bool) *Scanner {
+	return &Scanner{pol: pol, injected: newInjectionMatcher(rt), texts: texts, hasClass: hasClass,
+		strs: map[string]string{}, reasons: map[string]ReasonCode{}}
 }
 
 // reason returns the code of a reason text.
-func (s *scanner) reason(text string) reasonCode {
+func (s *Scanner) reason(text string) ReasonCode {
 	if text == "" {
 		return 0
 	}
 	c, ok := s.reasons[text]
 	if !ok {
-		c = reasons.code(text)
+		c = Reasons.Code(text)
 		s.reasons[text] = c
 	}
 	return c
 }
 
 // utf8 returns a Utf8 constant as an interned string.
-func (s *scanner) utf8(pool *cf.ConstantPool, i uint16) (string, error) {
+func (s *Scanner) utf8(pool *cf.ConstantPool, i uint16) (string, error) {
 	b, err := pool.Utf8Bytes(i)
 	if err != nil {
 		return "", err
@@ -151,7 +151,7 @@ func (s *scanner) utf8(pool *cf.ConstantPool, i uint16) (string, error) {
 // (file is its entry's name) shares the entry name's bytes when the two
 // agree, as they do for all but a few entries; other names are interned
 // (a build's classes share a few hundred superclasses).
-func (s *scanner) className(pool *cf.ConstantPool, i uint16, file string) (string, error) {
+func (s *Scanner) className(pool *cf.ConstantPool, i uint16, file string) (string, error) {
 	at, err := pool.ClassNameIndex(i)
 	if err != nil {
 		return "", err
@@ -185,22 +185,22 @@ func classStem(file string) string {
 // methodRecords returns a slice of n records. Records are cut from
 // shared chunks: a slice of its own per class would round up to the
 // allocator's size classes, a third more over a build.
-func (s *scanner) methodRecords(n int) []methodInfo {
+func (s *Scanner) methodRecords(n int) []Method {
 	const chunk = 4096
 	if n > chunk/4 {
-		return make([]methodInfo, n)
+		return make([]Method, n)
 	}
 	if len(s.records) < n {
-		s.records = make([]methodInfo, chunk)
+		s.records = make([]Method, chunk)
 	}
 	r := s.records[:n:n]
 	s.records = s.records[n:]
 	return r
 }
 
-// scan parses a class and decides, method by method, what to trace. file
+// Scan parses a class and decides, method by method, what to trace. file
 // is the entry's name, whose stem is most often the class's name.
-func (s *scanner) scan(data []byte, file string) (*classInfo, error) {
+func (s *Scanner) Scan(data []byte, file string) (*Class, error) {
 	pol := s.pol
 	c, err := cf.Parse(data)
 	if err != nil {
@@ -216,24 +216,24 @@ func (s *scanner) scan(data []byte, file string) (*classInfo, error) {
 			return nil, err
 		}
 	}
-	ci := &classInfo{name: name, super: super, access: c.Access, focusAt: noFocus, texts: s.texts}
-	ci.origName = pol.originalClass(name)
+	ci := &Class{Name: name, Super: super, Access: c.Access, FocusAt: NoFocus, Texts: s.texts}
+	ci.OrigName = pol.OriginalName(name)
 	if c.Access&cf.AccModule != 0 {
 		return ci, nil
 	}
-	blocked, rule := pol.blockedFor(ci.origName, s.hasClass), pol.classRule(ci.origName)
+	blocked, rule := pol.BlockedFor(ci.OrigName, s.hasClass), pol.classRule(ci.OrigName)
 	if name == "java/lang/Object" {
 		// HotSpot rewrites the returns of Object.<init> and relies on its
 		// shape during bootstrap; a patched java.base with a traced Object
 		// crashes the VM. Nothing else derives from tracing it.
 		blocked = rewrite.ReasonJVMRoot
 	}
-	ci.blocked, ci.rule = s.reason(blocked), s.reason(rule)
+	ci.Blocked, ci.Rule = s.reason(blocked), s.reason(rule)
 	already, err := s.injected.alreadyInstrumented(c)
 	if err != nil {
 		return nil, err
 	}
-	ci.methods = s.methodRecords(len(c.Methods))
+	ci.Methods = s.methodRecords(len(c.Methods))
 	for i := range c.Methods {
 		m := &c.Methods[i]
 		mname, err := s.utf8(c.Pool, m.Name)
@@ -250,17 +250,17 @@ func (s *scanner) scan(data []byte, file string) (*classInfo, error) {
 		if !ok1 || !ok2 {
 			return nil, fmt.Errorf("method %d: more distinct names and descriptors than a run can hold", i)
 		}
-		mi := methodInfo{access: m.Access, name: nameIndex, desc: desc}
+		mi := Method{Access: m.Access, Name: nameIndex, Desc: desc}
 		codeAttr, hasCode := c.FindAttribute(m.Attributes, "Code")
 		if mname == rewrite.FocusMethod && mdesc == rewrite.FocusMethodDesc && m.Access&cf.AccStatic == 0 {
-			ci.focusAt, ci.focusCode = uint16(i), hasCode
+			ci.FocusAt, ci.FocusCode = uint16(i), hasCode
 			if hasCode {
-				if ci.focusSuper, err = callsSuperFocus(c, codeAttr.Data); err != nil {
+				if ci.FocusSuper, err = callsSuperFocus(c, codeAttr.Data); err != nil {
 					return nil, fmt.Errorf("method %s%s: %w", mname, mdesc, err)
 				}
 			}
 		}
-		facts := MethodFacts{Key: methodmap.MethodKey{Class: ci.origName, Name: on, Desc: od}, ClassAccess: c.Access, Access: m.Access}
+		facts := MethodFacts{Key: methodmap.MethodKey{Class: ci.OrigName, Name: on, Desc: od}, ClassAccess: c.Access, Access: m.Access}
 		if pol.Annotations {
 			for _, attr := range []string{"RuntimeVisibleAnnotations", "RuntimeInvisibleAnnotations"} {
 				if a, ok := c.FindAttribute(m.Attributes, attr); ok {
@@ -297,10 +297,10 @@ func (s *scanner) scan(data []byte, file string) (*classInfo, error) {
 		case already[i]:
 			reason = rewrite.ReasonAlreadyInstrumented
 		default:
-			mi.trace, reason, methodRule = pol.decide(&facts)
+			mi.Trace, reason, methodRule = pol.decide(&facts)
 		}
-		mi.reason, mi.rule = s.reason(reason), s.reason(methodRule)
-		ci.methods[i] = mi
+		mi.Reason, mi.Rule = s.reason(reason), s.reason(methodRule)
+		ci.Methods[i] = mi
 	}
 	return ci, nil
 }

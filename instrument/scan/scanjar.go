@@ -1,4 +1,4 @@
-package instrument
+package scan
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package instrument
+package scan
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 // not, and every index reads back its text, through the table's growth
 // and while other goroutines intern.
 func TestTextTableInterns(t *testing.T) {
-	tab := newTextTable()
+	tab := NewTextTable()
 	const n = 50_000 // past several doublings of the slots and arena chunks
 	text := func(i int) string { return fmt.Sprintf("(Ljava/lang/String;I)V#%d", i) }
 	index := make([]uint32, n)
@@ -34,7 +34,7 @@ func TestTextTableInterns(t *testing.T) {
 			t.Fatalf("texts %d and %d share index %d", j, i, k)
 		}
 		seen[k] = i
-		if got := tab.str(k); got != text(i) {
+		if got := tab.Str(k); got != text(i) {
 			t.Fatalf("str(%d) = %q, want %q", k, got, text(i))
 		}
 		if again, _ := tab.intern(text(i)); again != k {
@@ -43,8 +43,8 @@ func TestTextTableInterns(t *testing.T) {
 	}
 	for _, s := range []string{"", "<init>", ""} {
 		k, _ := tab.intern(s)
-		if tab.str(k) != s {
-			t.Errorf("str(intern(%q)) = %q", s, tab.str(k))
+		if tab.Str(k) != s {
+			t.Errorf("str(intern(%q)) = %q", s, tab.Str(k))
 		}
 	}
 	if int(tab.n) != n+2 {
@@ -55,20 +55,20 @@ func TestTextTableInterns(t *testing.T) {
 // TestTextTableInternBytesCopies: a text interned from bytes is the
 // table's own copy; the caller's buffer may change after.
 func TestTextTableInternBytesCopies(t *testing.T) {
-	tab := newTextTable()
+	tab := NewTextTable()
 	buf := []byte("(La/B;)V")
-	k, ok := tab.internBytes(buf)
+	k, ok := tab.InternBytes(buf)
 	if !ok {
 		t.Fatal("internBytes refused")
 	}
 	copy(buf, "XXXXXXXX")
-	if got := tab.str(k); got != "(La/B;)V" {
+	if got := tab.Str(k); got != "(La/B;)V" {
 		t.Fatalf("str = %q after the buffer changed", got)
 	}
 	if again, _ := tab.intern("(La/B;)V"); again != k {
 		t.Errorf("intern gave %d, internBytes %d", again, k)
 	}
-	if e, _ := tab.internBytes(nil); tab.str(e) != "" {
-		t.Errorf("empty bytes read %q", tab.str(e))
+	if e, _ := tab.InternBytes(nil); tab.Str(e) != "" {
+		t.Errorf("empty bytes read %q", tab.Str(e))
 	}
 }

@@ -1,4 +1,4 @@
-package instrument
+package scan
 
 import (
 	"io"
@@ -6,43 +6,43 @@ import (
 	"github.com/tracebeat/tracebeat/methodmap"
 )
 
-// tracedList is the planned map as the run's scans hold it: a method per
+// TracedList is the planned map as the run's scans hold it: a method per
 // id, in id order, with the access its line shows. A line takes 16 bytes
 // here and 72 as a methodmap.Entry; a large build has a million lines,
 // which are written from here (and made entries only when a caller asks
 // for the map itself).
-type tracedList struct {
+type TracedList struct {
 	refs      []tracedRef
 	highWater int
-	// kept are the indexes of the method map's lines when some planned
+	// Kept are the indexes of the method map's lines when some planned
 	// methods could not be rewritten (they stay in the planned map only,
 	// their ids retired through methodHighWater); nil when none.
-	kept            []int32
+	Kept            []int32
 	methodHighWater int
 }
 
 // tracedRef is one line: method m of class ci, with access the least of
 // the accesses of the entries that share its id.
 type tracedRef struct {
-	ci     *classInfo
+	ci     *Class
 	m      uint32
 	access uint16
 }
 
 func (r *tracedRef) entry() methodmap.Entry {
-	m := &r.ci.methods[r.m]
-	return methodmap.Entry{ID: int(m.id), Access: r.access, Key: r.ci.key(m)}
+	m := &r.ci.Methods[r.m]
+	return methodmap.Entry{ID: int(m.ID), Access: r.access, Key: r.ci.Key(m)}
 }
 
-// tracedList lists the traced methods of the scans by id: one line per
+// TracedList lists the traced methods of the scans by id: one line per
 // id (methods with one key share it; a class found in two inputs gives
 // one), with the least access of its methods; highWater is the plan's,
 // skipped the planned methods that could not be rewritten. The lines are
 // laid out in id order at once: rank[id] is first a mark of the ids in
 // use, then 1 + the line's index.
-func (s scanSet) tracedList(highWater int, skipped map[methodmap.MethodKey]string) *tracedList {
+func (s Set) TracedList(highWater int, skipped map[methodmap.MethodKey]string) *TracedList {
 	rank := make([]int32, highWater+1)
-	s.eachTraced(func(_ *classInfo, m *methodInfo) { rank[m.id] = 1 })
+	s.eachTraced(func(_ *Class, m *Method) { rank[m.ID] = 1 })
 	n := int32(0)
 	for id, r := range rank {
 		if r != 0 {
@@ -51,50 +51,50 @@ func (s scanSet) tracedList(highWater int, skipped map[methodmap.MethodKey]strin
 		}
 	}
 	refs := make([]tracedRef, n)
-	s.eachMethod(func(ci *classInfo, j int) {
-		m := &ci.methods[j]
-		if !m.trace {
+	s.eachMethod(func(ci *Class, j int) {
+		m := &ci.Methods[j]
+		if !m.Trace {
 			return
 		}
-		if r := &refs[rank[m.id]-1]; r.ci == nil {
-			*r = tracedRef{ci: ci, m: uint32(j), access: m.access}
+		if r := &refs[rank[m.ID]-1]; r.ci == nil {
+			*r = tracedRef{ci: ci, m: uint32(j), access: m.Access}
 		} else {
-			r.access = min(r.access, m.access)
+			r.access = min(r.access, m.Access)
 		}
 	})
-	t := &tracedList{refs: refs, highWater: highWater, methodHighWater: highWater}
+	t := &TracedList{refs: refs, highWater: highWater, methodHighWater: highWater}
 	if len(skipped) > 0 {
-		t.kept = make([]int32, 0, len(refs))
+		t.Kept = make([]int32, 0, len(refs))
 		for i := range refs {
 			r := &refs[i]
-			m := &r.ci.methods[r.m]
-			if _, bad := skipped[r.ci.key(m)]; bad {
-				t.methodHighWater = max(t.methodHighWater, int(m.id))
+			m := &r.ci.Methods[r.m]
+			if _, bad := skipped[r.ci.Key(m)]; bad {
+				t.methodHighWater = max(t.methodHighWater, int(m.ID))
 			} else {
-				t.kept = append(t.kept, int32(i))
+				t.Kept = append(t.Kept, int32(i))
 			}
 		}
 	}
 	return t
 }
 
-// lines counts the method map's lines but the dispatch entry.
-func (t *tracedList) lines() int {
-	if t.kept != nil {
-		return len(t.kept)
+// Lines counts the method map's lines but the dispatch entry.
+func (t *TracedList) Lines() int {
+	if t.Kept != nil {
+		return len(t.Kept)
 	}
 	return len(t.refs)
 }
 
-// eachSkipped calls fn with the planned map's lines that the method map
+// EachSkipped calls fn with the planned map's lines that the method map
 // leaves out, in id order.
-func (t *tracedList) eachSkipped(fn func(methodmap.Entry)) {
-	if t.kept == nil {
+func (t *TracedList) EachSkipped(fn func(methodmap.Entry)) {
+	if t.Kept == nil {
 		return
 	}
 	k := 0
 	for i := range t.refs {
-		if k < len(t.kept) && int(t.kept[k]) == i {
+		if k < len(t.Kept) && int(t.Kept[k]) == i {
 			k++
 			continue
 		}
@@ -102,18 +102,18 @@ func (t *tracedList) eachSkipped(fn func(methodmap.Entry)) {
 	}
 }
 
-// writePlanned writes the planned map; writeMethodMap the method map.
-func (t *tracedList) writePlanned(w io.Writer) error {
+// WritePlanned writes the planned map; WriteMethodMap the method map.
+func (t *TracedList) WritePlanned(w io.Writer) error {
 	return methodmap.EncodeEntriesTo(w, t.highWater, len(t.refs)+1, t.at(nil))
 }
 
-func (t *tracedList) writeMethodMap(w io.Writer) error {
-	return methodmap.EncodeEntriesTo(w, t.methodHighWater, t.lines()+1, t.at(t.kept))
+func (t *TracedList) WriteMethodMap(w io.Writer) error {
+	return methodmap.EncodeEntriesTo(w, t.methodHighWater, t.Lines()+1, t.at(t.Kept))
 }
 
 // at gives the lines of refs (those at the indexes in which, when not
 // nil), then the dispatch entry.
-func (t *tracedList) at(which []int32) func(i int) methodmap.Entry {
+func (t *TracedList) at(which []int32) func(i int) methodmap.Entry {
 	n := len(t.refs)
 	if which != nil {
 		n = len(which)
@@ -129,14 +129,14 @@ func (t *tracedList) at(which []int32) func(i int) methodmap.Entry {
 	}
 }
 
-// plannedMap and methodMap make the maps as entries.
-func (t *tracedList) plannedMap() *methodmap.Map { return t.entries(nil, len(t.refs), t.highWater) }
+// PlannedMap and MethodMap make the maps as entries.
+func (t *TracedList) PlannedMap() *methodmap.Map { return t.entries(nil, len(t.refs), t.highWater) }
 
-func (t *tracedList) methodMap() *methodmap.Map {
-	return t.entries(t.kept, t.lines(), t.methodHighWater)
+func (t *TracedList) MethodMap() *methodmap.Map {
+	return t.entries(t.Kept, t.Lines(), t.methodHighWater)
 }
 
-func (t *tracedList) entries(which []int32, n, highWater int) *methodmap.Map {
+func (t *TracedList) entries(which []int32, n, highWater int) *methodmap.Map {
 	at := t.at(which)
 	entries := make([]methodmap.Entry, n+1)
 	for i := range entries {

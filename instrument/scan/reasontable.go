@@ -1,15 +1,15 @@
-package instrument
+package scan
 
 import (
 	"sync"
 	"sync/atomic"
 )
 
-// reasonCode numbers the texts of reasons and of the policy's rules, so
+// ReasonCode numbers the texts of reasons and of the policy's rules, so
 // that a method record holds a number instead of a string (see
-// methodInfo). Code 0 is the empty text: the reason of a traced method, or
+// Method). Code 0 is the empty text: the reason of a traced method, or
 // no rule.
-type reasonCode uint32
+type ReasonCode uint32
 
 // reasonTable interns reason texts for the whole process: the set is
 // small (this package's and methodmap's reasons, and the reasons and
@@ -17,20 +17,20 @@ type reasonCode uint32
 // records decoded from a cache index can share it.
 type reasonTable struct {
 	mu    sync.Mutex
-	codes map[string]reasonCode
+	codes map[string]ReasonCode
 	texts atomic.Pointer[[]string] // copied on write: readers take no lock
 }
 
-var reasons = newReasonTable()
+var Reasons = newReasonTable()
 
 func newReasonTable() *reasonTable {
-	t := &reasonTable{codes: map[string]reasonCode{"": 0}}
+	t := &reasonTable{codes: map[string]ReasonCode{"": 0}}
 	t.texts.Store(&[]string{""})
 	return t
 }
 
-// code returns the code of a reason text, giving it one if it has none.
-func (t *reasonTable) code(text string) reasonCode {
+// Code returns the code of a reason text, giving it one if it has none.
+func (t *reasonTable) Code(text string) ReasonCode {
 	if text == "" {
 		return 0
 	}
@@ -41,11 +41,11 @@ func (t *reasonTable) code(text string) reasonCode {
 	}
 	old := *t.texts.Load()
 	texts := append(old[:len(old):len(old)], text)
-	c := reasonCode(len(old))
+	c := ReasonCode(len(old))
 	t.codes[text] = c
 	t.texts.Store(&texts)
 	return c
 }
 
-// text returns the text of a code that code returned.
-func (t *reasonTable) text(c reasonCode) string { return (*t.texts.Load())[c] }
+// Text returns the text of a code that code returned.
+func (t *reasonTable) Text(c ReasonCode) string { return (*t.texts.Load())[c] }

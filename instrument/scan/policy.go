@@ -1,4 +1,4 @@
-package instrument
+package scan
 
 import "github.com/tracebeat/tracebeat/methodmap"
 
@@ -38,7 +38,8 @@ type Policy struct {
 	BaseMap *methodmap.Map
 }
 
-func (p *Policy) originalClass(name string) string {
+// OriginalName is the original name of class name (itself without OriginalClass).
+func (p *Policy) OriginalName(name string) string {
 	if p.OriginalClass == nil {
 		return name
 	}
@@ -59,9 +60,9 @@ func (p *Policy) blocked(orig string) (string, bool) {
 	return p.Blocked(orig)
 }
 
-// blockedFor returns the rule that blocks an original class name, a
+// BlockedFor returns the rule that blocks an original class name, a
 // block-list rule first, then the generated-class rule; "" when none does.
-func (p *Policy) blockedFor(orig string, hasClass func(string) bool) string {
+func (p *Policy) BlockedFor(orig string, hasClass func(string) bool) string {
 	if rule, ok := p.blocked(orig); ok {
 		return rule
 	}

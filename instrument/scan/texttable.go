@@ -1,4 +1,4 @@
-package instrument
+package scan
 
 import (
 	"hash/maphash"
@@ -7,7 +7,7 @@ import (
 	"unsafe"
 )
 
-// textTable holds each method name and descriptor of a run once; a
+// TextTable holds each method name and descriptor of a run once; a
 // method's record keeps their indexes. A build repeats few: Debian's 587
 // jars and gradle-api have 1.29 million methods but a few hundred
 // thousand distinct names and descriptors, held from the scan to the maps.
@@ -21,7 +21,7 @@ import (
 // that never move, published through atomic pointers, and arena bytes are
 // never written again once a header points at them, so records can be
 // turned into keys from any goroutine while the scan still interns.
-type textTable struct {
+type TextTable struct {
 	mu    sync.Mutex
 	seed  maphash.Seed
 	slots []uint32 // 1 + the index of a text, 0 for an empty slot
@@ -36,19 +36,19 @@ const (
 	arenaChunk = 256 << 10
 )
 
-func newTextTable() *textTable {
-	return &textTable{seed: maphash.MakeSeed(), slots: make([]uint32, 1<<12)}
+func NewTextTable() *TextTable {
+	return &TextTable{seed: maphash.MakeSeed(), slots: make([]uint32, 1<<12)}
 }
 
 // intern returns the index of s, adding it when new; false when the table
 // is full.
-func (t *textTable) intern(s string) (uint32, bool) {
+func (t *TextTable) intern(s string) (uint32, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	mask := uint64(len(t.slots) - 1)
 	at := maphash.String(t.seed, s) & mask
 	for ; t.slots[at] != 0; at = (at + 1) & mask {
-		if i := t.slots[at] - 1; t.str(i) == s {
+		if i := t.slots[at] - 1; t.Str(i) == s {
 			return i, true
 		}
 	}
@@ -70,10 +70,10 @@ func (t *textTable) intern(s string) (uint32, bool) {
 	return i, true
 }
 
-// internBytes is intern of b's text. intern keeps a copy, never s itself,
+// InternBytes is intern of b's text. intern keeps a copy, never s itself,
 // so b is read in place: a record decoded from a cache index interns every
 // name and descriptor of its class.
-func (t *textTable) internBytes(b []byte) (uint32, bool) {
+func (t *TextTable) InternBytes(b []byte) (uint32, bool) {
 	if len(b) == 0 {
 		return t.intern("")
 	}
@@ -81,7 +81,7 @@ func (t *textTable) internBytes(b []byte) (uint32, bool) {
 }
 
 // copyText copies s into the arena and returns the copy.
-func (t *textTable) copyText(s string) string {
+func (t *TextTable) copyText(s string) string {
 	if s == "" {
 		return ""
 	}
@@ -95,11 +95,11 @@ func (t *textTable) copyText(s string) string {
 }
 
 // grow doubles the slots and places every index again.
-func (t *textTable) grow() {
+func (t *TextTable) grow() {
 	slots := make([]uint32, 2*len(t.slots))
 	mask := uint64(len(slots) - 1)
 	for i := range t.n {
-		at := maphash.String(t.seed, t.str(i)) & mask
+		at := maphash.String(t.seed, t.Str(i)) & mask
 		for slots[at] != 0 {
 			at = (at + 1) & mask
 		}
@@ -108,5 +108,5 @@ func (t *textTable) grow() {
 	t.slots = slots
 }
 
-// str returns the text at index i.
-func (t *textTable) str(i uint32) string { return t.heads[i/textChunk].Load()[i%textChunk] }
+// Str returns the text at index i.
+func (t *TextTable) Str(i uint32) string { return t.heads[i/textChunk].Load()[i%textChunk] }

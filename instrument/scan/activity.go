@@ -1,4 +1,4 @@
-package instrument
+package scan
 
 // activityBases are the framework and library Activity classes an app
 // Activity can extend without the class being among the inputs: the SDK's
@@ -32,7 +32,7 @@ var activityBases = map[string]bool{
 // rewritten) and classpath jars (read only).
 type hierarchy struct {
 	super   map[string]string
-	inInput map[string]*classInfo
+	inInput map[string]*Class
 	orig    func(string) string
 }
 
@@ -51,20 +51,20 @@ func (h *hierarchy) isActivity(name string) bool {
 	return false
 }
 
-// focusTargets returns the input classes that get the focus call, so that
+// FocusTargets returns the input classes that get the focus call, so that
 // every focus change of every Activity reports exactly once:
 //   - the topmost class of each Activity chain that is in the inputs and not
 //     blocked: overrides below it reach it through super.onWindowFocusChanged;
 //   - every Activity class in the inputs whose own onWindowFocusChanged never
 //     calls super: calls on it (and on subclasses that call super into it)
 //     stop there and would not reach the top.
-func (h *hierarchy) focusTargets() map[string]bool {
+func (h *hierarchy) FocusTargets() map[string]bool {
 	targets := map[string]bool{}
 	for name, ci := range h.inInput {
-		if ci.versioned || ci.access&0x0200 != 0 || !h.isActivity(name) {
+		if ci.Versioned || ci.Access&0x0200 != 0 || !h.isActivity(name) {
 			continue
 		}
-		if ci.blocked == 0 && ci.focusCode && !ci.focusSuper {
+		if ci.Blocked == 0 && ci.FocusCode && !ci.FocusSuper {
 			targets[name] = true
 		}
 		top := ""
@@ -73,10 +73,10 @@ func (h *hierarchy) focusTargets() map[string]bool {
 			if !ok {
 				break
 			}
-			if c.blocked == 0 {
+			if c.Blocked == 0 {
 				top = cur
 			}
-			cur = c.super
+			cur = c.Super
 		}
 		if top != "" {
 			targets[top] = true

@@ -1,21 +1,21 @@
-package instrument
+package scan
 
 import (
 	"testing"
 	"unsafe"
 )
 
-// A build keeps a classInfo per class and a methodInfo per method for the
+// A build keeps a Class per class and a Method per method for the
 // whole run: their sizes are most of the run's memory (many-jars bench).
-// The bounds are the allocator's size class a classInfo must stay within
+// The bounds are the allocator's size class a Class must stay within
 // and the packed size of a method record.
 func TestScanRecordsStaySmall(t *testing.T) {
 	for _, c := range []struct {
 		name      string
 		size, max uintptr
 	}{
-		{"classInfo", unsafe.Sizeof(classInfo{}), 96},
-		{"methodInfo", unsafe.Sizeof(methodInfo{}), 24},
+		{"Class", unsafe.Sizeof(Class{}), 96},
+		{"Method", unsafe.Sizeof(Method{}), 24},
 	} {
 		if c.size > c.max {
 			t.Errorf("%s takes %d bytes, over %d", c.name, c.size, c.max)
