@@ -9,9 +9,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"unsafe"
 
+	"github.com/tracebeat/tracebeat/instrument/jario"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
+	"github.com/tracebeat/tracebeat/methodmap"
 )
 
 type indexEncoder struct{ buf []byte }
@@ -127,4 +131,98 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
+}
+
+// outSpan encodes s for a run snapshot.
+func (e *indexEncoder) outSpan(s jario.Span) {
+	for _, n := range []int64{s.Start, s.End, int64(s.First), int64(s.Count), int64(s.Classes)} {
+		e.uvarint(uint64(n))
+	}
+	e.buf = append(e.buf, s.LocalSum[:]...)
+	e.buf = append(e.buf, s.RecordSum[:]...)
+	e.strs(s.Skipped)
+}
+
+func (d *indexDecoder) outSpan() jario.Span {
+	s := jario.Span{Start: int64(d.uvarint()), End: int64(d.uvarint()), First: int(d.uvarint()), Count: int(d.uvarint()),
+		Classes: int(d.uvarint())}
+	d.sum(&s.LocalSum)
+	d.sum(&s.RecordSum)
+	s.Skipped = d.strs()
+	return s
+}
+
+// IgnoredList writes a list of ignored methods sorted by key: each class
+// once, then its methods.
+func (e *indexEncoder) ignoredList(list []methodmap.IgnoredMethod) {
+	e.uvarint(uint64(len(list)))
+	for k, m := range list {
+		newClass := k == 0 || list[k-1].Key.Class != m.Key.Class
+		e.bool(newClass)
+		if newClass {
+			e.str(m.Key.Class)
+		}
+		e.str(m.Key.Name)
+		e.str(m.Key.Desc)
+		e.uvarint(uint64(m.Access))
+		e.str(string(m.Reason))
+	}
+}
+
+func (d *indexDecoder) ignoredList() []methodmap.IgnoredMethod {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	list := make([]methodmap.IgnoredMethod, n)
+	class := ""
+	for k := range list {
+		if d.bool() {
+			class = d.str()
+		}
+		m := &list[k]
+		m.Key = methodmap.MethodKey{Class: class, Name: d.str(), Desc: d.str()}
+		m.Access = uint16(d.uvarint())
+		m.Reason = methodmap.Reason(d.str())
+	}
+	return list
+}
+
+func (e *indexEncoder) strs(list []string) {
+	e.uvarint(uint64(len(list)))
+	for _, s := range list {
+		e.str(s)
+	}
+}
+
+func (d *indexDecoder) strs() []string {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = d.str()
+	}
+	return out
+}
+
+// counts writes a map of counts in key order.
+func (e *indexEncoder) counts(m map[string]int) {
+	keys := slices.Sorted(maps.Keys(m))
+	e.uvarint(uint64(len(keys)))
+	for _, k := range keys {
+		e.str(k)
+		e.uvarint(uint64(m[k]))
+	}
+}
+
+func (d *indexDecoder) counts() map[string]int {
+	n := d.count()
+	m := make(map[string]int, n)
+	for i := 0; i < n; i++ {
+		k := d.str()
+		m[k] = int(d.uvarint())
+	}
+	return m
 }

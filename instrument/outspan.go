@@ -15,25 +15,6 @@ import (
 	"github.com/tracebeat/tracebeat/instrument/jario"
 )
 
-// outSpan encodes s for a run snapshot.
-func (e *indexEncoder) outSpan(s jario.Span) {
-	for _, n := range []int64{s.Start, s.End, int64(s.First), int64(s.Count), int64(s.Classes)} {
-		e.uvarint(uint64(n))
-	}
-	e.buf = append(e.buf, s.LocalSum[:]...)
-	e.buf = append(e.buf, s.RecordSum[:]...)
-	e.strs(s.Skipped)
-}
-
-func (d *indexDecoder) outSpan() jario.Span {
-	s := jario.Span{Start: int64(d.uvarint()), End: int64(d.uvarint()), First: int(d.uvarint()), Count: int(d.uvarint()),
-		Classes: int(d.uvarint())}
-	d.sum(&s.LocalSum)
-	d.sum(&s.RecordSum)
-	s.Skipped = d.strs()
-	return s
-}
-
 // closeLastOutput closes the last output once nothing more is copied
 // from it.
 func (d *delta) closeLastOutput() {
