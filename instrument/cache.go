@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tracebeat/tracebeat/instrument/pack"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
@@ -26,7 +28,8 @@ import (
 // as then.
 type cacheStore struct {
 	packStore
-	optSum [32]byte // everything but the inputs and plans that decides outputs
+	optSum   [32]byte // everything but the inputs and plans that decides outputs
+	identity string   // runIdentity's answer, once asked
 }
 
 // packStore is what the pipeline asks of its cache directory: files of
@@ -63,7 +66,7 @@ func openCache(opt *Options) (*cacheStore, error) {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%x\x00%q\x00%#v\x00merge=%v\x00", packMagic, exe, opt.CacheKey, opt.Runtime, opt.Merge)
+	fmt.Fprintf(h, "%s\x00%x\x00%q\x00%#v\x00merge=%v\x00", pack.Magic, exe, opt.CacheKey, opt.Runtime, opt.Merge)
 	c := &cacheStore{}
 	h.Sum(c.optSum[:0])
 	if c.packStore, err = store.Open(opt.Cache, c.optSum); err != nil {

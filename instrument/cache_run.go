@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/pack"
+
 	"github.com/tracebeat/tracebeat/instrument/scan"
 
 	"github.com/tracebeat/tracebeat/instrument/jario"
@@ -27,7 +29,7 @@ type inputCache struct {
 	sum   [32]byte // the jar's bytes; zero for a directory
 	// from is the pack records are taken from: the one made from these
 	// exact bytes (whole) or the one of the input's previous version.
-	from    *packIndex
+	from    *pack.Index
 	fromKey string
 	whole   bool
 	jarOK   bool              // from's jar is there and hashes as recorded
@@ -35,8 +37,8 @@ type inputCache struct {
 	datOnce sync.Once
 	datErr  error
 
-	sums [][32]byte     // entry content hashes, by entry index (classes)
-	recs []*cachedClass // this run's records, by entry index (classes)
+	sums [][32]byte    // entry content hashes, by entry index (classes)
+	recs []*pack.Class // this run's records, by entry index (classes)
 
 	unchanged  bool     // the output was the pack's jar: nothing to store
 	newDat     *os.File // this run's .dat, being written
@@ -56,7 +58,7 @@ func (c *runCache) prepareCache(ctx context.Context) error {
 	}
 	c.keptBase = c.store.readKeptMap(&c.p.opt, c.p.warns.warn)
 	st := c.store
-	if err := c.sumInputs(ctx, nil); err != nil {
+	if err := c.known.sum(ctx, c.p.inputs, c.p.opt.Workers, nil); err != nil {
 		return err
 	}
 	c.inputs = make([]*inputCache, len(c.p.inputs))
@@ -67,23 +69,23 @@ func (c *runCache) prepareCache(ctx context.Context) error {
 			return err
 		}
 		ic := &inputCache{abs: abs, isJar: !in.IsDir,
-			sums: make([][32]byte, len(in.Entries)), recs: make([]*cachedClass, len(in.Entries))}
+			sums: make([][32]byte, len(in.Entries)), recs: make([]*pack.Class, len(in.Entries))}
 		c.inputs[i] = ic
 		if in.IsDir {
 			// Its content sum (dirSum) goes into its pack for a delta run
 			// to check; its records are checked class by class.
-			ic.sum, ic.key = c.sums[i], st.inputPackKey(ic, c.sums[i])
+			ic.sum, ic.key = c.known.sums[i], st.inputPackKey(ic, c.known.sums[i])
 			ic.from, ic.fromKey = st.loadPack(ic.key, nil, c.p.texts), ic.key
 			return nil
 		}
-		ic.sum = c.sums[i]
+		ic.sum = c.known.sums[i]
 		ic.key = st.packKeyOf(ic.sum)
 		if ix := st.loadPack(ic.key, &ic.sum, c.p.texts); ix != nil {
 			ic.from, ic.fromKey, ic.whole = ix, ic.key, true
-			if ix.hasJar && !c.p.opt.Merge {
+			if ix.HasJar && !c.p.opt.Merge {
 				// Checked here, on the workers, rather than while the
 				// writer copies it.
-				ic.jarOK = st.packJarIntact(ic.key, ix.jarSize, ix.jarSum)
+				ic.jarOK = st.packJarIntact(ic.key, ix.JarSize, ix.JarSum)
 			}
 		} else if last := st.LastPack(abs); last != "" {
 			ic.from, ic.fromKey = st.loadPack(last, nil, c.p.texts), last
@@ -93,10 +95,10 @@ func (c *runCache) prepareCache(ctx context.Context) error {
 }
 
 // loadPack reads a pack index; a missing or damaged one is no pack. With
-// inputSum set, the pack must have been made from those bytes.
-func (c *cacheStore) loadPack(key string, inputSum *[32]byte, texts *scan.TextTable) *packIndex {
-	ix, err := readIndex(c.Path(key, store.Index), true, texts)
-	if err != nil || ix.optSum != c.optSum || (inputSum != nil && ix.inputSum != *inputSum) {
+// InputSum set, the pack must have been made from those bytes.
+func (c *cacheStore) loadPack(key string, inputSum *[32]byte, texts *scan.TextTable) *pack.Index {
+	ix, err := pack.ReadIndex(c.Path(key, store.Index), true, texts)
+	if err != nil || ix.OptSum != c.optSum || (inputSum != nil && ix.InputSum != *inputSum) {
 		return nil
 	}
 	return ix
@@ -144,15 +146,15 @@ func (ic *inputCache) discardDat() {
 }
 
 // appendBody adds a rewritten body to this run's .dat (writer goroutine).
-func (ic *inputCache) appendBody(rec *cachedClass, body []byte) error {
+func (ic *inputCache) appendBody(rec *pack.Class, body []byte) error {
 	if ic.newDat == nil {
 		return nil
 	}
 	if _, err := ic.newDat.Write(body); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	rec.result.off, rec.result.n = ic.newDatOff, int64(len(body))
-	rec.result.bodySum = jario.SumOf(body)
+	rec.Result.Off, rec.Result.N = ic.newDatOff, int64(len(body))
+	rec.Result.BodySum = jario.SumOf(body)
 	ic.newDatOff += int64(len(body))
 	return nil
 }
@@ -174,8 +176,8 @@ func (c *runCache) storeCache() {
 // snapshotUsable reports whether a delta run can take an input from pack
 // ix: with the pack's output jar for mirrored outputs (the delta copies
 // it), with its records alone for a merged jar (written whole).
-func snapshotUsable(ix *packIndex, merge bool) bool {
-	return ix.hasJar || merge
+func snapshotUsable(ix *pack.Index, merge bool) bool {
+	return ix.HasJar || merge
 }
 
 func (c *runCache) storePack(i int, ic *inputCache) error {
@@ -187,7 +189,7 @@ func (c *runCache) storePack(i int, ic *inputCache) error {
 	defer ic.discardDat()
 	if ic.unchanged {
 		if ix := ic.from; ix != nil && snapshotUsable(ix, c.p.opt.Merge) {
-			ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
+			ic.stored = snapInput{sum: ic.sum, jarSum: ix.JarSum, jarSize: ix.JarSize}
 		}
 		return c.store.SetLastPack(ic.abs, ic.key)
 	}
@@ -195,14 +197,14 @@ func (c *runCache) storePack(i int, ic *inputCache) error {
 		return nil
 	}
 	in := c.p.inputs[i]
-	ix := &packIndex{optSum: c.store.optSum, inputSum: ic.sum, classes: map[string]*cachedClass{}}
+	ix := &pack.Index{OptSum: c.store.optSum, InputSum: ic.sum, Classes: map[string]*pack.Class{}}
 	var names []string
 	for j := range in.Entries {
 		if rec := ic.recs[j]; rec != nil {
-			if _, dup := ix.classes[in.Entries[j].Name]; dup {
+			if _, dup := ix.Classes[in.Entries[j].Name]; dup {
 				continue
 			}
-			ix.classes[in.Entries[j].Name] = rec
+			ix.Classes[in.Entries[j].Name] = rec
 			names = append(names, in.Entries[j].Name)
 		}
 	}
@@ -217,16 +219,16 @@ func (c *runCache) storePack(i int, ic *inputCache) error {
 		out := c.p.written[i]
 		if err := c.store.PutFile(ic.key, store.Jar, out); err == nil {
 			if st, err := os.Stat(c.store.Path(ic.key, store.Jar)); err == nil {
-				ix.hasJar, ix.jarSize = true, st.Size()
-				ix.jarSum = ic.jarHash.Sum()
+				ix.HasJar, ix.JarSize = true, st.Size()
+				ix.JarSum = ic.jarHash.Sum()
 			}
 		}
 	}
-	if err := c.store.Write(ic.key, store.Index, func(w io.Writer) error { return writeIndex(w, ix, names) }); err != nil {
+	if err := c.store.Write(ic.key, store.Index, func(w io.Writer) error { return pack.WriteIndex(w, ix, names) }); err != nil {
 		return err
 	}
 	if snapshotUsable(ix, c.p.opt.Merge) {
-		ic.stored = snapInput{sum: ic.sum, jarSum: ix.jarSum, jarSize: ix.jarSize}
+		ic.stored = snapInput{sum: ic.sum, jarSum: ix.JarSum, jarSize: ix.JarSize}
 	}
 	prev := c.store.LastPack(ic.abs)
 	if err := c.store.SetLastPack(ic.abs, ic.key); err != nil {

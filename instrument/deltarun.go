@@ -28,7 +28,7 @@ func (d *delta) takeChanges() {
 	snap := d.snap
 	d.p.res.Classes = snap.classes // the total of the progress
 	d.p.res.Renamed = snap.renamed
-	d.p.focus = map[string]bool{}
+	d.p.focus = focusSet{}
 	for _, f := range snap.focus {
 		d.p.focus[f] = true
 	}
@@ -57,10 +57,10 @@ func (d *delta) takeChanges() {
 			if rec == nil {
 				continue
 			}
-			if !rec.parsed() {
-				d.p.warns.at(i, "%s: %s: cannot parse, copied untouched: %s", in.Path, in.Entries[j].Name, rec.warn)
+			if !rec.Parsed() {
+				d.p.warns.at(i, "%s: %s: cannot parse, copied untouched: %s", in.Path, in.Entries[j].Name, rec.Warn)
 			}
-			for _, w := range rec.result.warnings {
+			for _, w := range rec.Result.Warnings {
 				d.p.warns.at(i, "%s", w)
 			}
 		}
@@ -107,7 +107,7 @@ func (d *delta) adoptChangedSums() {
 				ic.discardDat()
 				continue
 			}
-			ic.sum, ic.key = d.p.cache.sums[i], d.p.cache.store.inputPackKey(ic, d.p.cache.sums[i])
+			ic.sum, ic.key = d.p.cache.known.sums[i], d.p.cache.store.inputPackKey(ic, d.p.cache.known.sums[i])
 		}
 	}
 }

@@ -7,40 +7,31 @@ package instrument
 
 import (
 	"archive/zip"
-	"bytes"
-	"errors"
 	"fmt"
 	"hash/crc32"
-	"sync"
+
+	"github.com/tracebeat/tracebeat/instrument/pack"
 
 	"github.com/tracebeat/tracebeat/instrument/scan"
 
 	"github.com/tracebeat/tracebeat/instrument/jario"
 
-	"github.com/klauspost/compress/flate"
 	"go.uber.org/zap"
 
 	cf "github.com/tracebeat/tracebeat/classfile"
 	"github.com/tracebeat/tracebeat/instrument/rewrite"
 )
 
-// errWrongCRC describes an entry whose contents do not match the CRC its
-// header declares.
-var errWrongCRC = errors.New("contents do not match the CRC the jar declares")
-
-// needsCheck reports whether an entry that is copied raw must first be
-// inflated to check it: class entries were read (and their CRC checked) by
-// the scan; other jar entries were not, and a corrupt one must not reach
-// the output unnoticed.
-func needsCheck(e *jario.Entry) bool {
-	return e.ZipFile != nil && !e.IsClass() && !jario.IsDirName(e.Name)
-}
-
-// checkEntry inflates a jar entry, which verifies its size and CRC.
-func checkEntry(e *jario.Entry) error {
-	data, err := e.Read()
-	jario.PutBuffer(data)
-	return err
+// classRewriter makes the output of a run's entries on the workers: it
+// asks the focus set for a class's plans, the cache for a kept outcome,
+// and counts what each rewrite reports.
+type classRewriter struct {
+	inputs []*jario.Input
+	opt    *Options
+	focus  focusSet
+	tally  *runTally
+	warns  *runWarnings
+	cache  *runCache
 }
 
 // processEntry decides, on a worker, what entry j of input idx becomes in
@@ -48,28 +39,28 @@ func checkEntry(e *jario.Entry) error {
 // with a cache, rec is the record of a class that had plans (its body, if
 // any, still to be stored by emit). entryOutput chooses; the cache lookup,
 // the rewrite and the compression are steps of their own.
-func (p *pipeline) processEntry(idx, j int, ci *scan.Class, toJar bool) (entryResult, *cachedClass) {
-	in := p.inputs[idx]
+func (cr *classRewriter) processEntry(idx, j int, ci *scan.Class, toJar bool) (entryResult, *pack.Class) {
+	in := cr.inputs[idx]
 	e := &in.Entries[j]
-	res, rec, err := p.entryOutput(idx, j, e, ci, toJar)
+	res, rec, err := cr.entryOutput(idx, j, e, ci, toJar)
 	if err != nil {
 		return entryResult{err: fmt.Errorf("%s: %s: %w", in.Path, e.Name, err)}, nil
 	}
 	return res, rec
 }
 
-func (p *pipeline) entryOutput(idx, j int, e *jario.Entry, ci *scan.Class, toJar bool) (entryResult, *cachedClass, error) {
+func (cr *classRewriter) entryOutput(idx, j int, e *jario.Entry, ci *scan.Class, toJar bool) (entryResult, *pack.Class, error) {
 	// A directory's files going into a jar get new (compressed) contents
 	// even when unchanged; a jar's unchanged entries are copied raw.
-	repack := toJar && p.inputs[idx].IsDir
+	repack := toJar && cr.inputs[idx].IsDir
 	var plans []rewrite.MethodPlan
 	addFocus := false
 	if ci != nil {
-		plans, addFocus = p.plansFor(ci)
+		plans, addFocus = cr.focus.plansFor(ci)
 	}
 	if len(plans) == 0 && !addFocus {
-		if ci == nil && needsCheck(e) {
-			if err := checkEntry(e); err != nil {
+		if ci == nil && e.NeedsCheck() {
+			if err := e.Check(); err != nil {
 				return entryResult{}, nil, err
 			}
 		}
@@ -80,10 +71,10 @@ func (p *pipeline) entryOutput(idx, j int, e *jario.Entry, ci *scan.Class, toJar
 		return res, nil, err
 	}
 	var ps [32]byte
-	ic := p.cache.pack(idx)
+	ic := cr.cache.pack(idx)
 	if ic != nil {
 		ps = planSum(plans, addFocus, toJar)
-		if res, rec, ok := p.cache.cachedOutcome(idx, ic, j, e, ci, ps); ok {
+		if res, rec, ok := cr.cache.cachedOutcome(idx, ic, j, e, ci, ps); ok {
 			if res.body != nil || !repack {
 				return res, rec, nil
 			}
@@ -92,7 +83,7 @@ func (p *pipeline) entryOutput(idx, j int, e *jario.Entry, ci *scan.Class, toJar
 			return res, rec, err
 		}
 	}
-	data, changed, rec, err := p.rewriteEntry(idx, j, e, ci, plans, addFocus, ic, ps)
+	data, changed, rec, err := cr.rewriteEntry(idx, j, e, ci, plans, addFocus, ic, ps)
 	if err != nil {
 		return entryResult{}, nil, err
 	}
@@ -105,7 +96,7 @@ func (p *pipeline) entryOutput(idx, j int, e *jario.Entry, ci *scan.Class, toJar
 		return entryResult{}, nil, err
 	}
 	if rec != nil && changed {
-		rec.result.deflated, rec.result.crc, rec.result.size = res.deflated, res.crc, res.size
+		rec.Result.Deflated, rec.Result.CRC, rec.Result.Size = res.deflated, res.crc, res.size
 	}
 	return res, rec, nil
 }
@@ -113,20 +104,20 @@ func (p *pipeline) entryOutput(idx, j int, e *jario.Entry, ci *scan.Class, toJar
 // rewriteEntry rewrites class entry j by its plans: it returns the new
 // class bytes (changed) or, when no method could be changed, the raw ones,
 // and, with a cache, the record of the outcome.
-func (p *pipeline) rewriteEntry(idx, j int, e *jario.Entry, ci *scan.Class, plans []rewrite.MethodPlan, addFocus bool, ic *inputCache, ps [32]byte) (data []byte, changed bool, rec *cachedClass, err error) {
+func (cr *classRewriter) rewriteEntry(idx, j int, e *jario.Entry, ci *scan.Class, plans []rewrite.MethodPlan, addFocus bool, ic *inputCache, ps [32]byte) (data []byte, changed bool, rec *pack.Class, err error) {
 	raw, err := e.Read()
 	if err != nil {
 		return nil, false, nil, err
 	}
-	out, err := p.rewrite(raw, ci, plans, addFocus)
+	out, err := rewriteClass(raw, ci, plans, addFocus, cr.opt)
 	if err != nil {
 		jario.PutBuffer(raw)
 		return nil, false, nil, err
 	}
-	p.reportRewrite(idx, ci, &out)
+	cr.reportRewrite(idx, ci, &out)
 	if ic != nil {
-		rec = &cachedClass{sum: ic.sums[j], info: ci, plan: ps, result: cachedResult{
-			rewritten: out.body != nil, skipped: out.skipped, warnings: out.warnings}}
+		rec = &pack.Class{Sum: ic.sums[j], Info: ci, Plan: ps, Result: pack.Result{
+			Rewritten: out.body != nil, Skipped: out.skipped, Warnings: out.warnings}}
 	}
 	if out.body == nil {
 		return raw, false, rec, nil
@@ -159,7 +150,7 @@ func compressed(data []byte, deflate bool) (entryResult, error) {
 		res.body = data
 		return res, nil
 	}
-	comp, err := deflateBytes(data)
+	comp, err := jario.DeflateBytes(data)
 	jario.PutBuffer(data)
 	if err != nil {
 		return entryResult{}, err
@@ -173,28 +164,28 @@ func compressed(data []byte, deflate bool) (entryResult, error) {
 // it reported.
 type rewriteOutcome struct {
 	body     []byte
-	skipped  []cachedSkip
+	skipped  []pack.Skip
 	warnings []string
 }
 
-// rewrite applies the plans to one class.
-func (p *pipeline) rewrite(raw []byte, ci *scan.Class, plans []rewrite.MethodPlan, addFocus bool) (rewriteOutcome, error) {
+// rewriteClass applies the plans to one class, with opt's runtime and log.
+func rewriteClass(raw []byte, ci *scan.Class, plans []rewrite.MethodPlan, addFocus bool, opt *Options) (rewriteOutcome, error) {
 	var out rewriteOutcome
 	c, err := cf.Parse(raw)
 	if err != nil {
 		return out, err
 	}
-	skipped, changed, err := rewrite.RewriteClass(c, &p.opt.Runtime, plans)
+	skipped, changed, err := rewrite.RewriteClass(c, &opt.Runtime, plans)
 	if err != nil {
 		return out, err
 	}
 	for _, s := range skipped {
 		k := ci.Key(&ci.Methods[s.Index])
-		out.skipped = append(out.skipped, cachedSkip{index: int32(s.Index), reason: s.Reason})
-		p.opt.Log.Debug("method left untouched", zap.String("class", ci.Name), zap.String("method", k.Name+k.Desc), zap.String("reason", s.Reason), zap.Error(s.Err))
+		out.skipped = append(out.skipped, pack.Skip{Index: int32(s.Index), Reason: s.Reason})
+		opt.Log.Debug("method left untouched", zap.String("class", ci.Name), zap.String("method", k.Name+k.Desc), zap.String("reason", s.Reason), zap.Error(s.Err))
 	}
 	if addFocus {
-		if err := rewrite.AddFocusMethod(c, &p.opt.Runtime); err != nil {
+		if err := rewrite.AddFocusMethod(c, &opt.Runtime); err != nil {
 			out.warnings = append(out.warnings, fmt.Sprintf("class %s: focus method not added: %v", ci.Name, err))
 		} else {
 			changed = true
@@ -218,38 +209,12 @@ func (p *pipeline) rewrite(raw []byte, ci *scan.Class, plans []rewrite.MethodPla
 
 // reportRewrite counts and reports what rewriting a class of input idx
 // produced.
-func (p *pipeline) reportRewrite(idx int, ci *scan.Class, out *rewriteOutcome) {
-	p.tally.skip(ci, out.skipped)
+func (cr *classRewriter) reportRewrite(idx int, ci *scan.Class, out *rewriteOutcome) {
+	cr.tally.skip(ci, out.skipped)
 	for _, w := range out.warnings {
-		p.warns.at(idx, "%s", w)
+		cr.warns.at(idx, "%s", w)
 	}
 	if out.body != nil {
-		p.tally.count(func(r *Result) { r.Rewritten++ })
+		cr.tally.count(func(r *Result) { r.Rewritten++ })
 	}
-}
-
-// deflateLevel matches archive/zip's default. klauspost/compress's deflate
-// runs about 1.7x faster than compress/flate at this level for a ratio
-// within 1% on class files, and compression is the largest cost of a run.
-const deflateLevel = 5
-
-// deflaters reuses compressor state, which is large to allocate.
-var deflaters = sync.Pool{New: func() any {
-	w, _ := flate.NewWriter(nil, deflateLevel)
-	return w
-}}
-
-// deflateBytes compresses data into a buffer from GetBuffer.
-func deflateBytes(data []byte) ([]byte, error) {
-	buf := bytes.NewBuffer(jario.GetBuffer(len(data)/2 + 64)[:0])
-	w := deflaters.Get().(*flate.Writer)
-	defer deflaters.Put(w)
-	w.Reset(buf)
-	if _, err := w.Write(data); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

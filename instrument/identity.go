@@ -14,9 +14,9 @@ import (
 // runIdentity names the command a snapshot belongs to: options, inputs,
 // classpath, outputs and the base map. It is computed once a run (the
 // base map can hold hundreds of thousands of lines).
-func (c *runCache) runIdentity(opt *Options) (string, error) {
+func (c *cacheStore) runIdentity(opt *Options) (string, error) {
 	if c.identity == "" {
-		id, err := identityOf(c.store, opt)
+		id, err := identityOf(c, opt)
 		if err != nil {
 			return "", err
 		}

@@ -16,18 +16,25 @@ import (
 // only for the jars a run must file: all of them in a full run, the
 // changed ones in a delta run (while it does the rest).
 
-// checkInputs maps every jar (inputs and classpath) and computes its check
-// on the workers. An input directory's check and content sum come from
-// its files (DirCheck); a classpath directory gets the zero check, which
-// keeps its runs off the delta path.
-func (c *runCache) checkInputs(ctx context.Context) error {
-	all := append(append([]*jario.Input(nil), c.p.inputs...), c.p.classpath...)
+// inputSums are what a cached run knows of its inputs' bytes: the checks
+// of the inputs then the classpath, and the content sums of the inputs.
+type inputSums struct {
+	checks []jario.Checksum
+	sums   [][32]byte
+}
+
+// check maps every jar (inputs and classpath) and computes its check on
+// workers goroutines. An input directory's check and content sum come
+// from its files (DirCheck); a classpath directory gets the zero check,
+// which keeps its runs off the delta path.
+func (c *inputSums) check(ctx context.Context, inputs, classpath []*jario.Input, workers int) error {
+	all := append(append([]*jario.Input(nil), inputs...), classpath...)
 	c.checks = make([]jario.Checksum, len(all))
-	c.sums = make([][32]byte, len(c.p.inputs))
-	return parallel(ctx, c.p.opt.Workers, len(all), func(i, _ int) error {
+	c.sums = make([][32]byte, len(inputs))
+	return parallel(ctx, workers, len(all), func(i, _ int) error {
 		in := all[i]
 		if in.IsDir {
-			if i >= len(c.p.inputs) {
+			if i >= len(inputs) {
 				return nil
 			}
 			check, err := in.DirCheck()
@@ -47,11 +54,11 @@ func (c *runCache) checkInputs(ctx context.Context) error {
 	})
 }
 
-// sumInputs computes the content sums of the jar inputs that have none
-// yet, of those marked in which when it is not nil.
-func (c *runCache) sumInputs(ctx context.Context, which []bool) error {
-	return parallel(ctx, c.p.opt.Workers, len(c.p.inputs), func(i, _ int) error {
-		in := c.p.inputs[i]
+// sum computes the content sums of the jar inputs that have none yet, of
+// those marked in which when it is not nil.
+func (c *inputSums) sum(ctx context.Context, inputs []*jario.Input, workers int, which []bool) error {
+	return parallel(ctx, workers, len(inputs), func(i, _ int) error {
+		in := inputs[i]
 		if in.IsDir || c.sums[i] != ([32]byte{}) || (which != nil && !which[i]) {
 			return nil
 		}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/pack"
+
 	"github.com/tracebeat/tracebeat/instrument/scan"
 
 	"github.com/tracebeat/tracebeat/instrument/jario"
@@ -34,12 +36,12 @@ type delta struct {
 	kept     []byte // the kept planned map text
 	changed  []bool // by input: its bytes changed
 	// summed is closed when the content sums of the changed inputs (their
-	// new pack keys) are in p.cache.sums; sumErr says why not.
+	// new pack keys) are in p.cache.known.sums; sumErr says why not.
 	summed chan struct{}
 	sumErr error
 	// keep[i][j]: the record of class entry j of changed input i, reused
 	// as it is (its class is unchanged).
-	keep    [][]*cachedClass
+	keep    [][]*pack.Class
 	classes map[string]bool // the changed classes (internal names)
 	edits   []classEdit
 	base    *methodmap.Map    // the kept map's lines of the changed classes
@@ -61,7 +63,7 @@ type delta struct {
 type classEdit struct {
 	in, j  int
 	old    *scan.Class
-	oldRec *cachedClass
+	oldRec *pack.Class
 	cur    *scan.Class
 }
 
@@ -82,14 +84,14 @@ func (p *pipeline) openStore(ctx context.Context) (err error) {
 			if res.report == nil || res.reportKept {
 				return nil
 			}
-			identity, err := rc.runIdentity(&rc.p.opt)
+			identity, err := rc.store.runIdentity(&rc.p.opt)
 			if err != nil {
 				return err
 			}
 			return rc.store.PutReport(identity, sealReport(res.report, ignoredListSum(res.Ignored)))
 		}
 	}
-	return p.cache.checkInputs(ctx)
+	return p.cache.known.check(ctx, p.inputs, p.classpath, p.opt.Workers)
 }
 
 // prepareDelta checks every condition of a delta run and scans the
@@ -112,7 +114,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 			return nil, "a directory on the class path"
 		}
 	}
-	identity, err := p.cache.runIdentity(&p.opt)
+	identity, err := p.cache.store.runIdentity(&p.opt)
 	if err != nil {
 		return nil, err.Error()
 	}
@@ -120,24 +122,24 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	switch {
 	case snap == nil:
 		return nil, "no snapshot of this command"
-	case len(snap.inputs) != len(p.inputs) || !slices.Equal(snap.classpath, p.cache.checks[len(p.inputs):]):
+	case len(snap.inputs) != len(p.inputs) || !slices.Equal(snap.classpath, p.cache.known.checks[len(p.inputs):]):
 		return nil, "classpath changed"
 	case o.Lists && !snap.listed:
 		return nil, "the method lists are needed and the last run did not keep them"
 	}
 	d := &delta{p: p, identity: identity, snap: snap, changed: make([]bool, len(p.inputs)),
-		keep: make([][]*cachedClass, len(p.inputs)), classes: map[string]bool{}, unlisted: make([]bool, len(p.inputs))}
+		keep: make([][]*pack.Class, len(p.inputs)), classes: map[string]bool{}, unlisted: make([]bool, len(p.inputs))}
 	p.cache.inputs = make([]*inputCache, len(p.inputs))
 	for i, in := range p.inputs {
 		abs, err := filepath.Abs(in.Path)
 		if err != nil {
 			return nil, err.Error()
 		}
-		d.changed[i] = p.cache.checks[i] != snap.inputs[i].check
+		d.changed[i] = p.cache.known.checks[i] != snap.inputs[i].check
 		ic := &inputCache{abs: abs, isJar: !in.IsDir}
 		p.cache.inputs[i] = ic
 		if !d.changed[i] {
-			p.cache.sums[i] = snap.inputs[i].sum
+			p.cache.known.sums[i] = snap.inputs[i].sum
 			ic.sum, ic.key = snap.inputs[i].sum, p.cache.store.inputPackKey(ic, snap.inputs[i].sum)
 			ic.stored = snap.inputs[i]
 		}
@@ -147,7 +149,7 @@ func (p *pipeline) prepareDelta(ctx context.Context) (dd *delta, why string) {
 	d.summed = make(chan struct{})
 	go func() {
 		defer close(d.summed)
-		d.sumErr = p.cache.sumInputs(ctx, d.changed)
+		d.sumErr = p.cache.known.sum(ctx, p.inputs, p.opt.Workers, d.changed)
 	}()
 	defer func() {
 		if dd == nil {
@@ -240,11 +242,11 @@ func (d *delta) keepInput(i int) string {
 		return why
 	}
 	for _, j := range classes {
-		rec := ix.classes[in.Entries[j].Name]
+		rec := ix.Classes[in.Entries[j].Name]
 		if rec == nil {
 			return "classes added or removed"
 		}
-		if !rec.parsed() && d.p.opt.Strict {
+		if !rec.Parsed() && d.p.opt.Strict {
 			return in.Entries[j].Name + ": does not parse" // the full run reports it
 		}
 		d.keep[i][j], ic.recs[j] = rec, rec
@@ -256,27 +258,27 @@ func (d *delta) keepInput(i int) string {
 // bytes with checksum sum, as the pack its records come from; it returns
 // the indexes of the input's class entries, or why the pack does not
 // serve.
-func (d *delta) openPack(i int, key string, sum [32]byte) (ix *packIndex, classes []int, why string) {
+func (d *delta) openPack(i int, key string, sum [32]byte) (ix *pack.Index, classes []int, why string) {
 	in, ic := d.p.inputs[i], d.p.cache.inputs[i]
 	listed := make(chan error, 1) // the jar's directory is read meanwhile
 	go func() { listed <- in.List() }()
-	ix, err := readIndex(d.p.cache.store.Path(key, store.Index), false, d.p.texts)
+	ix, err := pack.ReadIndex(d.p.cache.store.Path(key, store.Index), false, d.p.texts)
 	if lerr := <-listed; lerr != nil {
 		return nil, nil, lerr.Error()
 	}
-	if err != nil || ix.optSum != d.p.cache.store.optSum || ix.inputSum != sum {
+	if err != nil || ix.OptSum != d.p.cache.store.optSum || ix.InputSum != sum {
 		return nil, nil, "no pack of its last version"
 	}
 	ic.from, ic.fromKey = ix, key
 	ic.sums = make([][32]byte, len(in.Entries))
-	ic.recs = make([]*cachedClass, len(in.Entries))
-	d.keep[i] = make([]*cachedClass, len(in.Entries))
+	ic.recs = make([]*pack.Class, len(in.Entries))
+	d.keep[i] = make([]*pack.Class, len(in.Entries))
 	for j := range in.Entries {
 		if in.Entries[j].IsClass() {
 			classes = append(classes, j)
 		}
 	}
-	if len(classes) != len(ix.classes) {
+	if len(classes) != len(ix.Classes) {
 		return nil, nil, "classes added or removed"
 	}
 	return ix, classes, ""
@@ -310,7 +312,7 @@ func (d *delta) diffInput(ctx context.Context, i int) string {
 	err := parallel(ctx, d.p.opt.Workers, len(classes), func(k, w int) error {
 		j := classes[k]
 		e := &in.Entries[j]
-		rec := ix.classes[e.Name]
+		rec := ix.Classes[e.Name]
 		if rec == nil {
 			return stop("classes added or removed")
 		}
@@ -319,8 +321,8 @@ func (d *delta) diffInput(ctx context.Context, i int) string {
 			return stop(err.Error())
 		}
 		ic.sums[j] = sum
-		if sum == rec.sum {
-			if !rec.parsed() && d.p.opt.Strict {
+		if sum == rec.Sum {
+			if !rec.Parsed() && d.p.opt.Strict {
 				return stop(e.Name + ": does not parse") // the full run reports it
 			}
 			d.keep[i][j], ic.recs[j] = rec, rec
@@ -330,7 +332,7 @@ func (d *delta) diffInput(ctx context.Context, i int) string {
 		if err != nil {
 			return stop(err.Error())
 		}
-		old, err := rec.decodeInfo(d.p.texts)
+		old, err := rec.DecodeInfo(d.p.texts)
 		if err != nil || old == nil {
 			jario.PutBuffer(data)
 			return stop(e.Name + ": no scan of its last version")
@@ -342,7 +344,7 @@ func (d *delta) diffInput(ctx context.Context, i int) string {
 		if !sameHierarchy(old, cur) || d.snap.shared[cur.Name] || d.snap.shared[cur.OrigName] {
 			return stop(e.Name + ": changes the class hierarchy")
 		}
-		ic.recs[j] = &cachedClass{sum: ic.sums[j], info: cur}
+		ic.recs[j] = &pack.Class{Sum: ic.sums[j], Info: cur}
 		mu.Lock()
 		edits = append(edits, classEdit{in: i, j: j, old: old, oldRec: rec, cur: cur})
 		mu.Unlock()

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/tracebeat/tracebeat/instrument/pack"
+
 	"github.com/tracebeat/tracebeat/instrument/scan"
 
 	"github.com/tracebeat/tracebeat/instrument/jario"
@@ -41,21 +43,21 @@ func (d *delta) patchResult() error {
 		ed := &d.edits[k]
 		rules.Add(ed.old, -1)
 		rules.Add(ed.cur, +1)
-		old := &ed.oldRec.result
-		if old.rewritten {
+		old := &ed.oldRec.Result
+		if old.Rewritten {
 			res.Rewritten--
 		}
-		for _, s := range old.skipped {
-			skipped[s.reason]--
+		for _, s := range old.Skipped {
+			skipped[s.Reason]--
 		}
-		for r, n := range ignoredContribution(ed.old, old.skipped, &wasIgnored) {
+		for r, n := range ignoredContribution(ed.old, old.Skipped, &wasIgnored) {
 			ignoredBy[r] -= n
 			res.IgnoredCount -= n
 		}
 		// The write left the class's record: its scan, and what its
 		// rewrite (if it had plans) left untouched.
 		now := d.p.cache.inputs[ed.in].recs[ed.j]
-		for r, n := range ignoredContribution(ed.cur, now.result.skipped, &ignored) {
+		for r, n := range ignoredContribution(ed.cur, now.Result.Skipped, &ignored) {
 			ignoredBy[r] += n
 			res.IgnoredCount += n
 		}
@@ -165,7 +167,7 @@ func patchIgnored(last []methodmap.IgnoredMethod, classes map[string]bool, now [
 // ignoredContribution counts the methods of one class the ignore map
 // lists, by reason: the untraced ones and the traced ones left untouched.
 // With list set it also appends them.
-func ignoredContribution(ci *scan.Class, skipped []cachedSkip, list *[]methodmap.IgnoredMethod) map[string]int {
+func ignoredContribution(ci *scan.Class, skipped []pack.Skip, list *[]methodmap.IgnoredMethod) map[string]int {
 	counts := map[string]int{}
 	add := func(m *scan.Method, reason string) {
 		counts[reason]++
@@ -180,8 +182,8 @@ func ignoredContribution(ci *scan.Class, skipped []cachedSkip, list *[]methodmap
 			continue
 		}
 		for _, s := range skipped {
-			if int(s.index) == k {
-				add(m, s.reason)
+			if int(s.Index) == k {
+				add(m, s.Reason)
 				break
 			}
 		}

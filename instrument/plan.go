@@ -72,9 +72,13 @@ func (w *runWarnings) duplicates(dups []scan.Duplicate, log *zap.Logger) {
 	}
 }
 
-// plansFor returns what to do with one class.
-func (p *pipeline) plansFor(ci *scan.Class) (plans []rewrite.MethodPlan, addFocus bool) {
-	focus := p.focus[ci.Name] && !ci.Versioned && !instrumentedBefore(ci)
+// focusSet holds the Activity classes that get the focus call.
+type focusSet map[string]bool
+
+// plansFor returns what to do with one class: its traced methods' plans,
+// and whether the focus method is added to it.
+func (fs focusSet) plansFor(ci *scan.Class) (plans []rewrite.MethodPlan, addFocus bool) {
+	focus := fs[ci.Name] && !ci.Versioned && !instrumentedBefore(ci)
 	for i, m := range ci.Methods {
 		mp := rewrite.MethodPlan{Index: i}
 		if m.Trace {

@@ -11,6 +11,8 @@ package instrument
 import (
 	"bytes"
 
+	"github.com/tracebeat/tracebeat/instrument/pack"
+
 	"github.com/tracebeat/tracebeat/instrument/jario"
 
 	"github.com/tracebeat/tracebeat/methodmap"
@@ -34,9 +36,9 @@ func (r *Result) ReportText(rules []methodmap.RuleCount) []byte {
 // ignoredListSum is the checksum of an ignored list as a snapshot
 // encodes it.
 func ignoredListSum(list []methodmap.IgnoredMethod) jario.Checksum {
-	var e indexEncoder
-	e.ignoredList(list)
-	return jario.SumOf(e.buf)
+	var e pack.Encoder
+	e.IgnoredList(list)
+	return jario.SumOf(e.Buf)
 }
 
 // sealReport is a report as the cache keeps it: with the checksum of the

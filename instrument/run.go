@@ -244,7 +244,7 @@ type pipeline struct {
 	// highWater of the assigned ids; the map itself is rebuilt from the
 	// scan by finish rather than held through the write.
 	highWater int
-	focus     map[string]bool
+	focus     focusSet
 
 	tally *runTally // counters the workers add to, and skipped methods
 	warns *runWarnings

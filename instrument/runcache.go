@@ -3,6 +3,8 @@ package instrument
 import (
 	"time"
 
+	"github.com/tracebeat/tracebeat/instrument/pack"
+
 	"github.com/tracebeat/tracebeat/instrument/scan"
 
 	"github.com/tracebeat/tracebeat/instrument/jario"
@@ -25,14 +27,10 @@ type runCache struct {
 	p      *pipeline
 	store  *cacheStore
 	inputs []*inputCache // by input
-	// checks are the checks of the inputs then the classpath, sums the
-	// content sums of the inputs (inputsum.go).
-	checks []jario.Checksum
-	sums   [][32]byte
-	last   *delta // the last run of this command, patched; nil in a full run
+	known  inputSums     // the checks and content sums of the inputs (inputsum.go)
+	last   *delta        // the last run of this command, patched; nil in a full run
 	// keptBase delivers the base map of a full run (readKeptMap).
 	keptBase <-chan *methodmap.Map
-	identity string // runIdentity's answer, once asked
 	// spans are where each input's entries lie in a merged output, for
 	// the snapshot (a later delta run copies the unchanged ones).
 	spans []jario.Span
@@ -72,17 +70,6 @@ func (c *runCache) pack(i int) *inputCache {
 	return c.inputs[i]
 }
 
-// scanned answers the scan of class entry j of input i from the packs
-// (hit), or returns the entry's bytes to scan: read from the input,
-// without a cache.
-func (c *runCache) scanned(i, j int, e *jario.Entry) (ci *scan.Class, hit bool, data []byte, err error) {
-	if c == nil {
-		data, err = e.Read()
-		return nil, false, data, err
-	}
-	return c.scanFromCache(i, c.inputs[i], j, e)
-}
-
 // noteScan records for input i's pack what the scan of entry j found:
 // the class's scan, or why it does not parse.
 func (c *runCache) noteScan(i, j int, ci *scan.Class, parseErr error) {
@@ -90,9 +77,9 @@ func (c *runCache) noteScan(i, j int, ci *scan.Class, parseErr error) {
 		return
 	}
 	ic := c.inputs[i]
-	rec := &cachedClass{sum: ic.sums[j], info: ci}
+	rec := &pack.Class{Sum: ic.sums[j], Info: ci}
 	if parseErr != nil {
-		rec.warn = parseErr.Error()
+		rec.Warn = parseErr.Error()
 	}
 	ic.recs[j] = rec
 }
@@ -111,13 +98,13 @@ func (c *runCache) startOutput(i int) error {
 
 // keepOutcome records what the write of entry j of input idx made (rec,
 // with body when it was rewritten) in the input's new pack.
-func (c *runCache) keepOutcome(idx, j int, rec *cachedClass, body []byte) error {
+func (c *runCache) keepOutcome(idx, j int, rec *pack.Class, body []byte) error {
 	if c == nil || rec == nil {
 		return nil
 	}
 	ic := c.inputs[idx]
 	var err error
-	if rec.result.rewritten && rec.raw == nil { // a kept record's body is in the shared .dat
+	if rec.Result.Rewritten && rec.Raw == nil { // a kept record's body is in the shared .dat
 		if err = ic.appendBody(rec, body); err != nil {
 			ic.discardDat()
 		}
@@ -160,7 +147,7 @@ func (c *runCache) keep() {
 	for _, in := range c.inputs {
 		packs = append(packs, in.key, in.fromKey)
 	}
-	c.store.Used(packs, c.identity)
+	c.store.Used(packs, c.store.identity)
 	if n := c.store.Trim(store.DefaultMaxAge, time.Now()); n > 0 {
 		c.p.opt.Log.Debug("cache: removed what no run used for a week", zap.Int("files", n))
 	}

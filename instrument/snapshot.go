@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/tracebeat/tracebeat/instrument/pack"
+
 	"github.com/tracebeat/tracebeat/instrument/scan"
 
 	"github.com/tracebeat/tracebeat/instrument/jario"
@@ -80,55 +82,55 @@ const snapMagic = "tracebeat-run-11\n"
 // encode serialises s as its magic, fields, the ignore map and the
 // checksum of all before.
 func (s *runSnapshot) encode() []byte {
-	var e indexEncoder
-	e.buf = append(e.buf, snapMagic...)
-	e.uvarint(uint64(len(s.inputs)))
+	var e pack.Encoder
+	e.Buf = append(e.Buf, snapMagic...)
+	e.Uvarint(uint64(len(s.inputs)))
 	for _, in := range s.inputs {
-		e.buf = append(e.buf, in.check[:]...)
-		e.buf = append(e.buf, in.sum[:]...)
-		e.buf = append(e.buf, in.jarSum[:]...)
-		e.uvarint(uint64(in.jarSize))
-		e.strs(in.warnings)
-		e.strs(in.outWarnings)
-		e.outSpan(in.out)
+		e.Buf = append(e.Buf, in.check[:]...)
+		e.Buf = append(e.Buf, in.sum[:]...)
+		e.Buf = append(e.Buf, in.jarSum[:]...)
+		e.Uvarint(uint64(in.jarSize))
+		e.Strs(in.warnings)
+		e.Strs(in.outWarnings)
+		e.OutSpan(in.out)
 	}
-	e.uvarint(uint64(len(s.classpath)))
+	e.Uvarint(uint64(len(s.classpath)))
 	for _, sum := range s.classpath {
-		e.buf = append(e.buf, sum[:]...)
+		e.Buf = append(e.Buf, sum[:]...)
 	}
-	e.buf = append(e.buf, s.plannedSum[:]...)
-	e.uvarint(uint64(s.highWater))
-	e.uvarint(uint64(s.classes))
-	e.uvarint(uint64(s.renamed))
-	e.uvarint(uint64(s.rewritten))
-	e.counts(s.skipped)
-	e.counts(s.ignoredBy)
-	e.uvarint(uint64(s.ignored))
-	e.counts(s.ruleClasses)
-	e.counts(s.ruleMethods)
-	e.strs(s.classNames)
-	e.bool(s.listed)
+	e.Buf = append(e.Buf, s.plannedSum[:]...)
+	e.Uvarint(uint64(s.highWater))
+	e.Uvarint(uint64(s.classes))
+	e.Uvarint(uint64(s.renamed))
+	e.Uvarint(uint64(s.rewritten))
+	e.Counts(s.skipped)
+	e.Counts(s.ignoredBy)
+	e.Uvarint(uint64(s.ignored))
+	e.Counts(s.ruleClasses)
+	e.Counts(s.ruleMethods)
+	e.Strs(s.classNames)
+	e.Bool(s.listed)
 	if s.ignoredRaw != nil {
-		e.buf = append(e.buf, s.ignoredRaw...)
+		e.Buf = append(e.Buf, s.ignoredRaw...)
 	} else {
-		e.ignoredList(s.ignoredList)
+		e.IgnoredList(s.ignoredList)
 	}
-	e.uvarint(uint64(len(s.skippedIDs)))
+	e.Uvarint(uint64(len(s.skippedIDs)))
 	for _, k := range s.skippedIDs {
-		e.uvarint(uint64(k.id))
-		e.str(k.class)
+		e.Uvarint(uint64(k.id))
+		e.Str(k.class)
 	}
-	e.strs(s.focus)
-	e.uvarint(uint64(len(s.duplicates)))
+	e.Strs(s.focus)
+	e.Uvarint(uint64(len(s.duplicates)))
 	for _, d := range s.duplicates {
-		e.str(d.First)
-		e.str(d.Second)
-		e.str(d.Class)
+		e.Str(d.First)
+		e.Str(d.Second)
+		e.Str(d.Class)
 	}
-	e.strs(slices.Sorted(maps.Keys(s.shared)))
-	e.buf = append(e.buf, s.ignoreSum[:]...)
-	sum := jario.SumOf(e.buf)
-	return append(e.buf, sum[:]...)
+	e.Strs(slices.Sorted(maps.Keys(s.shared)))
+	e.Buf = append(e.Buf, s.ignoreSum[:]...)
+	sum := jario.SumOf(e.Buf)
+	return append(e.Buf, sum[:]...)
 }
 
 var errBadSnapshot = errors.New("cache run snapshot is damaged")
@@ -140,53 +142,53 @@ func decodeSnapshot(data []byte) (*runSnapshot, error) {
 	if !ok {
 		return nil, errBadSnapshot
 	}
-	d := indexDecoder{buf: body, shared: true}
+	d := pack.Decoder{Buf: body, Shared: true}
 	s := &runSnapshot{}
-	s.inputs = make([]snapInput, d.count())
+	s.inputs = make([]snapInput, d.Count())
 	for i := range s.inputs {
 		in := &s.inputs[i]
-		d.sum(&in.check)
-		d.sum(&in.sum)
-		d.sum(&in.jarSum)
-		in.jarSize = int64(d.uvarint())
-		in.warnings = d.strs()
-		in.outWarnings = d.strs()
-		in.out = d.outSpan()
+		d.Sum(&in.check)
+		d.Sum(&in.sum)
+		d.Sum(&in.jarSum)
+		in.jarSize = int64(d.Uvarint())
+		in.warnings = d.Strs()
+		in.outWarnings = d.Strs()
+		in.out = d.OutSpan()
 	}
-	s.classpath = make([]jario.Checksum, d.count())
+	s.classpath = make([]jario.Checksum, d.Count())
 	for i := range s.classpath {
-		d.sum(&s.classpath[i])
+		d.Sum(&s.classpath[i])
 	}
-	d.sum(&s.plannedSum)
-	s.highWater = int(d.uvarint())
-	s.classes = int(d.uvarint())
-	s.renamed = int(d.uvarint())
-	s.rewritten = int(d.uvarint())
-	s.skipped = d.counts()
-	s.ignoredBy = d.counts()
-	s.ignored = int(d.uvarint())
-	s.ruleClasses = d.counts()
-	s.ruleMethods = d.counts()
-	s.classNames = d.strs()
-	s.listed = d.bool()
-	rest := d.buf
-	s.ignoredList = d.ignoredList()
-	s.ignoredRaw = rest[:len(rest)-len(d.buf)]
-	s.skippedIDs = make([]snapSkip, d.count())
+	d.Sum(&s.plannedSum)
+	s.highWater = int(d.Uvarint())
+	s.classes = int(d.Uvarint())
+	s.renamed = int(d.Uvarint())
+	s.rewritten = int(d.Uvarint())
+	s.skipped = d.Counts()
+	s.ignoredBy = d.Counts()
+	s.ignored = int(d.Uvarint())
+	s.ruleClasses = d.Counts()
+	s.ruleMethods = d.Counts()
+	s.classNames = d.Strs()
+	s.listed = d.Bool()
+	rest := d.Buf
+	s.ignoredList = d.IgnoredList()
+	s.ignoredRaw = rest[:len(rest)-len(d.Buf)]
+	s.skippedIDs = make([]snapSkip, d.Count())
 	for i := range s.skippedIDs {
-		s.skippedIDs[i] = snapSkip{id: int(d.uvarint()), class: d.str()}
+		s.skippedIDs[i] = snapSkip{id: int(d.Uvarint()), class: d.Str()}
 	}
-	s.focus = d.strs()
-	s.duplicates = make([]scan.Duplicate, d.count())
+	s.focus = d.Strs()
+	s.duplicates = make([]scan.Duplicate, d.Count())
 	for i := range s.duplicates {
-		s.duplicates[i] = scan.Duplicate{First: d.str(), Second: d.str(), Class: d.str()}
+		s.duplicates[i] = scan.Duplicate{First: d.Str(), Second: d.Str(), Class: d.Str()}
 	}
 	s.shared = map[string]bool{}
-	for _, name := range d.strs() {
+	for _, name := range d.Strs() {
 		s.shared[name] = true
 	}
-	d.sum(&s.ignoreSum)
-	if d.err != nil || len(d.buf) != 0 {
+	d.Sum(&s.ignoreSum)
+	if d.Err != nil || len(d.Buf) != 0 {
 		return nil, errBadSnapshot
 	}
 	return s, nil
@@ -221,7 +223,7 @@ func (c *cacheStore) removeSnapshot(identity string) { c.RemoveRun(identity) }
 // inputs are all jars kept in packs with their output jars leaves one;
 // any other removes the last one, which no longer describes the outputs.
 func (p *pipeline) storeSnapshot() {
-	identity, err := p.cache.runIdentity(&p.opt)
+	identity, err := p.cache.store.runIdentity(&p.opt)
 	if err != nil {
 		return
 	}
@@ -242,7 +244,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 	res := p.res
 	s := &runSnapshot{
 		inputs:      make([]snapInput, len(p.inputs)),
-		classpath:   p.cache.checks[len(p.inputs):],
+		classpath:   p.cache.known.checks[len(p.inputs):],
 		plannedSum:  jario.SumOf(res.maps.plannedText),
 		highWater:   p.highWater,
 		classes:     res.Classes,
@@ -275,7 +277,7 @@ func (p *pipeline) snapshot() *runSnapshot {
 			return nil
 		}
 		s.inputs[i] = ic.stored
-		s.inputs[i].check = p.cache.checks[i]
+		s.inputs[i].check = p.cache.known.checks[i]
 		s.inputs[i].warnings = p.warns.forInput(i)
 		s.inputs[i].outWarnings = p.warns.forOutput(i)
 		if i < len(p.cache.spans) {

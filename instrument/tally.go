@@ -3,6 +3,8 @@ package instrument
 import (
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/pack"
+
 	"github.com/tracebeat/tracebeat/instrument/scan"
 )
 
@@ -23,20 +25,20 @@ func (t *runTally) count(change func(r *Result)) {
 }
 
 // skip notes planned methods of ci that were left untouched.
-func (t *runTally) skip(ci *scan.Class, skipped []cachedSkip) {
+func (t *runTally) skip(ci *scan.Class, skipped []pack.Skip) {
 	if len(skipped) == 0 {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, s := range skipped {
-		if s.index < 0 || int(s.index) >= len(ci.Methods) {
+		if s.Index < 0 || int(s.Index) >= len(ci.Methods) {
 			continue
 		}
-		m := &ci.Methods[s.index]
-		t.res.Skipped[s.reason]++
+		m := &ci.Methods[s.Index]
+		t.res.Skipped[s.Reason]++
 		if m.Trace {
-			t.skipped[ci.Key(m)] = s.reason
+			t.skipped[ci.Key(m)] = s.Reason
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/tracebeat/tracebeat/instrument/pack"
+
 	"github.com/tracebeat/tracebeat/instrument/scan"
 
 	"github.com/tracebeat/tracebeat/instrument/jario"
@@ -33,7 +35,7 @@ type future struct {
 	ci   *scan.Class
 	done chan struct{}
 	res  entryResult
-	rec  *cachedClass // with a cache: the record whose body emit stores
+	rec  *pack.Class // with a cache: the record whose body emit stores
 }
 
 // write produces every output: rewriting runs on the workers, writing
@@ -195,18 +197,18 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s jario.Sink, tick f
 	in := p.inputs[idx]
 	infos := p.infos[idx]
 	toJar := p.opt.Merge || !in.IsDir
-	var keep []*cachedClass // a delta run's unchanged classes
+	var keep []*pack.Class // a delta run's unchanged classes
 	if p.cache.delta() != nil {
 		keep = p.cache.delta().keep[idx]
 	}
 	modified := false
 	for j, ci := range infos {
 		if ci != nil {
-			if plans, add := p.plansFor(ci); len(plans) > 0 || add {
+			if plans, add := p.focus.plansFor(ci); len(plans) > 0 || add {
 				modified = true
 				break
 			}
-		} else if keep != nil && keep[j] != nil && keep[j].plan != ([32]byte{}) {
+		} else if keep != nil && keep[j] != nil && keep[j].Plan != ([32]byte{}) {
 			modified = true
 			break
 		}
@@ -220,6 +222,7 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s jario.Sink, tick f
 	window := make(chan *future, p.opt.Workers*jobBatch*4)
 	jobs := make(chan []*future, p.opt.Workers)
 	var wg sync.WaitGroup
+	rw := &classRewriter{inputs: p.inputs, opt: &p.opt, focus: p.focus, tally: p.tally, warns: p.warns, cache: p.cache}
 	for w := 0; w < p.opt.Workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -229,7 +232,7 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s jario.Sink, tick f
 					if f.rec != nil {
 						f.res, f.rec = p.cache.keptOutcome(idx, f.e, f.rec)
 					} else {
-						f.res, f.rec = p.processEntry(idx, f.j, f.ci, toJar)
+						f.res, f.rec = rw.processEntry(idx, f.j, f.ci, toJar)
 					}
 					close(f.done)
 				}
@@ -271,7 +274,7 @@ func (p *pipeline) writeInput(ctx context.Context, idx int, s jario.Sink, tick f
 			if keep != nil && keep[j] != nil {
 				f.rec = keep[j]
 			}
-			ready := f.ci == nil && (f.rec == nil || !f.rec.result.rewritten) && !(toJar && in.IsDir) && !needsCheck(f.e)
+			ready := f.ci == nil && (f.rec == nil || !f.rec.Result.Rewritten) && !(toJar && in.IsDir) && !f.e.NeedsCheck()
 			select {
 			case window <- f:
 			default: // the writer is behind: what is batched must not wait for it
@@ -325,9 +328,9 @@ func (p *pipeline) emit(s jario.Sink, idx int, f *future, modified bool) error {
 	}
 	if e.HasWrongCRC() || (f.ci != nil && f.ci.CRCWrong) {
 		if p.opt.Strict {
-			return fmt.Errorf("%s: %s: %w (--strict)", in.Path, e.Name, errWrongCRC)
+			return fmt.Errorf("%s: %s: %w (--strict)", in.Path, e.Name, jario.ErrWrongCRC)
 		}
-		p.warns.atOutput(idx, "%s: %s: %v; read as Java's class loader reads it, which ignores the CRC", in.Path, e.Name, errWrongCRC)
+		p.warns.atOutput(idx, "%s: %s: %v; read as Java's class loader reads it, which ignores the CRC", in.Path, e.Name, jario.ErrWrongCRC)
 		p.cache.noteOutputWarning(idx)
 	}
 	if modified && !in.IsDir && jario.IsSignatureFile(e.Name) {
