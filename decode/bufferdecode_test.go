@@ -3,10 +3,11 @@ package decode
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/stretchr/testify/require"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // checkPreorderNesting checks that the X events of each thread come

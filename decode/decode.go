@@ -190,3 +190,31 @@ func markerNotes(mr *MarkerResult) []string {
 	}
 	return notes
 }
+
+// newEventSink returns the sink of an event format (FormatJSON or
+// FormatPerfetto), or the slices adapter when w is a SliceSink.
+func newEventSink(format Format, w io.Writer) eventSink {
+	if s, ok := w.(SliceSink); ok {
+		return newSliceAdapter(s)
+	}
+	switch format {
+	case FormatPerfetto:
+		return newPerfettoWriter(w)
+	case FormatArt:
+		return newArtWriter(w)
+	case FormatSpeedscope:
+		return newSpeedscopeWriter(w)
+	case FormatHTML:
+		return newHTMLWriter(w, "tracebeat decode")
+	}
+	return newTraceEventWriter(w)
+}
+
+// eventFormat reports whether a format is written through an eventSink.
+func eventFormat(f Format) bool {
+	return f == FormatJSON || f == FormatPerfetto || f == FormatArt || f == FormatSpeedscope || f == FormatHTML
+}
+
+// FormatHTML is one self-contained HTML page: a flame graph and a timeline
+// per thread, searchable and zoomable, drawn on a canvas (decode/htmlview).
+const FormatHTML Format = "html"

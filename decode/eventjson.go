@@ -42,30 +42,6 @@ type eventSink interface {
 // noteSink is an eventSink that shows decode's notes with the trace.
 type noteSink interface{ note(string) }
 
-// newEventSink returns the sink of an event format (FormatJSON or
-// FormatPerfetto), or the slices adapter when w is a SliceSink.
-func newEventSink(format Format, w io.Writer) eventSink {
-	if s, ok := w.(SliceSink); ok {
-		return newSliceAdapter(s)
-	}
-	switch format {
-	case FormatPerfetto:
-		return newPerfettoWriter(w)
-	case FormatArt:
-		return newArtWriter(w)
-	case FormatSpeedscope:
-		return newSpeedscopeWriter(w)
-	case FormatHTML:
-		return newHTMLWriter(w, "tracebeat decode")
-	}
-	return newTraceEventWriter(w)
-}
-
-// eventFormat reports whether a format is written through an eventSink.
-func eventFormat(f Format) bool {
-	return f == FormatJSON || f == FormatPerfetto || f == FormatArt || f == FormatSpeedscope || f == FormatHTML
-}
-
 // traceEventWriter streams {"traceEvents":[...],"displayTimeUnit":"ms"},
 // on one line (a newline per event would be a byte of the 160 a slice
 // may take), holding nothing but a write buffer and the quoted names.

@@ -11,10 +11,6 @@ import (
 	"github.com/tracebeat/tracebeat/decode/htmlview"
 )
 
-// FormatHTML is one self-contained HTML page: a flame graph and a timeline
-// per thread, searchable and zoomable, drawn on a canvas (decode/htmlview).
-const FormatHTML Format = "html"
-
 // htmlWriter writes the page as the events come: the template's head, then
 // each thread's slices packed (varints: name, start delta, duration, depth
 // and flags; ns), base64 in a script block of its own, written when the

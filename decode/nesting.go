@@ -62,3 +62,13 @@ func (n *nesting[V]) allKnown() bool {
 	}
 	return true
 }
+
+// hasFlag reports whether args hold the boolean key set.
+func hasFlag(args []eventArg, key string) bool {
+	for _, a := range args {
+		if a.Key == key && a.Kind == 'b' {
+			return a.Int != 0
+		}
+	}
+	return false
+}

@@ -108,13 +108,3 @@ func (a *sliceAdapter) close() error {
 	}
 	return nil
 }
-
-// hasFlag reports whether args hold the boolean key set.
-func hasFlag(args []eventArg, key string) bool {
-	for _, a := range args {
-		if a.Key == key && a.Kind == 'b' {
-			return a.Int != 0
-		}
-	}
-	return false
-}
