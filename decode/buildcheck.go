@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tracebeat/tracebeat/decode/recording"
 )
 
 // MapBuild is the method map given for the names, for the check that it is
@@ -32,7 +34,7 @@ func (e *WrongMapError) Error() string {
 
 // CheckBuild compares a recording's builds with the map's. It returns the
 // error that refuses the map, or a note for the user ("" for none).
-func CheckBuild(src string, rec *Recording, m MapBuild) (note string, err error) {
+func CheckBuild(src string, rec *recording.Recording, m MapBuild) (note string, err error) {
 	switch {
 	case m.ID == "":
 		return "", nil

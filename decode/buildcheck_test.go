@@ -6,6 +6,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/tracebeat/tracebeat/decode/recording"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -14,8 +16,8 @@ import (
 // it cannot check when it names none, and decodes anyway when forced.
 func TestRecordingBuildIsChecked(t *testing.T) {
 	thread := testThread{tid: 1, name: "main", records: [][2]uint64{{10, enterW(1)}, {20, exitW(1)}}}
-	named := writeRecordingOf(RecordingVersion, RecordingClock{}, []string{"00000000000000aa", "00000000000000bb"}, 30, nil, thread)
-	unnamed := writeRecordingOf(RecordingVersion, RecordingClock{}, nil, 30, nil, thread)
+	named := writeRecordingOf(recording.RecordingVersion, recording.RecordingClock{}, []string{"00000000000000aa", "00000000000000bb"}, 30, nil, thread)
+	unnamed := writeRecordingOf(recording.RecordingVersion, recording.RecordingClock{}, nil, 30, nil, thread)
 	for _, tc := range []struct {
 		name  string
 		data  []byte
@@ -54,7 +56,7 @@ func TestRecordingBuildIsChecked(t *testing.T) {
 func TestShortMarksKeepTheHighBits(t *testing.T) {
 	base := uint64(5) << 28
 	thread := testThread{tid: 1, name: "main", records: [][2]uint64{{base + 10, enterW(1)}, {base + 20, exitW(1)}}}
-	full := writeRecordingOf(RecordingVersion, RecordingClock{}, nil, base+30, nil, thread)
+	full := writeRecordingOf(recording.RecordingVersion, recording.RecordingClock{}, nil, base+30, nil, thread)
 	// The second mark (slots: high, low, enter, high, low, exit) made short: drop its high slot.
 	n := len(full)
 	short := append(bytes.Clone(full[:n-12]), full[n-8:]...)
@@ -62,14 +64,14 @@ func TestShortMarksKeepTheHighBits(t *testing.T) {
 	slotCount := n - 6*4 - 4
 	short[slotCount+3]--
 	var got []uint64
-	rec, err := ReadRecording(newBufReader(short), "short")
+	rec, err := recording.Read(newBufReader(short), "short")
 	require.NoError(t, err)
 	_, err = rec.NextThread()
 	require.NoError(t, err)
 	require.NoError(t, rec.Records(func(_ bool, _ int, t uint64) error { got = append(got, t); return nil }))
 	require.Equal(t, []uint64{base + 10, base + 20}, got)
 
-	v2 := writeRecordingAs(2, RecordingClock{}, base+30, nil, thread)
+	v2 := writeRecordingAs(2, recording.RecordingClock{}, base+30, nil, thread)
 	n = len(v2)
 	shortV2 := append(bytes.Clone(v2[:n-12]), v2[n-8:]...)
 	shortV2[n-6*4-4+3]--

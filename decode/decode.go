@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tracebeat/tracebeat/decode/recording"
+
 	"github.com/tracebeat/tracebeat/internal/english"
 )
 
@@ -47,7 +49,7 @@ type Result struct {
 	Unknown   UnknownIDs
 	Notes     []string
 	// Clock is how a recording was timed (nil for other inputs).
-	Clock *RecordingClock
+	Clock *recording.RecordingClock
 }
 
 // CoarseNote is what a picture of the trace says beside its title when
@@ -56,8 +58,8 @@ func (r *Result) CoarseNote() string {
 	if r.Clock == nil || !r.Clock.Coarse() {
 		return ""
 	}
-	// ASCII only: the PNG's font has no "±" (nor "µ": formatDuration gives ms here).
-	return fmt.Sprintf("times may be up to %s late: %s", formatDuration(r.Clock.Resolution()), r.Clock.Advice())
+	// ASCII only: the PNG's font has no "±" (nor "µ": FormatDuration gives ms here).
+	return fmt.Sprintf("times may be up to %s late: %s", recording.FormatDuration(r.Clock.Resolution()), r.Clock.Advice())
 }
 
 // Decode reads one input of any kind and writes it decoded to out.

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tracebeat/tracebeat/decode/recording"
 )
 
 // InputKind is what an input holds.
@@ -38,7 +40,7 @@ var (
 // DetectKind tells the input kind from the first bytes of an input.
 func DetectKind(head []byte) (InputKind, error) {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	if bytes.HasPrefix(head, []byte(RecordingMagic)) {
+	if bytes.HasPrefix(head, []byte(recording.RecordingMagic)) {
 		return KindRecording, nil
 	}
 	if len(bytes.TrimSpace(head)) == 0 {

@@ -3,7 +3,7 @@
 // It reads five kinds of input:
 //
 //   - Recordings of tracebeat's JVM runtime (package jvmruntime; the
-//     format is in RECORDING.md): every thread's enters and exits with
+//     format is in recording/RECORDING.md): every thread's enters and exits with
 //     nanosecond times. Each thread is paired on its own; the result is a
 //     text summary of the slowest call trees or trace-event JSON with one
 //     track per thread.

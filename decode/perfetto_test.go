@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracebeat/tracebeat/decode/recording"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -303,7 +305,7 @@ func perfettoInputs(t testing.TB) map[string][]byte {
 		"recording": writeRecording(90_000, map[int]string{0: "inflate"},
 			testThread{tid: 1, name: "main", records: [][2]uint64{
 				{1000, enterW(1)}, {2500, enterW(2)}, {7_500, exitW(2)}, {7_500, enterW(2)}, {7_900, exitW(2)},
-				{8000, enterW(SectionID(0))}, {9000, exitW(SectionID(0))}, {60_000, exitW(1)},
+				{8000, enterW(recording.SectionID(0))}, {9000, exitW(recording.SectionID(0))}, {60_000, exitW(1)},
 			}},
 			testThread{tid: 9, name: "pool-1-thread-1", lost: 7, records: [][2]uint64{
 				{3000, exitW(3)}, {4000, enterW(1)}, {4100, enterW(2)},

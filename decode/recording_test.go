@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracebeat/tracebeat/decode/recording"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -24,22 +26,22 @@ type testThread struct {
 // writeRecording builds a recording as the runtime's TraceFile writes it,
 // in the newest version with the precise clock.
 func writeRecording(end uint64, sections map[int]string, threads ...testThread) []byte {
-	return writeRecordingAs(RecordingVersion, RecordingClock{}, end, sections, threads...)
+	return writeRecordingAs(recording.RecordingVersion, recording.RecordingClock{}, end, sections, threads...)
 }
 
 // writeRecordingAs builds a recording of a given version (the clock is
 // written from version 2 on).
-func writeRecordingAs(version int, clock RecordingClock, end uint64, sections map[int]string, threads ...testThread) []byte {
+func writeRecordingAs(version int, clock recording.RecordingClock, end uint64, sections map[int]string, threads ...testThread) []byte {
 	return writeRecordingOf(version, clock, nil, end, sections, threads...)
 }
 
 // writeRecordingOf builds a recording that also names builds (version 3 on).
-func writeRecordingOf(version int, clock RecordingClock, builds []string, end uint64, sections map[int]string, threads ...testThread) []byte {
+func writeRecordingOf(version int, clock recording.RecordingClock, builds []string, end uint64, sections map[int]string, threads ...testThread) []byte {
 	var b bytes.Buffer
 	be := binary.BigEndian
 	put := func(v any) { binary.Write(&b, be, v) }
 	str := func(s string) { put(uint16(len(s))); b.WriteString(s) }
-	b.WriteString(RecordingMagic)
+	b.WriteString(recording.RecordingMagic)
 	put(uint16(version))
 	put(uint64(1_700_000_000_000))
 	put(end)
@@ -73,7 +75,7 @@ func writeRecordingOf(version int, clock RecordingClock, builds []string, end ui
 		if version >= 3 {
 			flags := uint8(0)
 			if t.virtual {
-				flags = recordingVirtual
+				flags = recording.VirtualFlag
 			}
 			put(flags)
 		}
@@ -90,7 +92,7 @@ func writeRecordingOf(version int, clock RecordingClock, builds []string, end ui
 		var slots []uint32
 		for i, r := range t.records {
 			if i == 0 || r[0] != t.records[i-1][0] {
-				slots = append(slots, markHigh|uint32(r[0]>>28), markLow|uint32(r[0]&markValue))
+				slots = append(slots, recording.MarkHigh|uint32(r[0]>>28), recording.MarkLow|uint32(r[0]&recording.MarkValue))
 			}
 			slots = append(slots, uint32(r[1]))
 		}
@@ -109,12 +111,12 @@ func patchSlot(data []byte, n, i int, word uint64) []byte {
 }
 
 func enterW(id int) uint64 { return uint64(id) }
-func exitW(id int) uint64  { return uint64(id) | recordingExit }
+func exitW(id int) uint64  { return uint64(id) | recording.ExitFlag }
 
 func TestDecodeRecordingText(t *testing.T) {
 	data := writeRecording(90_000, map[int]string{0: "inflate"},
 		testThread{tid: 1, name: "main", records: [][2]uint64{
-			{1000, enterW(1)}, {2500, enterW(2)}, {7_500, exitW(2)}, {8000, enterW(SectionID(0))}, {9000, exitW(SectionID(0))}, {60_000, exitW(1)},
+			{1000, enterW(1)}, {2500, enterW(2)}, {7_500, exitW(2)}, {8000, enterW(recording.SectionID(0))}, {9000, exitW(recording.SectionID(0))}, {60_000, exitW(1)},
 		}},
 		// A wrapped ring: the exit of a call whose enter went, then a call
 		// still open at the end.
@@ -145,7 +147,7 @@ func TestDecodeRecordingText(t *testing.T) {
 func TestDecodeRecordingJSON(t *testing.T) {
 	data := writeRecording(20_000, map[int]string{0: "custom \"section\""},
 		testThread{tid: 5, name: "worker", records: [][2]uint64{
-			{1500, enterW(SectionID(0))}, {1500, enterW(7)}, {2250, exitW(7)}, {9001, exitW(SectionID(0))},
+			{1500, enterW(recording.SectionID(0))}, {1500, enterW(7)}, {2250, exitW(7)}, {9001, exitW(recording.SectionID(0))},
 		}})
 	var out bytes.Buffer
 	_, err := Decode(bytes.NewReader(data), &out, Options{Format: FormatJSON, IDs: true})
@@ -165,18 +167,18 @@ func TestDecodeRecordingJSON(t *testing.T) {
 // timed, and version 1 files (before the clock was written) still read,
 // as the precise clock they used.
 func TestRecordingClockIsStated(t *testing.T) {
-	shared := RecordingClock{Shared: true, Tick: 1_000_000, ReadEvery: 64, LongestGap: 1_250_000}
-	fine := RecordingClock{Shared: true, Tick: 1_000_000, ReadEvery: 64, LongestGap: 600_000}
+	shared := recording.RecordingClock{Shared: true, Tick: 1_000_000, ReadEvery: 64, LongestGap: 1_250_000}
+	fine := recording.RecordingClock{Shared: true, Tick: 1_000_000, ReadEvery: 64, LongestGap: 600_000}
 	thread := testThread{tid: 1, name: "main", records: [][2]uint64{{1000, enterW(1)}, {1000, exitW(1)}}}
 	tests := []struct {
 		name    string
 		version int
-		clock   RecordingClock
+		clock   recording.RecordingClock
 		line    string
 		res     int64
 	}{
-		{"version 1", 1, RecordingClock{}, "clock: precise, System.nanoTime() read for every record", 0},
-		{"precise", 2, RecordingClock{}, "clock: precise, System.nanoTime() read for every record", 0},
+		{"version 1", 1, recording.RecordingClock{}, "clock: precise, System.nanoTime() read for every record", 0},
+		{"precise", 2, recording.RecordingClock{}, "clock: precise, System.nanoTime() read for every record", 0},
 		{"shared", 2, shared, "clock: shared, read after each 1 ms tick and every 64 records; a time may be up to 1.25 ms late (the longest gap between ticks), never out of order; -Dtracebeat.clock=precise records exact times", 1_250_000},
 		{"adaptive", 3, shared, "clock: shared, read after each 1 ms tick, every 64 records, and for every record while the clock thread is late; a time may be up to 1.25 ms late, never out of order; -Dtracebeat.clock=precise records exact times", 1_250_000},
 		{"adaptive, fine", 3, fine, "clock: shared, read after each 1 ms tick, every 64 records, and for every record while the clock thread is late; a time may be up to 600 µs late, never out of order", 600_000},
@@ -241,7 +243,7 @@ func TestRecordingErrors(t *testing.T) {
 		{"truncated record", good[:len(good)-3], `thread 1 (tid 1 "main"): record 2 of 2: the file ends here (truncated?)`},
 		{"trailing data", append(bytes.Clone(good), 0), "data after the last thread"},
 		// good's slots end it: mark(1), enter, mark(2), exit (6 slots).
-		{"half a mark", patchSlot(good, 6, 0, markLow), "the second half of a time mark without the first: damaged file?"},
+		{"half a mark", patchSlot(good, 6, 0, recording.MarkLow), "the second half of a time mark without the first: damaged file?"},
 		{"untimed record", patchSlot(good, 6, 0, enterW(1)), "a record before any time mark: damaged file?"},
 	}
 	for _, tc := range tests {

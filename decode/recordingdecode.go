@@ -9,18 +9,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tracebeat/tracebeat/decode/recording"
+
 	"github.com/tracebeat/tracebeat/internal/english"
 )
 
 // ThreadResult is what decoding found in one thread of a recording.
 type ThreadResult struct {
-	Thread RecordingThread
+	Thread recording.Thread
 	Stats  PairStats
 }
 
 // RecordingResult tells what decoding a recording found.
 type RecordingResult struct {
-	Header   *Recording
+	Header   *recording.Recording
 	Threads  []ThreadResult
 	Unknown  UnknownIDs
 	TopLevel int64
@@ -41,7 +43,7 @@ func (r *RecordingResult) Calls() int64 {
 // threadStack is a slowest-call stack and the thread it ran on.
 type threadStack struct {
 	stack  Stack
-	thread *RecordingThread
+	thread *recording.Thread
 }
 
 // DecodeRecording reads a recording of tracebeat's JVM runtime and writes
@@ -55,7 +57,7 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 	default:
 		return nil, fmt.Errorf("%s: format %q is not supported for recordings (text, json, perfetto, art, speedscope or html)", src, opts.Format)
 	}
-	rec, err := ReadRecording(r, src)
+	rec, err := recording.Read(r, src)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +70,7 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 		res.BuildNotes = append(res.BuildNotes, note)
 	}
 	name := func(id int) string {
-		if i, ok := SectionIndex(id); ok {
+		if i, ok := recording.SectionIndex(id); ok {
 			if s, ok := rec.Sections[i]; ok {
 				return s
 			}
@@ -122,7 +124,7 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 			slowest = NewSlowestCalls(top, orDefault(opts.MaxStack, DefaultMaxStack))
 		}
 		pairer := NewPairer(func(f Frame) error {
-			if _, ok := SectionIndex(f.MethodID); !ok {
+			if _, ok := recording.SectionIndex(f.MethodID); !ok {
 				res.Unknown.Note(opts.Names, f.MethodID)
 			}
 			return consume(f)
@@ -199,12 +201,12 @@ type threadTrack struct {
 	pid, tid int64
 	name     string
 	named    bool
-	virtual  *RecordingThread // the thread on the lane, named in each slice's args
+	virtual  *recording.Thread // the thread on the lane, named in each slice's args
 }
 
 // writeClockEvent says how the recording was timed, where a viewer shows
 // it: an instant at the start on a track of its own ("tracebeat", tid 0).
-func writeClockEvent(w eventSink, rec *Recording) {
+func writeClockEvent(w eventSink, rec *recording.Recording) {
 	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: recordingPid, Tid: 0, Args: []eventArg{strArg("name", "tracebeat")}})
 	w.write(traceEvent{Name: rec.Clock.String(), Ph: 'i', Pid: recordingPid, Tid: 0,
 		Args: []eventArg{intArg("resolution_ns", int64(rec.Clock.Resolution()))}})
@@ -212,17 +214,17 @@ func writeClockEvent(w eventSink, rec *Recording) {
 
 // coarseTag is what a process's name says of coarse times, so that a
 // viewer shows it next to every track: "" when the times are fine.
-func coarseTag(c RecordingClock) string {
+func coarseTag(c recording.RecordingClock) string {
 	if !c.Coarse() {
 		return ""
 	}
-	return fmt.Sprintf(", times ± %s (%s)", formatDuration(c.Resolution()), c.Advice())
+	return fmt.Sprintf(", times ± %s (%s)", recording.FormatDuration(c.Resolution()), c.Advice())
 }
 
 // recordingPid is the process id a recording's events carry.
 const recordingPid = 1
 
-func writeThreadEvents(w eventSink, sorter *frameSorter, track threadTrack, t *RecordingThread, name func(int) string, ids bool) error {
+func writeThreadEvents(w eventSink, sorter *frameSorter, track threadTrack, t *recording.Thread, name func(int) string, ids bool) error {
 	if track.named {
 		w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: track.pid, Tid: track.tid, Args: []eventArg{strArg("name", track.name)}})
 	}
@@ -242,7 +244,7 @@ func writeThreadEvents(w eventSink, sorter *frameSorter, track threadTrack, t *R
 		}
 		first = false
 		args := frameArgs(f, ids)
-		if _, ok := SectionIndex(f.MethodID); ok {
+		if _, ok := recording.SectionIndex(f.MethodID); ok {
 			args = appendFrameFlags(nil, f) // a section has no method id
 		}
 		if who != nil {
@@ -279,7 +281,7 @@ func writeRecordingSummary(out io.Writer, res *RecordingResult, stacks []threadS
 	fmt.Fprintf(bw, "%s\n", h.Clock)
 	if h.Clock.Coarse() {
 		fmt.Fprintf(bw, "times below are rough by up to %s: a short call may show 0, or the time of what ran before it; %s\n",
-			formatDuration(h.Clock.Resolution()), h.Clock.Advice())
+			recording.FormatDuration(h.Clock.Resolution()), h.Clock.Advice())
 	}
 	if len(platform) > summaryThreads {
 		slices.SortStableFunc(platform, func(a, b *ThreadResult) int { return cmp.Compare(b.Stats.Frames, a.Stats.Frames) })

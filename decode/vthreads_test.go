@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracebeat/tracebeat/decode/recording"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,7 +28,7 @@ func virtualRecording(n, concurrent, lost int) []byte {
 		}
 		threads = append(threads, th)
 	}
-	return writeRecordingOf(RecordingVersion, RecordingClock{}, nil, uint64(n)*1000+10, nil, threads...)
+	return writeRecordingOf(recording.RecordingVersion, recording.RecordingClock{}, nil, uint64(n)*1000+10, nil, threads...)
 }
 
 // TestVirtualThreadsAreGrouped: many virtual threads give a summary of a

@@ -11,7 +11,7 @@
 //     at(Landroid/app/Activity;Z)V, what beat mode injects;
 //   - android.os.Trace: beginSection/endSection, what systrace mode injects;
 //   - com.github.tracebeat.runtime: the recorder (per-thread rings, one
-//     memory budget, the file writer). decode/RECORDING.md describes the
+//     memory budget, the file writer). decode/recording/RECORDING.md describes the
 //     file it writes.
 //
 // This package knows the jar's entries and how to rename the beat class;

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/tracebeat/tracebeat/decode/recording"
 	"io"
 	"os"
 
@@ -54,7 +55,7 @@ func Read(path string, names *decode.MethodNames, m decode.MapBuild) (*Profile, 
 }
 
 func readRecording(r *bufio.Reader, path string, names *decode.MethodNames, m decode.MapBuild) (*Profile, error) {
-	rec, err := decode.ReadRecording(r, path)
+	rec, err := recording.Read(r, path)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +81,7 @@ func readRecording(r *bufio.Reader, path string, names *decode.MethodNames, m de
 		}
 	}
 	p := a.profile(path, func(id int) string {
-		if i, ok := decode.SectionIndex(id); ok {
+		if i, ok := recording.SectionIndex(id); ok {
 			if s, ok := rec.Sections[i]; ok {
 				return s
 			}

@@ -301,7 +301,7 @@ func TestDecodeRefusesNonTraces(t *testing.T) {
 	inputs := []string{
 		filepath.Join(root, "README.md"),
 		filepath.Join(root, "gradle", "README.md"),
-		filepath.Join(root, "decode", "RECORDING.md"),
+		filepath.Join(root, "decode", "recording", "RECORDING.md"),
 		filepath.Join(root, "decode", "systrace.go"),
 		filepath.Join(root, "decode", "detect.go"),
 		filepath.Join(root, "go.mod"),

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracebeat/tracebeat/decode/recording"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/tracebeat/tracebeat/decode"
@@ -196,7 +198,7 @@ func asMatrixBuffer(t *testing.T, trace string) string {
 	f, err := os.Open(trace)
 	require.NoError(t, err)
 	defer f.Close()
-	rec, err := decode.ReadRecording(bufio.NewReader(f), trace)
+	rec, err := recording.Read(bufio.NewReader(f), trace)
 	require.NoError(t, err)
 	var b strings.Builder
 	for {

@@ -11,9 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracebeat/tracebeat/decode/recording"
+
 	"github.com/stretchr/testify/require"
 
-	"github.com/tracebeat/tracebeat/decode"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 )
 
@@ -200,7 +201,7 @@ func TestRuntimeRingBudget(t *testing.T) {
 	f, err := os.Open(trace)
 	require.NoError(t, err)
 	defer f.Close()
-	rec, err := decode.ReadRecording(bufio.NewReader(f), trace)
+	rec, err := recording.Read(bufio.NewReader(f), trace)
 	require.NoError(t, err)
 	require.Equal(t, int64(budget), rec.Budget)
 	perWorker := int64(2 * (1 + rounds + rounds*leaves))

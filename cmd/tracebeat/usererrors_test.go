@@ -7,9 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tracebeat/tracebeat/decode/recording"
+
 	"github.com/stretchr/testify/require"
 
-	"github.com/tracebeat/tracebeat/decode"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 )
 
@@ -72,7 +73,7 @@ func TestPreciseClockHoldsFewerRecords(t *testing.T) {
 		f, err := os.Open(trace)
 		require.NoError(t, err)
 		defer f.Close()
-		rec, err := decode.ReadRecording(bufio.NewReader(f), trace)
+		rec, err := recording.Read(bufio.NewReader(f), trace)
 		require.NoError(t, err)
 		var n int64
 		for {

@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Writes a recording. The format (big-endian; decode/RECORDING.md in the
+ * Writes a recording. The format (big-endian; decode/recording/RECORDING.md in the
  * tracebeat repository is its reference):
  *
  * <pre>

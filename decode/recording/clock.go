@@ -1,4 +1,4 @@
-package decode
+package recording
 
 import "fmt"
 
@@ -59,10 +59,10 @@ func (c RecordingClock) String() string {
 	var line string
 	if c.Adaptive {
 		line = fmt.Sprintf("clock: shared, read after each %s tick, every %d records, and for every record while the clock thread is late; a time may be up to %s late, never out of order",
-			formatDuration(c.Tick), c.ReadEvery, formatDuration(c.LongestGap))
+			FormatDuration(c.Tick), c.ReadEvery, FormatDuration(c.LongestGap))
 	} else {
 		line = fmt.Sprintf("clock: shared, read after each %s tick and every %d records; a time may be up to %s late (the longest gap between ticks), never out of order",
-			formatDuration(c.Tick), c.ReadEvery, formatDuration(c.LongestGap))
+			FormatDuration(c.Tick), c.ReadEvery, FormatDuration(c.LongestGap))
 	}
 	if a := c.Advice(); a != "" {
 		line += "; " + a
@@ -70,8 +70,8 @@ func (c RecordingClock) String() string {
 	return line
 }
 
-// formatDuration shows nanoseconds in the unit that suits them.
-func formatDuration(ns uint64) string {
+// FormatDuration shows nanoseconds in the unit that suits them.
+func FormatDuration(ns uint64) string {
 	switch {
 	case ns >= 1e6:
 		return fmt.Sprintf("%.3g ms", float64(ns)/1e6)

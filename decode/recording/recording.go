@@ -1,4 +1,4 @@
-package decode
+package recording
 
 import (
 	"bufio"
@@ -21,11 +21,11 @@ const RecordingMagic = "TBREC\x00"
 const RecordingVersion = 3
 
 // recordingVirtual is the thread flag of a virtual thread (version 3).
-const recordingVirtual = 1
+const VirtualFlag = 1
 
 // Word bits of a recording's records.
 const (
-	recordingExit    = 1 << 31
+	ExitFlag         = 1 << 31
 	recordingSection = 1 << 30
 	recordingIDMask  = recordingSection - 1
 )
@@ -63,7 +63,7 @@ type Recording struct {
 	src     string
 	off     int64 // bytes consumed
 	next    int   // index of the next thread
-	pending *RecordingThread
+	pending *Thread
 	left    uint32 // records (version 1) or slots (version 2) of pending not yet read
 	seen    uint32 // version 2: records of pending read so far
 	timed   bool   // version 2: a time mark of pending has been read
@@ -72,7 +72,7 @@ type Recording struct {
 }
 
 // RecordingThread is one thread's part of a recording.
-type RecordingThread struct {
+type Thread struct {
 	Index   int // 0-based position in the file
 	Tid     int64
 	Name    string
@@ -82,7 +82,7 @@ type RecordingThread struct {
 }
 
 // Label is how outputs name the thread: `tid 12 "main"`.
-func (t *RecordingThread) Label() string {
+func (t *Thread) Label() string {
 	if t.Virtual {
 		return fmt.Sprintf("virtual tid %d %q", t.Tid, t.Name)
 	}
@@ -90,7 +90,7 @@ func (t *RecordingThread) Label() string {
 }
 
 // ReadRecording reads a recording's header from r; src names it in errors.
-func ReadRecording(r *bufio.Reader, src string) (*Recording, error) {
+func Read(r *bufio.Reader, src string) (*Recording, error) {
 	rec := &Recording{r: r, src: src}
 	magic := make([]byte, len(RecordingMagic))
 	if err := rec.full(magic, "magic"); err != nil {
@@ -171,7 +171,7 @@ func ReadRecording(r *bufio.Reader, src string) (*Recording, error) {
 
 // NextThread skips what is left of the current thread and reads the next
 // thread's header; io.EOF after the last.
-func (rec *Recording) NextThread() (*RecordingThread, error) {
+func (rec *Recording) NextThread() (*Thread, error) {
 	if rec.pending != nil && rec.left > 0 {
 		if err := rec.Records(func(bool, int, uint64) error { return nil }); err != nil {
 			return nil, err
@@ -183,7 +183,7 @@ func (rec *Recording) NextThread() (*RecordingThread, error) {
 		}
 		return nil, io.EOF
 	}
-	t := &RecordingThread{Index: rec.next}
+	t := &Thread{Index: rec.next}
 	what := fmt.Sprintf("thread %d", rec.next+1)
 	tid, err := rec.u64(what + ": id")
 	if err != nil {
@@ -198,7 +198,7 @@ func (rec *Recording) NextThread() (*RecordingThread, error) {
 		if err := rec.full(flags[:], what+": flags"); err != nil {
 			return nil, err
 		}
-		t.Virtual = flags[0]&recordingVirtual != 0
+		t.Virtual = flags[0]&VirtualFlag != 0
 	}
 	lost, err := rec.u64(what + ": lost count")
 	if err != nil {
@@ -241,7 +241,7 @@ func (rec *Recording) Records(fn func(enter bool, id int, t uint64) error) error
 		if word&recordingSection != 0 {
 			id = SectionID(id)
 		}
-		if err := fn(word&recordingExit == 0, id, binary.BigEndian.Uint64(b[:8])); err != nil {
+		if err := fn(word&ExitFlag == 0, id, binary.BigEndian.Uint64(b[:8])); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package decode
+package recording
 
 import (
 	"encoding/binary"
@@ -12,10 +12,10 @@ import (
 // the last mark's.
 const (
 	markBits  = 0xE0000000
-	markHigh  = 0xF0000000 // bits 28 and up of the time
-	markLow   = 0xE0000000 // bits 0 to 27
+	MarkHigh  = 0xF0000000 // bits 28 and up of the time
+	MarkLow   = 0xE0000000 // bits 0 to 27
 	markPart  = 0x10000000
-	markValue = 0x0FFFFFFF
+	MarkValue = 0x0FFFFFFF
 )
 
 // slotChunk is how many slots slots() takes from the reader at a time.
@@ -37,13 +37,13 @@ func (rec *Recording) slots(fn func(enter bool, id int, t uint64) error) error {
 		for i := 0; i < n; i++ {
 			slot := binary.BigEndian.Uint32(b[i*4:])
 			switch {
-			case slot&(markBits|markPart) == markHigh:
-				rec.high, highSet = uint64(slot&markValue)<<28, true
-			case slot&markBits == markLow:
+			case slot&(markBits|markPart) == MarkHigh:
+				rec.high, highSet = uint64(slot&MarkValue)<<28, true
+			case slot&markBits == MarkLow:
 				if !highSet && (rec.Version < 3 || !rec.timed) {
 					return rec.slotError(rec.off+int64(i*4), "the second half of a time mark without the first")
 				}
-				rec.time, rec.timed, highSet = rec.high|uint64(slot&markValue), true, false
+				rec.time, rec.timed, highSet = rec.high|uint64(slot&MarkValue), true, false
 			default:
 				if !rec.timed || highSet {
 					return rec.slotError(rec.off+int64(i*4), "a record before any time mark")
@@ -56,7 +56,7 @@ func (rec *Recording) slots(fn func(enter bool, id int, t uint64) error) error {
 				if slot&recordingSection != 0 {
 					id = SectionID(id)
 				}
-				if err := fn(slot&recordingExit == 0, id, rec.time); err != nil {
+				if err := fn(slot&ExitFlag == 0, id, rec.time); err != nil {
 					rec.consumed(i + 1)
 					return err
 				}
