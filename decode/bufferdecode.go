@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tracebeat/tracebeat/decode/traceout"
+
 	"github.com/tracebeat/tracebeat/internal/english"
 )
 
@@ -99,42 +101,42 @@ func orDefault(v, d int) int {
 	return v
 }
 
-func frameArgs(f Frame, ids bool) []eventArg {
+func frameArgs(f Frame, ids bool) []traceout.Arg {
 	if !ids {
 		return appendFrameFlags(nil, f)
 	}
-	return appendFrameFlags([]eventArg{intArg("id", int64(f.MethodID))}, f)
+	return appendFrameFlags([]traceout.Arg{traceout.IntArg("id", int64(f.MethodID))}, f)
 }
 
 // appendFrameFlags adds the marks of a frame rebuilt with a record missing.
-func appendFrameFlags(args []eventArg, f Frame) []eventArg {
+func appendFrameFlags(args []traceout.Arg, f Frame) []traceout.Arg {
 	if f.Unclosed {
-		args = append(args, boolArg("unclosed"))
+		args = append(args, traceout.BoolArg("unclosed"))
 	}
 	if f.NoEnter {
-		args = append(args, boolArg("startedBeforeBuffer"))
+		args = append(args, traceout.BoolArg("startedBeforeBuffer"))
 	}
 	return args
 }
 
 func writeFramesEvents(out io.Writer, format Format, sorter *frameSorter, names *MethodNames, ids bool, notes []string) error {
 	w := newEventSink(format, out)
-	if ns, ok := w.(noteSink); ok {
+	if ns, ok := w.(traceout.NoteSink); ok {
 		for _, n := range notes {
-			ns.note(n)
+			ns.Note(n)
 		}
 	}
-	w.write(traceEvent{Name: "process_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []eventArg{strArg("name", "tracebeat decode")}})
-	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []eventArg{strArg("name", bufferTrackName)}})
+	w.Write(traceout.Event{Name: "process_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []traceout.Arg{traceout.StrArg("name", "tracebeat decode")}})
+	w.Write(traceout.Event{Name: "thread_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []traceout.Arg{traceout.StrArg("name", bufferTrackName)}})
 	err := sorter.each(func(f Frame) error {
-		return w.write(traceEvent{Name: names.Name(f.MethodID), Ph: 'X',
+		return w.Write(traceout.Event{Name: names.Name(f.MethodID), Ph: 'X',
 			TsNs: int64(f.Start) * 1e6, DurNs: int64(f.Cost()) * 1e6,
 			Pid: bufferPid, Tid: bufferTid, Args: frameArgs(f, ids)})
 	})
 	if err != nil {
 		return err
 	}
-	return w.close()
+	return w.Close()
 }
 
 func writeFramesSystrace(out io.Writer, sorter *frameSorter, names *MethodNames, orphans int64) error {

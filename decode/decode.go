@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tracebeat/tracebeat/decode/traceout"
+
 	"github.com/tracebeat/tracebeat/decode/recording"
 
 	"github.com/tracebeat/tracebeat/internal/english"
@@ -195,21 +197,21 @@ func markerNotes(mr *MarkerResult) []string {
 
 // newEventSink returns the sink of an event format (FormatJSON or
 // FormatPerfetto), or the slices adapter when w is a SliceSink.
-func newEventSink(format Format, w io.Writer) eventSink {
+func newEventSink(format Format, w io.Writer) traceout.Sink {
 	if s, ok := w.(SliceSink); ok {
 		return newSliceAdapter(s)
 	}
 	switch format {
 	case FormatPerfetto:
-		return newPerfettoWriter(w)
+		return traceout.NewPerfettoWriter(w)
 	case FormatArt:
-		return newArtWriter(w)
+		return traceout.NewArtWriter(w)
 	case FormatSpeedscope:
-		return newSpeedscopeWriter(w)
+		return traceout.NewSpeedscopeWriter(w)
 	case FormatHTML:
-		return newHTMLWriter(w, "tracebeat decode")
+		return traceout.NewHTMLWriter(w, "tracebeat decode")
 	}
-	return newTraceEventWriter(w)
+	return traceout.NewJSONWriter(w)
 }
 
 // eventFormat reports whether a format is written through an eventSink.

@@ -4,6 +4,8 @@ import (
 	"io"
 	"slices"
 	"strconv"
+
+	"github.com/tracebeat/tracebeat/decode/traceout"
 )
 
 // markerJSON converts trace_marker events to trace-event JSON, streaming.
@@ -11,7 +13,7 @@ import (
 // an E with no open B is dropped, and B events never ended get an E at the
 // last timestamp with args.unclosed, so viewers do not guess.
 type markerJSON struct {
-	w       eventSink
+	w       traceout.Sink
 	names   *MethodNames
 	res     *MarkerResult
 	open    map[int64][]openSection // per tid
@@ -45,11 +47,11 @@ func (m *markerJSON) add(ev markerEvent) error {
 		}
 		m.nameThread(ev, pid)
 		m.open[ev.Tid] = append(m.open[ev.Tid], openSection{name: name, pid: pid})
-		args := []eventArg(nil)
+		args := []traceout.Arg(nil)
 		if id, ok := parseMethodIDToken(ev.Name); ok {
-			args = append(args, intArg("id", int64(id)))
+			args = append(args, traceout.IntArg("id", int64(id)))
 		}
-		return m.w.write(traceEvent{Name: name, Ph: 'B', TsNs: ev.TsNs, Pid: pid, Tid: ev.Tid, Args: args})
+		return m.w.Write(traceout.Event{Name: name, Ph: 'B', TsNs: ev.TsNs, Pid: pid, Tid: ev.Tid, Args: args})
 	case 'E':
 		stack := m.open[ev.Tid]
 		if len(stack) == 0 {
@@ -58,7 +60,7 @@ func (m *markerJSON) add(ev markerEvent) error {
 		}
 		top := stack[len(stack)-1]
 		m.open[ev.Tid] = stack[:len(stack)-1]
-		return m.w.write(traceEvent{Name: top.name, Ph: 'E', TsNs: ev.TsNs, Pid: top.pid, Tid: ev.Tid})
+		return m.w.Write(traceout.Event{Name: top.name, Ph: 'E', TsNs: ev.TsNs, Pid: top.pid, Tid: ev.Tid})
 	case 'C':
 		v, err := strconv.ParseInt(ev.Value, 10, 64)
 		if err != nil {
@@ -66,8 +68,8 @@ func (m *markerJSON) add(ev markerEvent) error {
 			return nil
 		}
 		m.nameThread(ev, pid)
-		return m.w.write(traceEvent{Name: ev.Name, Ph: 'C', TsNs: ev.TsNs, Pid: pid, Tid: ev.Tid,
-			Args: []eventArg{intArg("value", v)}})
+		return m.w.Write(traceout.Event{Name: ev.Name, Ph: 'C', TsNs: ev.TsNs, Pid: pid, Tid: ev.Tid,
+			Args: []traceout.Arg{traceout.IntArg("value", v)}})
 	}
 	m.res.Skipped++
 	return nil
@@ -78,7 +80,7 @@ func (m *markerJSON) nameThread(ev markerEvent, pid int64) {
 		return
 	}
 	m.named[ev.Tid] = true
-	m.w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: pid, Tid: ev.Tid, Args: []eventArg{strArg("name", ev.Thread)}})
+	m.w.Write(traceout.Event{Name: "thread_name", Ph: 'M', Pid: pid, Tid: ev.Tid, Args: []traceout.Arg{traceout.StrArg("name", ev.Thread)}})
 }
 
 func (m *markerJSON) finish() error {
@@ -91,9 +93,9 @@ func (m *markerJSON) finish() error {
 		stack := m.open[tid]
 		for i := len(stack) - 1; i >= 0; i-- {
 			m.res.UnclosedBegins++
-			m.w.write(traceEvent{Name: stack[i].name, Ph: 'E', TsNs: m.lastNs, Pid: stack[i].pid, Tid: tid,
-				Args: []eventArg{boolArg("unclosed")}})
+			m.w.Write(traceout.Event{Name: stack[i].name, Ph: 'E', TsNs: m.lastNs, Pid: stack[i].pid, Tid: tid,
+				Args: []traceout.Arg{traceout.BoolArg("unclosed")}})
 		}
 	}
-	return m.w.close()
+	return m.w.Close()
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracebeat/tracebeat/decode/traceout"
+
 	"github.com/tracebeat/tracebeat/decode/recording"
 
 	"github.com/stretchr/testify/require"
@@ -127,12 +129,12 @@ func readPerfetto(t testing.TB, data []byte) *pfTrace {
 		}
 		flags := f.uint(ptSequenceFlags)
 		s := seqs[seqID]
-		if flags&seqIncrementalCleared != 0 {
+		if flags&traceout.SeqIncrementalCleared != 0 {
 			s = &seqState{cleared: true, names: map[uint64]string{}}
 			seqs[seqID] = s
 			if defs, ok := f.msg(ptTracePacketDefault); ok {
 				df := pbFields(t, defs)
-				require.EqualValues(t, clockDeltas, df.uint(ptDefaultsClockID), "the sequence's clock")
+				require.EqualValues(t, traceout.ClockDeltas, df.uint(ptDefaultsClockID), "the sequence's clock")
 				ev, _ := df.msg(ptDefaultsEvent)
 				s.track = pbFields(t, ev).uint(ptEventDefTrack)
 			}
@@ -142,7 +144,7 @@ func readPerfetto(t testing.TB, data []byte) *pfTrace {
 			continue
 		}
 		require.NotNil(t, s, "packet %d: an event on sequence %d before its state was cleared", out.Packets, seqID)
-		require.NotZero(t, flags&seqNeedsIncremental, "packet %d: an event using the sequence's state says so", out.Packets)
+		require.NotZero(t, flags&traceout.SeqNeedsIncremental, "packet %d: an event using the sequence's state says so", out.Packets)
 		if in, ok := f.msg(ptInternedData); ok {
 			for _, name := range pbFields(t, in).msgs(ptInternedNames) {
 				nf := pbFields(t, name)
@@ -163,18 +165,18 @@ func readPerfetto(t testing.TB, data []byte) *pfTrace {
 			name = n
 		}
 		switch e.uint(ptEventType) {
-		case eventSliceBegin:
+		case traceout.SliceBegin:
 			stacks[track] = append(stacks[track], open{name, ts})
-		case eventSliceEnd:
+		case traceout.SliceEnd:
 			st := stacks[track]
 			require.NotEmpty(t, st, "packet %d: an end with no slice open on its track", out.Packets)
 			top := st[len(st)-1]
 			stacks[track] = st[:len(st)-1]
 			k := threadOf[track]
 			out.Slices = append(out.Slices, pfSlice{Pid: k[0], Tid: k[1], Name: top.name, Start: top.start, End: ts, Depth: len(st) - 1})
-		case eventInstant:
+		case traceout.Instant:
 			out.Instants = append(out.Instants, name)
-		case eventCounter:
+		case traceout.Counter:
 			out.Counters[counterName[track]] = append(out.Counters[counterName[track]], int64(e.uint(ptEventCounterVal)))
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tracebeat/tracebeat/decode/traceout"
+
 	"github.com/tracebeat/tracebeat/decode/recording"
 
 	"github.com/tracebeat/tracebeat/internal/english"
@@ -81,13 +83,13 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 	// A SliceSink (the PNG) needs depths, not entry order: it takes
 	// frames as the pairer closes them, without the sort.
 	direct, _ := out.(SliceSink)
-	var events eventSink
+	var events traceout.Sink
 	if eventFormat(opts.Format) && direct == nil {
 		events = newEventSink(opts.Format, out)
 		// The process's own id is in its name; events carry a 1, which
 		// takes 4 to 6 bytes fewer in each of millions of JSON slices.
-		events.write(traceEvent{Name: "process_name", Ph: 'M', Pid: recordingPid, Tid: 0,
-			Args: []eventArg{strArg("name", fmt.Sprintf("java (pid %d)%s", rec.Pid, coarseTag(rec.Clock)))}})
+		events.Write(traceout.Event{Name: "process_name", Ph: 'M', Pid: recordingPid, Tid: 0,
+			Args: []traceout.Arg{traceout.StrArg("name", fmt.Sprintf("java (pid %d)%s", rec.Pid, coarseTag(rec.Clock)))}})
 		writeClockEvent(events, rec)
 	}
 	var stacks []threadStack
@@ -138,8 +140,8 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 			lane, fresh := lanes.place(span.start, span.end)
 			track = threadTrack{pid: virtualPid, tid: int64(lane), name: laneName(lane), named: fresh, virtual: t}
 			if fresh && events != nil && lane == 1 {
-				events.write(traceEvent{Name: "process_name", Ph: 'M', Pid: virtualPid, Tid: 0,
-					Args: []eventArg{strArg("name", fmt.Sprintf("virtual threads of java (pid %d)%s", rec.Pid, coarseTag(rec.Clock)))}})
+				events.Write(traceout.Event{Name: "process_name", Ph: 'M', Pid: virtualPid, Tid: 0,
+					Args: []traceout.Arg{traceout.StrArg("name", fmt.Sprintf("virtual threads of java (pid %d)%s", rec.Pid, coarseTag(rec.Clock)))}})
 			}
 			if direct != nil && err == nil {
 				if fresh {
@@ -176,12 +178,12 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 		return res, nil
 	}
 	if events != nil {
-		if ns, ok := events.(noteSink); ok {
+		if ns, ok := events.(traceout.NoteSink); ok {
 			for _, n := range append(slices.Clone(res.BuildNotes), recordingNotes(res)...) {
-				ns.note(n)
+				ns.Note(n)
 			}
 		}
-		return res, events.close()
+		return res, events.Close()
 	}
 	stacks = slowestStacks(stacks, top)
 	return res, writeRecordingSummary(out, res, stacks, name, opts)
@@ -206,10 +208,10 @@ type threadTrack struct {
 
 // writeClockEvent says how the recording was timed, where a viewer shows
 // it: an instant at the start on a track of its own ("tracebeat", tid 0).
-func writeClockEvent(w eventSink, rec *recording.Recording) {
-	w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: recordingPid, Tid: 0, Args: []eventArg{strArg("name", "tracebeat")}})
-	w.write(traceEvent{Name: rec.Clock.String(), Ph: 'i', Pid: recordingPid, Tid: 0,
-		Args: []eventArg{intArg("resolution_ns", int64(rec.Clock.Resolution()))}})
+func writeClockEvent(w traceout.Sink, rec *recording.Recording) {
+	w.Write(traceout.Event{Name: "thread_name", Ph: 'M', Pid: recordingPid, Tid: 0, Args: []traceout.Arg{traceout.StrArg("name", "tracebeat")}})
+	w.Write(traceout.Event{Name: rec.Clock.String(), Ph: 'i', Pid: recordingPid, Tid: 0,
+		Args: []traceout.Arg{traceout.IntArg("resolution_ns", int64(rec.Clock.Resolution()))}})
 }
 
 // coarseTag is what a process's name says of coarse times, so that a
@@ -224,23 +226,23 @@ func coarseTag(c recording.RecordingClock) string {
 // recordingPid is the process id a recording's events carry.
 const recordingPid = 1
 
-func writeThreadEvents(w eventSink, sorter *frameSorter, track threadTrack, t *recording.Thread, name func(int) string, ids bool) error {
+func writeThreadEvents(w traceout.Sink, sorter *frameSorter, track threadTrack, t *recording.Thread, name func(int) string, ids bool) error {
 	if track.named {
-		w.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: track.pid, Tid: track.tid, Args: []eventArg{strArg("name", track.name)}})
+		w.Write(traceout.Event{Name: "thread_name", Ph: 'M', Pid: track.pid, Tid: track.tid, Args: []traceout.Arg{traceout.StrArg("name", track.name)}})
 	}
-	var who []eventArg // on a lane, the virtual thread
+	var who []traceout.Arg // on a lane, the virtual thread
 	if v := track.virtual; v != nil {
-		who = append(who, intArg("vtid", v.Tid))
+		who = append(who, traceout.IntArg("vtid", v.Tid))
 		if v.Name != "" {
-			who = append(who, strArg("thread", v.Name))
+			who = append(who, traceout.StrArg("thread", v.Name))
 		}
 	}
 	first := true
 	return sorter.each(func(f Frame) error {
 		if first && t.Lost > 0 {
 			// An instant event where the kept records start says what is missing.
-			w.write(traceEvent{Name: fmt.Sprintf("%d earlier records lost (buffer full)", t.Lost), Cat: "tracebeat",
-				Ph: 'i', TsNs: int64(f.Start), Pid: track.pid, Tid: track.tid, Args: append([]eventArg{intArg("lost", t.Lost)}, who...)})
+			w.Write(traceout.Event{Name: fmt.Sprintf("%d earlier records lost (buffer full)", t.Lost), Cat: "tracebeat",
+				Ph: 'i', TsNs: int64(f.Start), Pid: track.pid, Tid: track.tid, Args: append([]traceout.Arg{traceout.IntArg("lost", t.Lost)}, who...)})
 		}
 		first = false
 		args := frameArgs(f, ids)
@@ -250,7 +252,7 @@ func writeThreadEvents(w eventSink, sorter *frameSorter, track threadTrack, t *r
 		if who != nil {
 			args = append(args, who...)
 		}
-		return w.write(traceEvent{Name: name(f.MethodID), Ph: 'X',
+		return w.Write(traceout.Event{Name: name(f.MethodID), Ph: 'X',
 			TsNs: int64(f.Start), DurNs: int64(f.Cost()), Pid: track.pid, Tid: track.tid, Args: args})
 	})
 }

@@ -3,6 +3,8 @@ package decode
 import (
 	"errors"
 	"math"
+
+	"github.com/tracebeat/tracebeat/decode/traceout"
 )
 
 // A SliceSink takes a decode's slices instead of bytes: an io.Writer that
@@ -40,20 +42,23 @@ func sliceOfFrame(s SliceSink, pid, tid int64, name string, f Frame) error {
 // ends, B/E pairs by their order.
 type sliceAdapter struct {
 	sink   SliceSink
-	tracks map[threadKey]*sliceTrack
+	tracks map[trackKey]*sliceTrack
 }
 
 type sliceTrack struct {
 	ends  []int64 // ends of the complete events enclosing the next one
-	begun []traceEvent
+	begun []traceout.Event
 }
 
+// trackKey names a thread's track: its process and thread ids.
+type trackKey struct{ pid, tid int64 }
+
 func newSliceAdapter(s SliceSink) *sliceAdapter {
-	return &sliceAdapter{sink: s, tracks: map[threadKey]*sliceTrack{}}
+	return &sliceAdapter{sink: s, tracks: map[trackKey]*sliceTrack{}}
 }
 
 func (a *sliceAdapter) track(pid, tid int64) *sliceTrack {
-	k := threadKey{pid, tid}
+	k := trackKey{pid, tid}
 	t := a.tracks[k]
 	if t == nil {
 		t = &sliceTrack{}
@@ -62,11 +67,11 @@ func (a *sliceAdapter) track(pid, tid int64) *sliceTrack {
 	return t
 }
 
-func (a *sliceAdapter) write(e traceEvent) error {
+func (a *sliceAdapter) Write(e traceout.Event) error {
 	switch e.Ph {
 	case 'M':
 		if e.Name == "thread_name" {
-			a.sink.Thread(e.Pid, e.Tid, argString(e.Args, "name"))
+			a.sink.Thread(e.Pid, e.Tid, traceout.ArgString(e.Args, "name"))
 		}
 	case 'X':
 		t := a.track(e.Pid, e.Tid)
@@ -80,7 +85,7 @@ func (a *sliceAdapter) write(e traceEvent) error {
 		if n := len(t.ends); n > 0 {
 			end = min(end, t.ends[n-1]) // a callee ends within its caller, as the other formats show it
 		}
-		if err := a.sink.Slice(e.Pid, e.Tid, e.Name, e.TsNs, end, len(t.ends), hasFlag(e.Args, "unclosed")); err != nil {
+		if err := a.sink.Slice(e.Pid, e.Tid, e.Name, e.TsNs, end, len(t.ends), traceout.HasFlag(e.Args, "unclosed")); err != nil {
 			return err
 		}
 		t.ends = append(t.ends, end)
@@ -95,12 +100,12 @@ func (a *sliceAdapter) write(e traceEvent) error {
 		}
 		b := t.begun[n-1]
 		t.begun = t.begun[:n-1]
-		return a.sink.Slice(e.Pid, e.Tid, b.Name, b.TsNs, e.TsNs, n-1, hasFlag(e.Args, "unclosed"))
+		return a.sink.Slice(e.Pid, e.Tid, b.Name, b.TsNs, e.TsNs, n-1, traceout.HasFlag(e.Args, "unclosed"))
 	}
 	return nil
 }
 
-func (a *sliceAdapter) close() error {
+func (a *sliceAdapter) Close() error {
 	for _, t := range a.tracks {
 		if len(t.begun) > 0 {
 			return errors.New("slices: a begin without its end reached the end of the trace")

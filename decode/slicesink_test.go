@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tracebeat/tracebeat/decode/traceout"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -53,7 +55,7 @@ func (r *sliceRecorder) Write([]byte) (int, error) {
 func (r *sliceRecorder) Thread(pid, tid int64, name string) { r.threads[[2]int64{pid, tid}] = name }
 
 func (r *sliceRecorder) Slice(pid, tid int64, name string, start, end int64, depth int, _ bool) error {
-	r.slices = append(r.slices, pfSlice{Pid: pid, Tid: tid, Name: validUTF8(name), Start: start, End: end, Depth: depth})
+	r.slices = append(r.slices, pfSlice{Pid: pid, Tid: tid, Name: traceout.ValidUTF8(name), Start: start, End: end, Depth: depth})
 	r.liftsAt = append(r.liftsAt, r.lifts[[2]int64{pid, tid}])
 	return nil
 }

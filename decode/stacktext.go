@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tracebeat/tracebeat/decode/traceout"
 )
 
 // WriteStacksText writes stacks as indented, named call trees. Key methods
@@ -130,15 +132,15 @@ func WriteStacksJSON(w io.Writer, stacks []Stack, names *MethodNames) error {
 func writeStacksEvents(w io.Writer, format Format, stacks []Stack, names *MethodNames) error {
 	const pid = 1
 	sink := newEventSink(format, w)
-	sink.write(traceEvent{Name: "process_name", Ph: 'M', Pid: pid, Args: []eventArg{strArg("name", "tracebeat decode: stacks")}})
+	sink.Write(traceout.Event{Name: "process_name", Ph: 'M', Pid: pid, Args: []traceout.Arg{traceout.StrArg("name", "tracebeat decode: stacks")}})
 	for i, s := range stacks {
 		tid := int64(i + 1)
 		unit := int64(time.Millisecond)
 		if s.Unit != 0 {
 			unit = int64(s.Unit)
 		}
-		sink.write(traceEvent{Name: "thread_name", Ph: 'M', Pid: pid, Tid: tid,
-			Args: []eventArg{strArg("name", fmt.Sprintf("stack %d: %s", i+1, s.formatCost(s.Cost())))}})
+		sink.Write(traceout.Event{Name: "thread_name", Ph: 'M', Pid: pid, Tid: tid,
+			Args: []traceout.Arg{traceout.StrArg("name", fmt.Sprintf("stack %d: %s", i+1, s.formatCost(s.Cost())))}})
 		marks := s.KeyMarks()
 		cursor := []int64{0} // by depth: where the next call at that depth starts
 		for k, l := range s.Lines {
@@ -147,12 +149,12 @@ func writeStacksEvents(w io.Writer, format Format, stacks []Stack, names *Method
 			}
 			start := cursor[l.Depth]
 			cost := min(l.Cost, (1<<62)/unit) // a damaged cost must not wrap around
-			args := []eventArg{intArg("count", int64(l.Count))}
+			args := []traceout.Arg{traceout.IntArg("count", int64(l.Count))}
 			if marks[k] {
-				args = append(args, boolArg("key"))
+				args = append(args, traceout.BoolArg("key"))
 			}
 			args = appendFrameFlags(args, Frame{Unclosed: l.Unclosed, NoEnter: l.NoEnter})
-			if err := sink.write(traceEvent{Name: names.Name(l.MethodID), Ph: 'X', TsNs: start, DurNs: cost * unit,
+			if err := sink.Write(traceout.Event{Name: names.Name(l.MethodID), Ph: 'X', TsNs: start, DurNs: cost * unit,
 				Pid: pid, Tid: tid, Args: args}); err != nil {
 				return err
 			}
@@ -160,5 +162,5 @@ func writeStacksEvents(w io.Writer, format Format, stacks []Stack, names *Method
 			cursor[l.Depth+1] = start
 		}
 	}
-	return sink.close()
+	return sink.Close()
 }

@@ -1,4 +1,4 @@
-package decode
+package traceout
 
 import (
 	"bufio"
@@ -54,19 +54,19 @@ const (
 	htmlNoEnter  = 2
 )
 
-func newHTMLWriter(w io.Writer, title string) *htmlWriter {
+func NewHTMLWriter(w io.Writer, title string) *htmlWriter {
 	h := &htmlWriter{bw: bufio.NewWriterSize(w, 1<<16), threads: map[threadKey]*htmlThread{}, names: map[string]int{}, title: title}
 	h.bw.WriteString(htmlview.Head(title))
 	return h
 }
 
-func (h *htmlWriter) write(e traceEvent) error {
+func (h *htmlWriter) Write(e Event) error {
 	if h.err != nil {
 		return h.err
 	}
 	switch e.Ph {
 	case 'M':
-		name := argString(e.Args, "name")
+		name := ArgString(e.Args, "name")
 		switch e.Name {
 		case "process_name":
 			if h.process == "" {
@@ -94,10 +94,10 @@ func (h *htmlWriter) write(e traceEvent) error {
 			dur = end - e.TsNs
 		}
 		flags := uint64(0)
-		if hasFlag(e.Args, "unclosed") {
+		if HasFlag(e.Args, "unclosed") {
 			flags |= htmlUnclosed
 		}
-		if hasFlag(e.Args, "startedBeforeBuffer") {
+		if HasFlag(e.Args, "startedBeforeBuffer") {
 			flags |= htmlNoEnter
 		}
 		t.slice(h.name(e.Name), e.TsNs, dur, len(t.open), flags)
@@ -175,7 +175,7 @@ func (h *htmlWriter) flush(t *htmlThread) {
 	t.packed = t.packed[:0]
 }
 
-func (h *htmlWriter) close() error {
+func (h *htmlWriter) Close() error {
 	for _, t := range h.order {
 		for n := len(t.begun); n > 0; n = len(t.begun) { // begun, never ended: to the last time
 			b := t.begun[n-1]

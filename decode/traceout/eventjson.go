@@ -1,4 +1,4 @@
-package decode
+package traceout
 
 import (
 	"bufio"
@@ -9,7 +9,7 @@ import (
 )
 
 // traceEvent is one Chrome trace-event ("Trace Event Format") event.
-type traceEvent struct {
+type Event struct {
 	Name  string
 	Cat   string
 	Ph    byte // 'X', 'B', 'E', 'C', 'M', 'i'
@@ -17,30 +17,30 @@ type traceEvent struct {
 	DurNs int64 // written for 'X' only
 	Pid   int64
 	Tid   int64
-	Args  []eventArg
+	Args  []Arg
 }
 
-type eventArg struct {
+type Arg struct {
 	Key  string
 	Str  string
 	Int  int64
 	Kind byte // 's', 'i' or 'b' (Int != 0 is true)
 }
 
-func strArg(k, v string) eventArg       { return eventArg{Key: k, Str: v, Kind: 's'} }
-func intArg(k string, v int64) eventArg { return eventArg{Key: k, Int: v, Kind: 'i'} }
-func boolArg(k string) eventArg         { return eventArg{Key: k, Int: 1, Kind: 'b'} }
+func StrArg(k, v string) Arg       { return Arg{Key: k, Str: v, Kind: 's'} }
+func IntArg(k string, v int64) Arg { return Arg{Key: k, Int: v, Kind: 'i'} }
+func BoolArg(k string) Arg         { return Arg{Key: k, Int: 1, Kind: 'b'} }
 
 // eventSink takes the events of a decode in the order a viewer shows
 // them: trace-event JSON (traceEventWriter) or a Perfetto trace
 // (perfettoWriter).
-type eventSink interface {
-	write(traceEvent) error
-	close() error
+type Sink interface {
+	Write(Event) error
+	Close() error
 }
 
-// noteSink is an eventSink that shows decode's notes with the trace.
-type noteSink interface{ note(string) }
+// NoteSink is an eventSink that shows decode's notes with the trace.
+type NoteSink interface{ Note(string) }
 
 // traceEventWriter streams {"traceEvents":[...],"displayTimeUnit":"ms"},
 // on one line (a newline per event would be a byte of the 160 a slice
@@ -58,13 +58,13 @@ type traceEventWriter struct {
 // maxQuotedNames bounds the bytes the quoted-name cache holds.
 const maxQuotedNames = 16 << 20
 
-func newTraceEventWriter(w io.Writer) *traceEventWriter {
+func NewJSONWriter(w io.Writer) *traceEventWriter {
 	t := &traceEventWriter{bw: bufio.NewWriterSize(w, 256*1024)}
 	t.bw.WriteString(`{"traceEvents":[`)
 	return t
 }
 
-func (t *traceEventWriter) write(e traceEvent) error {
+func (t *traceEventWriter) Write(e Event) error {
 	b := t.buf[:0]
 	if t.count > 0 {
 		b = append(b, ',')
@@ -130,7 +130,7 @@ func (t *traceEventWriter) appendName(b []byte, name string) []byte {
 	return b
 }
 
-func (t *traceEventWriter) close() error {
+func (t *traceEventWriter) Close() error {
 	t.bw.WriteString("],\"displayTimeUnit\":\"ms\"}\n")
 	return t.bw.Flush()
 }
@@ -189,10 +189,10 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// validUTF8 is s with each byte that is not part of UTF-8 replaced by
+// ValidUTF8 is s with each byte that is not part of UTF-8 replaced by
 // U+FFFD, as appendJSONString writes it: the JSON and Perfetto traces
 // spell a damaged name the same.
-func validUTF8(s string) string {
+func ValidUTF8(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}

@@ -1,4 +1,4 @@
-package decode
+package traceout
 
 import "math"
 
@@ -63,8 +63,8 @@ func (n *nesting[V]) allKnown() bool {
 	return true
 }
 
-// hasFlag reports whether args hold the boolean key set.
-func hasFlag(args []eventArg, key string) bool {
+// HasFlag reports whether args hold the boolean key set.
+func HasFlag(args []Arg, key string) bool {
 	for _, a := range args {
 		if a.Key == key && a.Kind == 'b' {
 			return a.Int != 0

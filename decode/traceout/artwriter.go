@@ -1,4 +1,4 @@
-package decode
+package traceout
 
 import (
 	"bufio"
@@ -49,7 +49,7 @@ const (
 	artUnwind = 2 // an exit by an exception: a call whose exit was not recorded
 )
 
-func newArtWriter(w io.Writer) *artWriter {
+func NewArtWriter(w io.Writer) *artWriter {
 	a := &artWriter{out: w, threads: map[threadKey]*artThread{}, methods: map[string]uint32{}}
 	a.tmp, a.err = os.CreateTemp("", "tracebeat-art-*")
 	if a.err == nil {
@@ -60,13 +60,13 @@ func newArtWriter(w io.Writer) *artWriter {
 
 var pidInName = regexp.MustCompile(`\(pid (\d+)\)`)
 
-func (a *artWriter) write(e traceEvent) error {
+func (a *artWriter) Write(e Event) error {
 	if a.err != nil {
 		return a.err
 	}
 	switch e.Ph {
 	case 'M':
-		name := argString(e.Args, "name")
+		name := ArgString(e.Args, "name")
 		switch e.Name {
 		case "process_name":
 			if m := pidInName.FindStringSubmatch(name); m != nil && a.pid == 0 {
@@ -80,7 +80,7 @@ func (a *artWriter) write(e traceEvent) error {
 		t := a.thread(e.Pid, e.Tid)
 		a.closeUntil(t, e.TsNs)
 		m := a.method(e.Name)
-		t.open.push(e.TsNs, e.DurNs, artOpen{method: m, unclosed: hasFlag(e.Args, "unclosed")})
+		t.open.push(e.TsNs, e.DurNs, artOpen{method: m, unclosed: HasFlag(e.Args, "unclosed")})
 		a.record(t, m|artEnter, e.TsNs)
 	case 'B':
 		t := a.thread(e.Pid, e.Tid)
@@ -154,7 +154,7 @@ func (a *artWriter) record(t *artThread, value uint32, ns int64) {
 	a.records.Write(b[:])
 }
 
-func (a *artWriter) close() error {
+func (a *artWriter) Close() error {
 	for _, t := range a.order {
 		a.closeUntil(t, math.MaxInt64)
 	}

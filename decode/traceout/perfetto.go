@@ -1,4 +1,4 @@
-package decode
+package traceout
 
 import (
 	"bufio"
@@ -96,29 +96,29 @@ const (
 	pbClockTimestamp  = 2  // ClockSnapshot.Clock.timestamp
 	pbClockIncrement  = 3  // ClockSnapshot.Clock.is_incremental
 
-	eventSliceBegin = 1 // TrackEvent.Type
-	eventSliceEnd   = 2
-	eventInstant    = 3
-	eventCounter    = 4
+	SliceBegin = 1 // TrackEvent.Type
+	SliceEnd   = 2
+	Instant    = 3
+	Counter    = 4
 
-	seqIncrementalCleared = 1 // TracePacket.SequenceFlags
-	seqNeedsIncremental   = 2
+	SeqIncrementalCleared = 1 // TracePacket.SequenceFlags
+	SeqNeedsIncremental   = 2
 
 	clockBoottime = 6  // BuiltinClock.BUILTIN_CLOCK_BOOTTIME
-	clockDeltas   = 64 // the first sequence-scoped clock id
+	ClockDeltas   = 64 // the first sequence-scoped clock id
 )
 
-func newPerfettoWriter(w io.Writer) *perfettoWriter {
+func NewPerfettoWriter(w io.Writer) *perfettoWriter {
 	return &perfettoWriter{bw: bufio.NewWriterSize(w, 256*1024), threads: map[threadKey]*perfettoThread{},
 		procs: map[int64]bool{}, counter: map[counterKey]uint64{}, nextSeq: 1}
 }
 
-func (p *perfettoWriter) write(e traceEvent) error {
+func (p *perfettoWriter) Write(e Event) error {
 	if p.err != nil {
 		return p.err
 	}
 	if e.Ph == 'M' {
-		name := argString(e.Args, "name")
+		name := ArgString(e.Args, "name")
 		switch e.Name {
 		case "process_name":
 			p.process(e.Pid, name)
@@ -132,14 +132,14 @@ func (p *perfettoWriter) write(e traceEvent) error {
 	p.closeUntil(t, e.TsNs)
 	switch e.Ph {
 	case 'X':
-		p.event(t, e.TsNs, eventSliceBegin, e.Name, e.Args)
+		p.event(t, e.TsNs, SliceBegin, e.Name, e.Args)
 		t.ends.push(e.TsNs, e.DurNs, struct{}{})
 	case 'B':
-		p.event(t, e.TsNs, eventSliceBegin, e.Name, e.Args)
+		p.event(t, e.TsNs, SliceBegin, e.Name, e.Args)
 	case 'E':
-		p.event(t, e.TsNs, eventSliceEnd, "", e.Args)
+		p.event(t, e.TsNs, SliceEnd, "", e.Args)
 	case 'i':
-		p.event(t, e.TsNs, eventInstant, e.Name, e.Args)
+		p.event(t, e.TsNs, Instant, e.Name, e.Args)
 	case 'C':
 		p.count(t, e)
 	}
@@ -148,10 +148,10 @@ func (p *perfettoWriter) write(e traceEvent) error {
 
 // closeUntil ends the complete events of t that end by ts.
 func (p *perfettoWriter) closeUntil(t *perfettoThread, ts int64) {
-	t.ends.closeUntil(ts, func(end int64, _ struct{}) { p.event(t, end, eventSliceEnd, "", nil) })
+	t.ends.closeUntil(ts, func(end int64, _ struct{}) { p.event(t, end, SliceEnd, "", nil) })
 }
 
-func (p *perfettoWriter) close() error {
+func (p *perfettoWriter) Close() error {
 	for _, t := range p.order {
 		p.closeUntil(t, math.MaxInt64)
 	}
@@ -197,16 +197,16 @@ func (p *perfettoWriter) thread(pid, tid int64) *perfettoThread {
 
 	pkt := p.pkt[:0]
 	pkt = appendVarintField(pkt, pbSequenceID, uint64(t.seq))
-	pkt = appendVarintField(pkt, pbSequenceFlags, seqIncrementalCleared)
+	pkt = appendVarintField(pkt, pbSequenceFlags, SeqIncrementalCleared)
 	var defaults, eventDefaults []byte
 	eventDefaults = appendVarintField(eventDefaults, pbEventDefTrack, t.uuid)
-	defaults = appendVarintField(defaults, pbDefaultsClockID, clockDeltas)
+	defaults = appendVarintField(defaults, pbDefaultsClockID, ClockDeltas)
 	defaults = appendBytesField(defaults, pbDefaultsEvent, eventDefaults)
 	pkt = appendBytesField(pkt, pbTracePacketDefault, defaults)
 	// The sequence's clock counts in deltas from 0 on the boot clock:
 	// timestamps are the decode's own (from the recording's start).
 	var snapshot, clock []byte
-	clock = appendVarintField(clock[:0], pbClockID, clockDeltas)
+	clock = appendVarintField(clock[:0], pbClockID, ClockDeltas)
 	clock = appendVarintField(clock, pbClockTimestamp, 0)
 	clock = appendVarintField(clock, pbClockIncrement, 1)
 	snapshot = appendBytesField(snapshot, pbSnapshotClocks, clock)
@@ -239,16 +239,16 @@ func (p *perfettoWriter) describeThread(t *perfettoThread, pid, tid int64, name 
 }
 
 // event writes one track event on t's sequence at ts.
-func (p *perfettoWriter) event(t *perfettoThread, ts int64, typ uint64, name string, args []eventArg) {
+func (p *perfettoWriter) event(t *perfettoThread, ts int64, typ uint64, name string, args []Arg) {
 	pkt := p.eventHeader(t, ts)
 	ev := p.body[:0]
 	ev = appendVarintField(ev, pbEventType, typ)
-	if typ != eventSliceEnd {
+	if typ != SliceEnd {
 		iid, fresh := t.intern(name)
 		if fresh {
 			var entry, interned []byte
 			entry = appendVarintField(entry, pbNameIID, iid)
-			entry = appendStringField(entry, pbNameName, validUTF8(name))
+			entry = appendStringField(entry, pbNameName, ValidUTF8(name))
 			interned = appendBytesField(interned, pbInternedNames, entry)
 			pkt = appendBytesField(pkt, pbInternedData, interned)
 		}
@@ -269,12 +269,12 @@ func (p *perfettoWriter) eventHeader(t *perfettoThread, ts int64) []byte {
 	t.lastTs += delta
 	pkt := appendVarintField(p.pkt[:0], pbTimestamp, uint64(delta))
 	pkt = appendVarintField(pkt, pbSequenceID, uint64(t.seq))
-	return appendVarintField(pkt, pbSequenceFlags, seqNeedsIncremental)
+	return appendVarintField(pkt, pbSequenceFlags, SeqNeedsIncremental)
 }
 
 // count writes a counter value on the process's counter track of that
 // name, described the first time.
-func (p *perfettoWriter) count(t *perfettoThread, e traceEvent) {
+func (p *perfettoWriter) count(t *perfettoThread, e Event) {
 	var value int64
 	for _, a := range e.Args {
 		if a.Kind == 'i' {
@@ -303,7 +303,7 @@ func (p *perfettoWriter) count(t *perfettoThread, e traceEvent) {
 		p.flush()
 	}
 	pkt := p.eventHeader(t, e.TsNs)
-	ev := appendVarintField(p.body[:0], pbEventType, eventCounter)
+	ev := appendVarintField(p.body[:0], pbEventType, Counter)
 	ev = appendVarintField(ev, pbEventTrackUUID, uuid)
 	ev = appendVarintField(ev, pbEventCounterVal, uint64(value))
 	p.body = ev
@@ -341,7 +341,7 @@ func (p *perfettoWriter) flush() {
 
 // appendAnnotations adds the event's arguments as debug annotations; the
 // method id of a slice is left out, as in the JSON: it is the name's.
-func appendAnnotations(ev []byte, args []eventArg) []byte {
+func appendAnnotations(ev []byte, args []Arg) []byte {
 	for _, a := range args {
 		if a.Key == "id" {
 			continue
@@ -361,7 +361,7 @@ func appendAnnotations(ev []byte, args []eventArg) []byte {
 	return ev
 }
 
-func argString(args []eventArg, key string) string {
+func ArgString(args []Arg, key string) string {
 	for _, a := range args {
 		if a.Key == key {
 			return a.Str
@@ -398,5 +398,5 @@ func appendBytesField(b []byte, field int, v []byte) []byte {
 // appendStringField writes a string field; Perfetto's strings are UTF-8,
 // so what is not (a damaged name) is written as U+FFFD, as in the JSON.
 func appendStringField(b []byte, field int, v string) []byte {
-	return protowire.AppendStringField(b, field, validUTF8(v))
+	return protowire.AppendStringField(b, field, ValidUTF8(v))
 }

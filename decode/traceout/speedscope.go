@@ -1,4 +1,4 @@
-package decode
+package traceout
 
 import (
 	"bufio"
@@ -42,16 +42,16 @@ type ssThread struct {
 	written    int          // profiles of it written so far
 }
 
-func newSpeedscopeWriter(w io.Writer) *speedscopeWriter {
+func NewSpeedscopeWriter(w io.Writer) *speedscopeWriter {
 	s := &speedscopeWriter{bw: bufio.NewWriterSize(w, 1<<16), threads: map[threadKey]*ssThread{}, frames: map[string]int{}}
 	s.bw.WriteString(`{"$schema":"https://www.speedscope.app/file-format-schema.json","exporter":"tracebeat","activeProfileIndex":0,"profiles":[`)
 	return s
 }
 
-func (s *speedscopeWriter) write(e traceEvent) error {
+func (s *speedscopeWriter) Write(e Event) error {
 	switch e.Ph {
 	case 'M':
-		name := argString(e.Args, "name")
+		name := ArgString(e.Args, "name")
 		switch e.Name {
 		case "thread_name":
 			s.thread(e.Pid, e.Tid).name = name
@@ -199,7 +199,7 @@ func (s *speedscopeWriter) profile(t *ssThread) {
 	t.events, t.any = nil, false
 }
 
-func (s *speedscopeWriter) close() error {
+func (s *speedscopeWriter) Close() error {
 	if c := s.cur; c != nil {
 		s.closeUntil(c, math.MaxInt64)
 		s.endStream(c)
