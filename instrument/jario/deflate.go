@@ -2,8 +2,8 @@ package jario
 
 import (
 	"bytes"
-	"compress/flate"
 	"errors"
+	"github.com/klauspost/compress/flate"
 	"sync"
 )
 
