@@ -3,8 +3,8 @@
 // It reads five kinds of input:
 //
 //   - Recordings of tracebeat's JVM runtime (package jvmruntime; the
-//     format is in recording/RECORDING.md): every thread's enters and exits with
-//     nanosecond times. Each thread is paired on its own; the result is a
+//     format is in recording/RECORDING.md): every thread's enters and
+//     exits with nanosecond times. Each thread is paired on its own; the result is a
 //     text summary of the slowest call trees or trace-event JSON with one
 //     track per thread.
 //   - Matrix stack reports: lines of "depth,methodId,count,costMs", or the
@@ -26,4 +26,8 @@
 // of records (trace-event JSON from buffers is put in entry order by an
 // external merge sort that spills to temporary files). Stack reports are
 // small and read whole.
+//
+// The recording format's reader is package decode/recording; the trace
+// formats decode writes (trace-event JSON, Perfetto, art, speedscope,
+// HTML) are package decode/traceout's writers, fed through its Sink.
 package decode
