@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"path"
 	"sort"
 	"testing"
@@ -402,16 +401,25 @@ func TestConstantPoolEditing(t *testing.T) {
 	_, err = cf.Parse(after)
 	require.NoError(t, err)
 
-	// A full pool is a clear error.
-	for k := 0; ; k++ {
-		_, err = p.AddUtf8(fmt.Sprintf("filler%d", k))
-		if err != nil {
-			break
-		}
-		require.Less(t, k, 70000)
+	// A full pool is a clear error. Integers fill it (they are looked up
+	// by a map; a Utf8 lookup scans the pool) up to one free slot, which
+	// a Utf8 takes.
+	for k := int32(0); p.Count() < 65534; k++ {
+		_, err = p.AddInteger(10_000_000 + k)
+		require.NoError(t, err)
 	}
-	require.ErrorIs(t, err, cf.ErrPoolFull)
+	last, err := p.AddUtf8("the last one")
+	require.NoError(t, err)
+	assert.Equal(t, uint16(65534), last)
 	assert.Equal(t, 65535, p.Count())
+	_, err = p.AddUtf8("one too many")
+	require.ErrorIs(t, err, cf.ErrPoolFull)
+	_, err = p.AddInteger(-1)
+	require.ErrorIs(t, err, cf.ErrPoolFull)
+	// What is there is still found when the pool is full.
+	again, err = p.AddUtf8("the last one")
+	require.NoError(t, err)
+	assert.Equal(t, last, again)
 }
 
 func TestLongDoubleTakeTwoSlots(t *testing.T) {
