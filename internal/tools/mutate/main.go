@@ -1,0 +1,442 @@
+// Command mutate measures how well a package's tests catch bugs: it makes
+// one small change at a time in the package's code (a mutant: a boundary
+// or a comparison flipped, an operator of arithmetic swapped, ++ for --,
+// a negation dropped), runs the package's tests against it, and counts
+// the mutants the tests kill. scripts/mutate.sh runs it over the core
+// packages; docs/testing.md holds the scores and the survivors.
+//
+// The tree is never written: each mutant reaches the compiler through
+// `go test -overlay`, so runs share the build cache and a killed run
+// leaves nothing behind. A package's tests are those of its directory and
+// the directories below it (decode's tests cover decode/traceout's
+// writers). Mutants in code no test runs (the coverage of one run of the
+// tests) are not run and count as survivors.
+//
+// Usage: go run ./internal/tools/mutate [-workers N] [-skip REGEXP]
+// [-equivalent FILE] [-sample K] [-v] DIR...
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// mutant is one change: the operator at offset off of file replaced.
+type mutant struct {
+	file      string // path relative to the module root
+	line, col int
+	off       int
+	from, to  string
+	kind      string
+	status    string // killed, lived, not-covered, timed-out, not-viable, equivalent
+}
+
+func (m *mutant) where() string { return fmt.Sprintf("%s:%d:%d", m.file, m.line, m.col) }
+
+// flips are the changes tried at each operator, as gremlins' default set:
+// conditionals boundary and negation, arithmetic base.
+var flips = map[token.Token][]struct {
+	to   string
+	kind string
+}{
+	token.LSS: {{"<=", "boundary"}, {">=", "negation"}},
+	token.LEQ: {{"<", "boundary"}, {">", "negation"}},
+	token.GTR: {{">=", "boundary"}, {"<=", "negation"}},
+	token.GEQ: {{">", "boundary"}, {"<", "negation"}},
+	token.EQL: {{"!=", "negation"}},
+	token.NEQ: {{"==", "negation"}},
+	token.ADD: {{"-", "arithmetic"}},
+	token.SUB: {{"+", "arithmetic"}},
+	token.MUL: {{"/", "arithmetic"}},
+	token.QUO: {{"*", "arithmetic"}},
+	token.REM: {{"*", "arithmetic"}},
+	token.INC: {{"--", "increment"}},
+	token.DEC: {{"++", "increment"}},
+}
+
+func main() {
+	workers := flag.Int("workers", runtime.NumCPU(), "mutants tested at once")
+	skip := flag.String("skip", "", "tests left out (go test -skip)")
+	equivalentFile := flag.String("equivalent", "", "file of mutants known equivalent: lines `file:line:col from to  # why`")
+	sample := flag.Int("sample", 1, "test every K-th mutant only (a quick look)")
+	verbose := flag.Bool("v", false, "print every mutant's outcome")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: mutate [-workers N] [-skip REGEXP] [-equivalent FILE] [-sample K] [-v] DIR...")
+		os.Exit(2)
+	}
+	equivalent, err := readEquivalent(*equivalentFile)
+	if err != nil {
+		fail(err)
+	}
+	var total counts
+	for _, dir := range flag.Args() {
+		c, err := mutatePackage(filepath.Clean(dir), *workers, *skip, *sample, *verbose, equivalent)
+		if err != nil {
+			fail(fmt.Errorf("%s: %w", dir, err))
+		}
+		fmt.Printf("mutate: %s %s\n", dir, c)
+		total.add(c)
+		total.packages++
+	}
+	fmt.Printf("mutate: packages=%d mutants=%d killed=%d survived=%d timed_out=%d score=%s\n",
+		total.packages, total.mutants(), total.killed, total.survived(), total.timedOut, total.score())
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "mutate:", err)
+	os.Exit(1)
+}
+
+// counts are the outcomes of a package's mutants.
+type counts struct {
+	packages                                               int
+	killed, lived, notCovered, timedOut, notViable, equiv int
+}
+
+func (c *counts) add(o counts) {
+	c.killed += o.killed
+	c.lived += o.lived
+	c.notCovered += o.notCovered
+	c.timedOut += o.timedOut
+	c.notViable += o.notViable
+	c.equiv += o.equiv
+}
+
+// mutants counts those that compile and are not known equivalent.
+func (c counts) mutants() int  { return c.killed + c.timedOut + c.survived() }
+func (c counts) survived() int { return c.lived + c.notCovered }
+
+// score is the share of mutants the tests detect (killed or made to hang).
+func (c counts) score() string {
+	if c.mutants() == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(c.killed+c.timedOut)/float64(c.mutants()))
+}
+
+func (c counts) String() string {
+	return fmt.Sprintf("mutants=%d killed=%d survived=%d (lived %d, not covered %d) timed_out=%d equivalent=%d not_viable=%d score=%s",
+		c.mutants(), c.killed, c.survived(), c.lived, c.notCovered, c.timedOut, c.equiv, c.notViable, c.score())
+}
+
+// readEquivalent reads the mutants written down as equivalent, keyed
+// "file:line:col from to".
+func readEquivalent(path string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if path == "" {
+		return out, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	for n, line := range strings.Split(string(data), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) != 3 {
+			return nil, fmt.Errorf("%s:%d: want `file:line:col from to  # why`", path, n+1)
+		}
+		out[strings.Join(f, " ")] = true
+	}
+	return out, nil
+}
+
+func mutatePackage(dir string, workers int, skip string, sample int, verbose bool, equivalent map[string]bool) (counts, error) {
+	var c counts
+	files, err := sourceFiles(dir)
+	if err != nil {
+		return c, err
+	}
+	cover, baseline, err := coverage(dir, skip)
+	if err != nil {
+		return c, err
+	}
+	var all []*mutant
+	for _, f := range files {
+		ms, err := findMutants(f)
+		if err != nil {
+			return c, err
+		}
+		all = append(all, ms...)
+	}
+	var todo []*mutant
+	for i, m := range all {
+		if i%sample != 0 {
+			continue
+		}
+		switch {
+		case equivalent[fmt.Sprintf("%s %s %s", m.where(), m.from, m.to)]:
+			m.status = "equivalent"
+		case !cover.covers(m):
+			m.status = "not-covered"
+		default:
+			todo = append(todo, m)
+		}
+	}
+	// A mutant that hangs is stopped at ten times the tests' own time.
+	timeout := max(10*baseline, 30*time.Second)
+	work := make(chan *mutant)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for m := range work {
+				m.status = runMutant(dir, m, skip, timeout)
+			}
+		})
+	}
+	for _, m := range todo {
+		work <- m
+	}
+	close(work)
+	wg.Wait()
+	for i, m := range all {
+		if i%sample != 0 {
+			continue
+		}
+		switch m.status {
+		case "killed":
+			c.killed++
+		case "lived":
+			c.lived++
+		case "not-covered":
+			c.notCovered++
+		case "timed-out":
+			c.timedOut++
+		case "not-viable":
+			c.notViable++
+		case "equivalent":
+			c.equiv++
+		}
+		if verbose || m.status == "lived" || m.status == "not-covered" {
+			fmt.Printf("%-11s %s %s -> %s (%s)\n", m.status, m.where(), m.from, m.to, m.kind)
+		}
+	}
+	return c, nil
+}
+
+// sourceFiles lists the non-test Go files of dir and the directories below
+// it, testdata aside.
+func sourceFiles(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files, err
+}
+
+// findMutants lists the changes tried in one file, in source order.
+func findMutants(path string) ([]*mutant, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	var out []*mutant
+	add := func(pos token.Pos, op token.Token) {
+		p := fset.Position(pos)
+		for _, fl := range flips[op] {
+			out = append(out, &mutant{file: path, line: p.Line, col: p.Column, off: p.Offset, from: op.String(), to: fl.to, kind: fl.kind})
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GenDecl:
+			if n.Tok == token.CONST || n.Tok == token.IMPORT {
+				return false // constant expressions: a change is a new constant, not a bug the tests meet
+			}
+		case *ast.BinaryExpr:
+			if isStringConcat(n) {
+				return true
+			}
+			add(n.OpPos, n.Op)
+		case *ast.IncDecStmt:
+			add(n.TokPos, n.Tok)
+		case *ast.UnaryExpr:
+			if n.Op == token.SUB {
+				p := fset.Position(n.OpPos)
+				out = append(out, &mutant{file: path, line: p.Line, col: p.Column, off: p.Offset, from: "-", to: "", kind: "negative"})
+			}
+		}
+		return true
+	})
+	return out, nil
+}
+
+// isStringConcat reports a + whose operands are string literals (its
+// flip does not compile; other non-numeric operands are found when a
+// mutant does not build).
+func isStringConcat(b *ast.BinaryExpr) bool {
+	lit := func(e ast.Expr) bool {
+		l, ok := e.(*ast.BasicLit)
+		return ok && l.Kind == token.STRING
+	}
+	return b.Op == token.ADD && (lit(b.X) || lit(b.Y))
+}
+
+// profile is the coverage of one run of the tests: the blocks of each
+// file, with whether they ran.
+type profile map[string][]block
+
+type block struct {
+	startLine, startCol, endLine, endCol int
+	ran                                  bool
+}
+
+func (b block) holds(m *mutant) bool {
+	after := m.line > b.startLine || (m.line == b.startLine && m.col >= b.startCol)
+	before := m.line < b.endLine || (m.line == b.endLine && m.col <= b.endCol)
+	return after && before
+}
+
+// covers reports whether the tests may run m's code: false only when it
+// lies in blocks that never ran. Code in no block (a switch's case
+// expressions, which the cover tool counts in none) is tried.
+func (p profile) covers(m *mutant) bool {
+	abs, _ := filepath.Abs(m.file)
+	inBlock := false
+	for _, b := range p[abs] {
+		if b.holds(m) {
+			if b.ran {
+				return true
+			}
+			inBlock = true
+		}
+	}
+	return !inBlock
+}
+
+// coverage runs the tests once with coverage of the whole tree and
+// returns what they ran and how long they took.
+func coverage(dir, skip string) (profile, time.Duration, error) {
+	tmp, err := os.MkdirTemp("", "mutate-cover")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "cover.out")
+	pkgs := "./" + filepath.ToSlash(dir) + "/..."
+	args := []string{"test", "-count=1", "-coverpkg=" + pkgs, "-coverprofile=" + out}
+	if skip != "" {
+		args = append(args, "-skip", skip)
+	}
+	start := time.Now()
+	cmd := exec.Command("go", append(args, pkgs)...)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return nil, 0, fmt.Errorf("the tests fail before any mutation:\n%s", msg)
+	}
+	took := time.Since(start)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		return nil, 0, err
+	}
+	module, err := modulePath()
+	if err != nil {
+		return nil, 0, err
+	}
+	root, _ := os.Getwd()
+	p := profile{}
+	for _, line := range strings.Split(string(data), "\n")[1:] {
+		// name.go:L.C,L.C statements count
+		var file string
+		var b block
+		var stmts, count int
+		colon := strings.LastIndex(line, ":")
+		if colon < 0 {
+			continue
+		}
+		file = line[:colon]
+		if _, err := fmt.Sscanf(line[colon+1:], "%d.%d,%d.%d %d %d", &b.startLine, &b.startCol, &b.endLine, &b.endCol, &stmts, &count); err != nil {
+			continue
+		}
+		b.ran = count > 0
+		abs := filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(file, module+"/")))
+		p[abs] = append(p[abs], b)
+	}
+	return p, took, nil
+}
+
+func modulePath() (string, error) {
+	out, err := exec.Command("go", "list", "-m").Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -m: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// runMutant tests one mutant and returns its status.
+func runMutant(dir string, m *mutant, skip string, timeout time.Duration) string {
+	src, err := os.ReadFile(m.file)
+	if err != nil {
+		return "not-viable"
+	}
+	mutated := append(append(append([]byte(nil), src[:m.off]...), m.to...), src[m.off+len(m.from):]...)
+	tmp, err := os.MkdirTemp("", "mutant")
+	if err != nil {
+		return "not-viable"
+	}
+	defer os.RemoveAll(tmp)
+	abs, _ := filepath.Abs(m.file)
+	changed := filepath.Join(tmp, filepath.Base(m.file))
+	overlay := filepath.Join(tmp, "overlay.json")
+	doc, _ := json.Marshal(map[string]map[string]string{"Replace": {abs: changed}})
+	if os.WriteFile(changed, mutated, 0o644) != nil || os.WriteFile(overlay, doc, 0o644) != nil {
+		return "not-viable"
+	}
+	if vet := exec.Command("go", "build", "-overlay", overlay, "./"+filepath.ToSlash(filepath.Dir(m.file))); vet.Run() != nil {
+		return "not-viable" // it does not compile: no program has it
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	args := []string{"test", "-count=1", "-failfast", "-overlay", overlay}
+	if skip != "" {
+		args = append(args, "-skip", skip)
+	}
+	cmd := exec.CommandContext(ctx, "go", append(args, "./"+filepath.ToSlash(dir)+"/...")...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	switch {
+	case ctx.Err() != nil:
+		return "timed-out"
+	case err == nil:
+		return "lived"
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && bytes.Contains(out.Bytes(), []byte("[build failed]")) {
+		return "not-viable" // a test file does not compile with it
+	}
+	return "killed"
+}

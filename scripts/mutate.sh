@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# usage: scripts/mutate.sh [PACKAGES...]
+#   (default: classfile instrument/rewrite methodmap mapping blacklist decode)
+# Mutation testing of the core packages by their own tests
+# (internal/tools/mutate: one operator changed at a time, tested through
+# go test -overlay, the tree never written). A package's tests are those of
+# its directory and below; the tests that compile and run a Java program
+# end to end are left out (their packages' unit tests must catch the
+# mutant). Mutants written down as equivalent in scripts/mutate-equivalent.txt
+# are not counted. Prints each survivor, a line per package, and last:
+#   mutate: packages=N mutants=N killed=N survived=N timed_out=N score=P%
+# Takes tens of minutes: not part of the default suite (docs/testing.md).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+packages=("$@")
+((${#packages[@]})) || packages=(classfile instrument/rewrite methodmap mapping blacklist decode)
+# End-to-end tests that run a JVM program (seconds each, for every mutant).
+skip='^(TestRuntimeStubsWriteWhatDecodeReads|TestFixtureSourcesCompile)$'
+exec go run ./internal/tools/mutate -skip "$skip" -equivalent scripts/mutate-equivalent.txt "${packages[@]}"
