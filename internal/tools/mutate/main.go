@@ -105,7 +105,7 @@ func fail(err error) {
 
 // counts are the outcomes of a package's mutants.
 type counts struct {
-	packages                                               int
+	packages                                              int
 	killed, lived, notCovered, timedOut, notViable, equiv int
 }
 
