@@ -48,6 +48,16 @@ type mutant struct {
 
 func (m *mutant) where() string { return fmt.Sprintf("%s:%d:%d", m.file, m.line, m.col) }
 
+// key names the mutant as scripts/mutate-equivalent.txt does: where, the
+// operator, and what replaced it ("none" for a dropped minus).
+func (m *mutant) key() string {
+	to := m.to
+	if to == "" {
+		to = "none"
+	}
+	return fmt.Sprintf("%s %s %s", m.where(), m.from, to)
+}
+
 // flips are the changes tried at each operator, as gremlins' default set:
 // conditionals boundary and negation, arithmetic base.
 var flips = map[token.Token][]struct {
@@ -72,7 +82,7 @@ var flips = map[token.Token][]struct {
 func main() {
 	workers := flag.Int("workers", runtime.NumCPU(), "mutants tested at once")
 	skip := flag.String("skip", "", "tests left out (go test -skip)")
-	equivalentFile := flag.String("equivalent", "", "file of mutants known equivalent: lines `file:line:col from to  # why`")
+	equivalentFile := flag.String("equivalent", "", "file of mutants known equivalent: lines `file:line:col from to  # why` ("none": a dropped minus)")
 	sample := flag.Int("sample", 1, "test every K-th mutant only (a quick look)")
 	verbose := flag.Bool("v", false, "print every mutant's outcome")
 	flag.Parse()
@@ -153,7 +163,7 @@ func readEquivalent(path string) (map[string]bool, error) {
 			continue
 		}
 		if len(f) != 3 {
-			return nil, fmt.Errorf("%s:%d: want `file:line:col from to  # why`", path, n+1)
+			return nil, fmt.Errorf("%s:%d: want `file:line:col from to  # why` ("none": a dropped minus)", path, n+1)
 		}
 		out[strings.Join(f, " ")] = true
 	}
@@ -184,7 +194,7 @@ func mutatePackage(dir string, workers int, skip string, sample int, verbose boo
 			continue
 		}
 		switch {
-		case equivalent[fmt.Sprintf("%s %s %s", m.where(), m.from, m.to)]:
+		case equivalent[m.key()]:
 			m.status = "equivalent"
 		case !cover.covers(m):
 			m.status = "not-covered"
@@ -227,7 +237,7 @@ func mutatePackage(dir string, workers int, skip string, sample int, verbose boo
 			c.equiv++
 		}
 		if verbose || m.status == "lived" || m.status == "not-covered" {
-			fmt.Printf("%-11s %s %s -> %s (%s)\n", m.status, m.where(), m.from, m.to, m.kind)
+			fmt.Printf("%-11s %s (%s)\n", m.status, m.key(), m.kind)
 		}
 	}
 	return c, nil
