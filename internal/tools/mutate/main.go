@@ -82,7 +82,7 @@ var flips = map[token.Token][]struct {
 func main() {
 	workers := flag.Int("workers", runtime.NumCPU(), "mutants tested at once")
 	skip := flag.String("skip", "", "tests left out (go test -skip)")
-	equivalentFile := flag.String("equivalent", "", "file of mutants known equivalent: lines `file:line:col from to  # why` ("none": a dropped minus)")
+	equivalentFile := flag.String("equivalent", "", "file of mutants known equivalent: lines `file:line:col from to  # why` (to is \"none\" for a dropped minus)")
 	sample := flag.Int("sample", 1, "test every K-th mutant only (a quick look)")
 	verbose := flag.Bool("v", false, "print every mutant's outcome")
 	flag.Parse()
@@ -163,7 +163,7 @@ func readEquivalent(path string) (map[string]bool, error) {
 			continue
 		}
 		if len(f) != 3 {
-			return nil, fmt.Errorf("%s:%d: want `file:line:col from to  # why` ("none": a dropped minus)", path, n+1)
+			return nil, fmt.Errorf("%s:%d: want `file:line:col from to  # why` (to is \"none\" for a dropped minus)", path, n+1)
 		}
 		out[strings.Join(f, " ")] = true
 	}
