@@ -31,7 +31,7 @@ func TestDescriptorEdges(t *testing.T) {
 		return n
 	}
 	for in, want := range map[string]string{
-		"(L;La/B;)V":    "(L;Lx/Y;)V",    // an empty name does not stop the rest
+		"(L;La/B;)V":     "(L;Lx/Y;)V",    // an empty name does not stop the rest
 		"(La/BL;La/B;)V": "(Lx/P;Lx/Y;)V", // a name ending in 'L'
 		"[La/B;":         "[Lx/Y;",
 	} {
