@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# usage: scripts/mutate.sh [PACKAGES...]
+# usage: scripts/mutate.sh [FLAGS...] [PACKAGES...]
 #   (default: classfile instrument/rewrite methodmap mapping blacklist decode)
+#   FLAGS go to the tool: -results FILE keeps every outcome and takes the
+#   detected mutants of unchanged files from it on the next run;
+#   -files REGEXP mutates only the files it matches.
 # Mutation testing of the core packages by their own tests
 # (internal/tools/mutate: one operator changed at a time, tested through
 # go test -overlay, the tree never written). A package's tests are those of
@@ -13,8 +16,15 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+flags=()
+while (($#)) && [[ $1 == -* ]]; do
+  case $1 in
+    -results|-files|-workers|-sample) flags+=("$1" "$2"); shift 2 ;;
+    *) flags+=("$1"); shift ;;
+  esac
+done
 packages=("$@")
 ((${#packages[@]})) || packages=(classfile instrument/rewrite methodmap mapping blacklist decode)
 # End-to-end tests that run a JVM program (seconds each, for every mutant).
 skip='^(TestRuntimeStubsWriteWhatDecodeReads|TestFixtureSourcesCompile)$'
-exec go run ./internal/tools/mutate -skip "$skip" -equivalent scripts/mutate-equivalent.txt "${packages[@]}"
+exec go run ./internal/tools/mutate -skip "$skip" -equivalent scripts/mutate-equivalent.txt ${flags[@]+"${flags[@]}"} "${packages[@]}"

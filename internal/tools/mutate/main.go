@@ -12,8 +12,15 @@
 // writers). Mutants in code no test runs (the coverage of one run of the
 // tests) are not run and count as survivors.
 //
+// With -results FILE the outcome of every mutant is kept in FILE, each
+// with a digest of its source file; the next run takes a mutant the tests
+// detected from it again while that file is unchanged, and tests the
+// others anew. Tests only added cannot undo a detection, so this is
+// sound while tests are added and not weakened; a run without -results
+// tests every mutant.
+//
 // Usage: go run ./internal/tools/mutate [-workers N] [-skip REGEXP]
-// [-equivalent FILE] [-sample K] [-v] DIR...
+// [-equivalent FILE] [-results FILE] [-files REGEXP] [-sample K] [-v] DIR...
 package main
 
 import (
@@ -29,6 +36,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -84,22 +92,35 @@ func main() {
 	skip := flag.String("skip", "", "tests left out (go test -skip)")
 	equivalentFile := flag.String("equivalent", "", "file of mutants known equivalent: lines `file:line:col from to  # why` (to is \"none\" for a dropped minus)")
 	sample := flag.Int("sample", 1, "test every K-th mutant only (a quick look)")
+	resultsFile := flag.String("results", "", "file keeping every mutant's outcome; detected mutants of unchanged files are taken from it")
+	filesPattern := flag.String("files", "", "mutate only the files whose path matches this regexp")
 	verbose := flag.Bool("v", false, "print every mutant's outcome")
 	flag.Parse()
 	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: mutate [-workers N] [-skip REGEXP] [-equivalent FILE] [-sample K] [-v] DIR...")
+		fmt.Fprintln(os.Stderr, "usage: mutate [-workers N] [-skip REGEXP] [-equivalent FILE] [-results FILE] [-files REGEXP] [-sample K] [-v] DIR...")
 		os.Exit(2)
 	}
 	equivalent, err := readEquivalent(*equivalentFile)
 	if err != nil {
 		fail(err)
 	}
+	files, err := regexp.Compile(*filesPattern)
+	if err != nil {
+		fail(fmt.Errorf("-files: %w", err))
+	}
+	previous, err := readResults(*resultsFile)
+	if err != nil {
+		fail(err)
+	}
+	run := &run{workers: *workers, skip: *skip, sample: *sample, verbose: *verbose,
+		equivalent: equivalent, files: files, previous: previous, resultsFile: *resultsFile}
 	var total counts
 	for _, dir := range flag.Args() {
-		c, err := mutatePackage(filepath.Clean(dir), *workers, *skip, *sample, *verbose, equivalent)
+		c, err := run.mutatePackage(filepath.Clean(dir))
 		if err != nil {
 			fail(fmt.Errorf("%s: %w", dir, err))
 		}
+		run.save()
 		fmt.Printf("mutate: %s %s\n", dir, c)
 		total.add(c)
 		total.packages++
@@ -170,32 +191,65 @@ func readEquivalent(path string) (map[string]bool, error) {
 	return out, nil
 }
 
-func mutatePackage(dir string, workers int, skip string, sample int, verbose bool, equivalent map[string]bool) (counts, error) {
+// run holds the settings of one invocation and the record of outcomes it
+// reads and adds to.
+type run struct {
+	workers    int
+	skip       string
+	sample     int
+	verbose    bool
+	equivalent map[string]bool
+	files      *regexp.Regexp
+	previous   results
+	// resultsFile, when set, keeps previous and what this run adds.
+	resultsFile string
+}
+
+func (r *run) save() {
+	if r.resultsFile == "" {
+		return
+	}
+	if err := r.previous.write(r.resultsFile); err != nil {
+		fail(err)
+	}
+}
+
+func (r *run) mutatePackage(dir string) (counts, error) {
 	var c counts
 	files, err := sourceFiles(dir)
 	if err != nil {
 		return c, err
 	}
-	cover, baseline, err := coverage(dir, skip)
+	cover, baseline, err := coverage(dir, r.skip)
 	if err != nil {
 		return c, err
 	}
 	var all []*mutant
+	digests := map[string]string{}
 	for _, f := range files {
+		if !r.files.MatchString(filepath.ToSlash(f)) {
+			continue
+		}
 		ms, err := findMutants(f)
 		if err != nil {
+			return c, err
+		}
+		if digests[f], err = fileDigest(f); err != nil {
 			return c, err
 		}
 		all = append(all, ms...)
 	}
 	var todo []*mutant
 	for i, m := range all {
-		if i%sample != 0 {
+		if i%r.sample != 0 {
 			continue
 		}
+		before, seen := r.previous[m.key()]
 		switch {
-		case equivalent[m.key()]:
+		case r.equivalent[m.key()]:
 			m.status = "equivalent"
+		case seen && before.digest == digests[m.file] && (detected(before.status) || before.status == "not-viable"):
+			m.status = before.status
 		case !cover.covers(m):
 			m.status = "not-covered"
 		default:
@@ -206,10 +260,20 @@ func mutatePackage(dir string, workers int, skip string, sample int, verbose boo
 	timeout := max(10*baseline, 30*time.Second)
 	work := make(chan *mutant)
 	var wg sync.WaitGroup
-	for range workers {
+	var mu sync.Mutex
+	done := 0
+	for range r.workers {
 		wg.Go(func() {
 			for m := range work {
-				m.status = runMutant(dir, m, skip, timeout)
+				status := runMutant(dir, m, r.skip, timeout)
+				mu.Lock()
+				m.status = status
+				r.previous[m.key()] = outcome{digest: digests[m.file], status: status}
+				if done++; done%25 == 0 {
+					fmt.Fprintf(os.Stderr, "mutate: %s %d/%d tested\n", dir, done, len(todo))
+					r.save() // a run stopped part way keeps what it learnt
+				}
+				mu.Unlock()
 			}
 		})
 	}
@@ -219,8 +283,11 @@ func mutatePackage(dir string, workers int, skip string, sample int, verbose boo
 	close(work)
 	wg.Wait()
 	for i, m := range all {
-		if i%sample != 0 {
+		if i%r.sample != 0 {
 			continue
+		}
+		if m.status != "equivalent" {
+			r.previous[m.key()] = outcome{digest: digests[m.file], status: m.status}
 		}
 		switch m.status {
 		case "killed":
@@ -236,7 +303,7 @@ func mutatePackage(dir string, workers int, skip string, sample int, verbose boo
 		case "equivalent":
 			c.equiv++
 		}
-		if verbose || m.status == "lived" || m.status == "not-covered" {
+		if r.verbose || m.status == "lived" || m.status == "not-covered" {
 			fmt.Printf("%-11s %s (%s)\n", m.status, m.key(), m.kind)
 		}
 	}
