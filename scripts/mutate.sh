@@ -16,6 +16,10 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+# The rewrite tests compile Java and Kotlin fixtures; without the compilers
+# they skip, and their mutants would seem to live.
+scripts/install-deps.sh
+command -v go >/dev/null 2>&1 || export PATH="$PATH:/usr/local/go/bin"
 flags=()
 while (($#)) && [[ $1 == -* ]]; do
   case $1 in
