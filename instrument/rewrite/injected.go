@@ -61,15 +61,16 @@ func FindInjected(code *cf.Code, pool *cf.ConstantPool, rt Runtime) *Injected {
 		}
 		m.Comments[from] = comment
 	}
-	// exitAt returns the length of an exit sequence starting at k (0: none).
-	exitAt := func(k int) (length, id int) {
+	// exitAt returns the length of an exit sequence starting at k (0:
+	// none) and, for the beat runtime's, its id (an id may be negative).
+	exitAt := func(k int) (length, id int, beat bool) {
 		if id, ok := pushedInt(code.Insns[k], pool); ok && call(k+1, rt.BeatClass, rt.Exit, "(I)V") {
-			return 2, id
+			return 2, id, true
 		}
 		if call(k, rt.TraceClass, rt.End, "()V") {
-			return 1, -1
+			return 1, 0, false
 		}
-		return 0, 0
+		return 0, 0, false
 	}
 	for k := 0; k < n; k++ {
 		in := code.Insns[k]
@@ -85,8 +86,8 @@ func FindInjected(code *cf.Code, pool *cf.ConstantPool, rt Runtime) *Injected {
 			k++
 			continue
 		}
-		if l, id := exitAt(k); l > 0 {
-			if id >= 0 {
+		if l, id, beat := exitAt(k); l > 0 {
+			if beat {
 				mark(k, l, "tracebeat: exit id="+strconv.Itoa(id))
 				m.ExitIDs, m.BeatIDs = append(m.ExitIDs, id), append(m.BeatIDs, id)
 			} else {
@@ -109,7 +110,7 @@ func FindInjected(code *cf.Code, pool *cf.ConstantPool, rt Runtime) *Injected {
 // findHandler marks the catch-all: trailing exception-table entries that
 // catch everything and share one handler whose code is an exit sequence
 // and athrow, ending the method.
-func (m *Injected) findHandler(code *cf.Code, exitAt func(int) (int, int)) {
+func (m *Injected) findHandler(code *cf.Code, exitAt func(int) (int, int, bool)) {
 	hs := code.Handlers
 	if len(hs) == 0 || hs[len(hs)-1].CatchType != 0 {
 		return
@@ -125,7 +126,7 @@ func (m *Injected) findHandler(code *cf.Code, exitAt func(int) (int, int)) {
 	if at < 0 {
 		return
 	}
-	l, id := exitAt(at)
+	l, id, beat := exitAt(at)
 	last := len(code.Insns) - 1
 	if l == 0 || at+l != last || code.Insns[last].Op != cf.ATHROW {
 		return
@@ -133,7 +134,7 @@ func (m *Injected) findHandler(code *cf.Code, exitAt func(int) (int, int)) {
 	for k := at; k <= last; k++ {
 		m.Insns[k] = true
 	}
-	if id >= 0 {
+	if beat {
 		m.Comments[at] = "tracebeat: catch-all handler: exit id=" + strconv.Itoa(id) + ", rethrow"
 	} else {
 		m.Comments[at] = "tracebeat: catch-all handler: endSection, rethrow"
