@@ -1,0 +1,252 @@
+package classfile_test
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	cf "github.com/tracebeat/tracebeat/classfile"
+)
+
+// classBytes builds a class file around pool entries (raw, tag first):
+// this_class and super_class as given, the interfaces, one method whose
+// name and descriptor indices are given (none when method is nil), and
+// no fields or attributes.
+func classBytes(entries [][]byte, count int, this, super uint16, ifaces []uint16, method []uint16) []byte {
+	b := []byte{0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52}
+	b = binary.BigEndian.AppendUint16(b, uint16(count))
+	for _, e := range entries {
+		b = append(b, e...)
+	}
+	b = append(b, 0, 0x21)
+	b = binary.BigEndian.AppendUint16(b, this)
+	b = binary.BigEndian.AppendUint16(b, super)
+	b = binary.BigEndian.AppendUint16(b, uint16(len(ifaces)))
+	for _, i := range ifaces {
+		b = binary.BigEndian.AppendUint16(b, i)
+	}
+	b = append(b, 0, 0) // fields
+	if method == nil {
+		b = append(b, 0, 0)
+	} else {
+		b = append(b, 0, 1, 0, 1)
+		b = binary.BigEndian.AppendUint16(b, method[0])
+		b = binary.BigEndian.AppendUint16(b, method[1])
+		b = append(b, 0, 0)
+	}
+	return append(b, 0, 0) // attributes
+}
+
+func utf8Entry(s string) []byte {
+	return append(binary.BigEndian.AppendUint16([]byte{cf.TagUtf8}, uint16(len(s))), s...)
+}
+
+func entry(tag byte, idx ...uint16) []byte {
+	b := []byte{tag}
+	for _, i := range idx {
+		b = binary.BigEndian.AppendUint16(b, i)
+	}
+	return b
+}
+
+// TestMalformedPool: every reference between pool entries is checked for
+// the kind it must name, and this_class, super_class, interfaces and
+// member names against the pool.
+func TestMalformedPool(t *testing.T) {
+	// A valid base: 1 "A", 2 Class A, 3 "m", 4 "()V", 5 NameAndType m ()V,
+	// 6 Methodref A.m, 7 Long (8 unusable).
+	base := [][]byte{
+		utf8Entry("A"), entry(cf.TagClass, 1), utf8Entry("m"), utf8Entry("()V"),
+		entry(cf.TagNameAndType, 3, 4), entry(cf.TagMethodref, 2, 5), {cf.TagLong, 0, 0, 0, 0, 0, 0, 0, 1},
+	}
+	with := func(extra ...[]byte) ([][]byte, int) {
+		e := append(append([][]byte{}, base...), extra...)
+		return e, 9 + len(extra)
+	}
+	ok := func(extra ...[]byte) []byte {
+		e, n := with(extra...)
+		return classBytes(e, n, 2, 0, nil, nil)
+	}
+	c, err := cf.Parse(ok())
+	require.NoError(t, err)
+	assert.Equal(t, 9, c.Pool.Count())
+	for kind := byte(1); kind <= 9; kind++ {
+		_, err := cf.Parse(ok([]byte{cf.TagMethodHandle, kind, 0, 6}))
+		assert.NoError(t, err, "method handle kind %d", kind)
+	}
+	tests := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"count 0", classBytes(nil, 0, 0, 0, nil, nil), "constant_pool_count is 0"},
+		{"a long in the last slot", classBytes(base, 8, 2, 0, nil, nil), "constant pool entry 7: 8-byte constant in the last slot"},
+		{"a class naming a class", ok(entry(cf.TagClass, 2)), "constant pool entry 9: name index 2 is invalid (tag 7)"},
+		{"a string of no entry", ok(entry(cf.TagString, 0)), "constant pool entry 9: name index 0 is invalid (tag 0)"},
+		{"a method type past the pool", ok(entry(cf.TagMethodType, 10)), "name index 10 is invalid (tag 0)"},
+		{"a module naming a long's second slot", ok(entry(cf.TagModule, 8)), "name index 8 is invalid (tag 0)"},
+		{"a package naming a long", ok(entry(cf.TagPackage, 7)), "name index 7 is invalid (tag 5)"},
+		{"a field ref to a Utf8 class", ok(entry(cf.TagFieldref, 1, 5)), "class index 1 is invalid (tag 1)"},
+		{"a method ref to a Utf8 name-and-type", ok(entry(cf.TagMethodref, 2, 3)), "name-and-type index 3 is invalid (tag 1)"},
+		{"an interface method ref to a class name-and-type", ok(entry(cf.TagInterfaceMethodref, 2, 2)), "name-and-type index 2 is invalid"},
+		{"a name-and-type of a class name", ok(entry(cf.TagNameAndType, 2, 4)), "name index 2 is invalid"},
+		{"a name-and-type of a class descriptor", ok(entry(cf.TagNameAndType, 3, 2)), "descriptor index 2 is invalid"},
+		{"a method handle of kind 0", ok([]byte{cf.TagMethodHandle, 0, 0, 6}), "constant pool entry 9: method handle kind 0"},
+		{"a method handle of kind 10", ok([]byte{cf.TagMethodHandle, 10, 0, 6}), "method handle kind 10"},
+		{"a method handle to a class", ok([]byte{cf.TagMethodHandle, 1, 0, 2}), "reference index 2 is invalid"},
+		{"an invokedynamic of a method ref", ok(entry(cf.TagInvokeDynamic, 0, 6)), "name-and-type index 6 is invalid"},
+		{"a dynamic of no entry", ok(entry(cf.TagDynamic, 0, 0)), "name-and-type index 0 is invalid"},
+		{"this_class a Utf8", func() []byte { e, n := with(); return classBytes(e, n, 1, 0, nil, nil) }(), "this_class index 1 is not a Class constant"},
+		{"super_class a Utf8", func() []byte { e, n := with(); return classBytes(e, n, 2, 1, nil, nil) }(), "super_class index 1 is not a Class constant"},
+		{"an interface a Utf8", func() []byte { e, n := with(); return classBytes(e, n, 2, 0, []uint16{2, 1}, nil) }(), "interface 1: index 1 is not a Class constant"},
+		{"a method named by a class", func() []byte { e, n := with(); return classBytes(e, n, 2, 0, nil, []uint16{2, 4}) }(), "method 0: name or descriptor index is not a Utf8 constant"},
+		{"a method described by a class", func() []byte { e, n := with(); return classBytes(e, n, 2, 0, nil, []uint16{3, 2}) }(), "method 0: name or descriptor index is not a Utf8 constant"},
+	}
+	for _, tt := range tests {
+		_, err := cf.Parse(tt.data)
+		require.Error(t, err, tt.name)
+		assert.Contains(t, err.Error(), tt.want, tt.name)
+	}
+	// The accessors refuse an entry of another kind, naming the index.
+	p := c.Pool
+	_, err = p.Utf8(2)
+	assert.Error(t, err)
+	_, err = p.ClassName(1)
+	assert.Error(t, err)
+	_, err = p.Integer(1)
+	assert.Error(t, err)
+	_, err = p.StringValue(2)
+	assert.Error(t, err)
+	_, _, err = p.NameAndType(6)
+	assert.Error(t, err)
+	_, err = p.Ref(5)
+	assert.Error(t, err)
+	_, _, err = p.Entry(8)
+	assert.ErrorContains(t, err, "constant pool index 8 is not a valid entry (count 9)")
+	_, _, err = p.Entry(9)
+	assert.ErrorContains(t, err, "constant pool index 9 is not a valid entry (count 9)")
+	r, err := p.Ref(6)
+	require.NoError(t, err)
+	assert.Equal(t, cf.MemberRef{Tag: cf.TagMethodref, Class: "A", Name: "m", Descriptor: "()V"}, r)
+	name, desc, err := p.NameAndType(5)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"m", "()V"}, []string{name, desc})
+	super, err := c.SuperName()
+	require.NoError(t, err)
+	assert.Empty(t, super)
+	e, n := with()
+	c2, err := cf.Parse(classBytes(e, n, 2, 2, nil, []uint16{3, 4}))
+	require.NoError(t, err)
+	super, err = c2.SuperName()
+	require.NoError(t, err)
+	assert.Equal(t, "A", super)
+	mn, md, err := c2.MemberName(&c2.Methods[0])
+	require.NoError(t, err)
+	assert.Equal(t, []string{"m", "()V"}, []string{mn, md})
+}
+
+// TestMalformedCodeDetails: each check of the Code decoder, met by a body
+// that breaks it and nothing else.
+func TestMalformedCodeDetails(t *testing.T) {
+	data := smallClass(t)
+	c, err := cf.Parse(data)
+	require.NoError(t, err)
+	pool := c.Pool
+	name := func(s string) []byte {
+		i, err := pool.AddUtf8(s)
+		require.NoError(t, err)
+		return binary.BigEndian.AppendUint16(nil, i)
+	}
+	u2 := func(v int) []byte { return binary.BigEndian.AppendUint16(nil, uint16(v)) }
+	u4 := func(v int) []byte { return binary.BigEndian.AppendUint32(nil, uint32(v)) }
+	cat := func(parts ...[]byte) []byte {
+		var b []byte
+		for _, p := range parts {
+			b = append(b, p...)
+		}
+		return b
+	}
+	utf8Index := u2(int(c.Methods[0].Name))
+	classIndex := u2(int(c.ThisClass))
+	// attr wraps an attribute of the Code attribute.
+	attr := func(n string, body []byte) []byte { return cat(name(n), u4(len(body)), body) }
+	// withAttrs: a body of three instructions (nop; nop; return) with no
+	// handlers and the given attributes.
+	withAttrs := func(attrs ...[]byte) []byte {
+		return code(1, 1, []byte{0, 0, 0xb1}, cat(u2(0), u2(len(attrs)), cat(attrs...))...)
+	}
+	handler := func(start, end, target, catchType []byte) []byte {
+		return code(1, 1, []byte{0, 0, 0xb1}, cat(u2(1), start, end, target, catchType, u2(0))...)
+	}
+	tests := []struct {
+		name string
+		body []byte
+		want string
+	}{
+		{"invokeinterface fourth byte", code(1, 1, []byte{0xb9, 0, 1, 1, 1, 0xb1}), "invokeinterface: fourth operand byte is 1, not 0"},
+		{"invokedynamic third byte", code(1, 1, []byte{0xba, 0, 1, 1, 0, 0xb1}), "invokedynamic: operand bytes 3-4 are not 0"},
+		{"invokedynamic fourth byte", code(1, 1, []byte{0xba, 0, 1, 0, 1, 0xb1}), "invokedynamic: operand bytes 3-4 are not 0"},
+		{"invokeinterface cut", code(1, 1, []byte{0xb9, 0, 1, 1}), "truncated"},
+		{"wide iinc cut", code(1, 1, []byte{0xc4, 0x84, 0, 1, 0}), "truncated"},
+		{"wide at the end", code(1, 1, []byte{0xb1, 0xc4}), "truncated"},
+		{"tableswitch low > high", code(1, 1, cat([]byte{0xaa, 0, 0, 0}, u4(16), u4(2), u4(1), []byte{0xb1})), "tableswitch low 2 > high 1"},
+		{"tableswitch targets cut", code(1, 1, cat([]byte{0xaa, 0, 0, 0}, u4(20), u4(0), u4(1), u4(20))), "tableswitch with 2 targets truncated"},
+		{"tableswitch header cut", code(1, 1, cat([]byte{0xaa, 0, 0, 0}, u4(20), u4(0))), "tableswitch truncated"},
+		{"lookupswitch pairs negative", code(1, 1, cat([]byte{0xab, 0, 0, 0}, u4(12), u4(-1), []byte{0xb1})), "lookupswitch with -1 pairs truncated"},
+		{"lookupswitch pairs cut", code(1, 1, cat([]byte{0xab, 0, 0, 0}, u4(20), u4(1), u4(5))), "lookupswitch with 1 pairs truncated"},
+		{"lookupswitch keys equal", code(1, 1, cat([]byte{0xab, 0, 0, 0}, u4(28), u4(2), u4(5), u4(28), u4(5), u4(28), []byte{0xb1})), "lookupswitch keys not sorted at pair 1"},
+		{"lookupswitch keys descending", code(1, 1, cat([]byte{0xab, 0, 0, 0}, u4(28), u4(2), u4(6), u4(28), u4(5), u4(28), []byte{0xb1})), "lookupswitch keys not sorted at pair 1"},
+		{"a switch target inside an instruction", code(1, 1, cat([]byte{0xab, 0, 0, 0}, u4(20), u4(1), u4(5), u4(3), []byte{0xb1})), "switch target is not the start of an instruction"},
+		{"a switch default inside an instruction", code(1, 1, cat([]byte{0xab, 0, 0, 0}, u4(3), u4(1), u4(5), u4(20), []byte{0xb1})), "not the start of an instruction"},
+		{"a switch target past the code", code(1, 1, cat([]byte{0xab, 0, 0, 0}, u4(20), u4(1), u4(5), u4(21), []byte{0xb1})), "not the start of an instruction"},
+		{"a backward branch before the code", code(1, 1, []byte{0xa7, 0xff, 0xff, 0xb1}), "not the start of an instruction"},
+		{"a catch type that is no class", handler(u2(0), u2(2), u2(2), utf8Index), "catch type"},
+		{"a handler start inside an instruction", code(1, 1, []byte{0x11, 0, 0, 0xb1}, cat(u2(1), u2(1), u2(3), u2(3), u2(0), u2(0))...), "not the start of an instruction"},
+		{"a handler ending past the end", handler(u2(0), u2(4), u2(2), u2(0)), "not the start of an instruction"},
+		{"a handler target at the end", handler(u2(0), u2(3), u2(3), u2(0)), "offset is past the last instruction"},
+		{"an attribute name that is no Utf8", withAttrs(cat(classIndex, u4(0))), "attribute name"},
+		{"trailing bytes after the attributes", append(withAttrs(), 0), "trailing"},
+		{"a line table cut", withAttrs(attr("LineNumberTable", []byte{0})), "truncated: need 2 bytes, have 1"},
+		{"a line table of the wrong size", withAttrs(attr("LineNumberTable", cat(u2(2), u2(0), u2(1)))), "2 entries need 8 bytes, have 4"},
+		{"a line inside nothing", withAttrs(attr("LineNumberTable", cat(u2(1), u2(3), u2(1)))), "attribute LineNumberTable"},
+		{"a local starting past the code", withAttrs(attr("LocalVariableTable", cat(u2(1), u2(4), u2(0), u2(1), u2(1), u2(0)))), "attribute LocalVariableTable"},
+		{"a local ending past the code", withAttrs(attr("LocalVariableTable", cat(u2(1), u2(1), u2(3), u2(1), u2(1), u2(0)))), "attribute LocalVariableTable"},
+		{"a reserved frame type", withAttrs(attr("StackMapTable", cat(u2(1), []byte{128}))), "reserved frame type 128"},
+		{"frame type 246", withAttrs(attr("StackMapTable", cat(u2(1), []byte{246}))), "reserved frame type 246"},
+		{"an unknown verification type", withAttrs(attr("StackMapTable", cat(u2(1), []byte{64, 9}))), "unknown verification type tag 9"},
+		{"an object of no class", withAttrs(attr("StackMapTable", cat(u2(1), []byte{64, 7}, utf8Index))), "is not a Class constant"},
+		{"uninitialized inside nothing", withAttrs(attr("StackMapTable", cat(u2(1), []byte{64, 8}, u2(3)))), "uninitialized(3)"},
+		{"a frame past the code", withAttrs(attr("StackMapTable", cat(u2(1), []byte{3}))), "frame 0"},
+		{"a frame table with trailing bytes", withAttrs(attr("StackMapTable", cat(u2(1), []byte{0, 0}))), "1 trailing bytes"},
+		{"an append frame cut", withAttrs(attr("StackMapTable", cat(u2(1), []byte{253}, u2(0), []byte{1}))), "StackMapTable"},
+		{"a full frame cut", withAttrs(attr("StackMapTable", cat(u2(1), []byte{255}, u2(0), u2(1), []byte{1}, u2(1)))), "StackMapTable"},
+		{"an extended frame cut", withAttrs(attr("StackMapTable", cat(u2(1), []byte{247}, u2(0)))), "StackMapTable"},
+	}
+	for _, tt := range tests {
+		_, err := cf.DecodeCode(pool, tt.body)
+		require.Error(t, err, tt.name)
+		assert.Contains(t, err.Error(), tt.want, tt.name)
+	}
+	// The edges that are allowed: a handler ending at the code's end, a
+	// local running to it, frames of each extended form, sorted keys.
+	allowed := []struct {
+		name string
+		body []byte
+	}{
+		{"a handler to the end", handler(u2(0), u2(3), u2(2), u2(0))},
+		{"a handler of a class", handler(u2(0), u2(3), u2(2), classIndex)},
+		{"a local to the end", withAttrs(attr("LocalVariableTable", cat(u2(1), u2(1), u2(2), utf8Index, utf8Index, u2(0))))},
+		{"lines", withAttrs(attr("LineNumberTable", cat(u2(2), u2(0), u2(1), u2(2), u2(2))))},
+		{"frames", withAttrs(attr("StackMapTable", cat(u2(3), []byte{0}, []byte{247}, u2(0), []byte{1}, []byte{252, 0, 0, 7}, classIndex)))},
+		{"sorted keys", code(1, 1, cat([]byte{0xab, 0, 0, 0}, u4(28), u4(2), u4(-1), u4(28), u4(0), u4(28), []byte{0xb1}))},
+	}
+	for _, tt := range allowed {
+		got, err := cf.DecodeCode(pool, tt.body)
+		require.NoError(t, err, tt.name)
+		again, err := got.Encode()
+		require.NoError(t, err, tt.name)
+		assert.Equal(t, tt.body, again, tt.name)
+	}
+}
