@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,6 +42,7 @@ type formatInput struct {
 	name, trace, methodMap string
 	calls                  int
 	threads                []string
+	enterUs                []int64 // each call's start, whole µs, sorted
 }
 
 func formatInputs(t *testing.T) []formatInput {
@@ -62,9 +64,11 @@ func formatInputs(t *testing.T) []formatInput {
 		for _, e := range doc.TraceEvents {
 			if e.Ph == "X" {
 				in.calls++
+				in.enterUs = append(in.enterUs, int64(e.Ts))
 			}
 		}
 		require.Positive(t, in.calls)
+		slices.Sort(in.enterUs)
 		inputs = append(inputs, in)
 	}
 	return inputs
@@ -100,6 +104,7 @@ func TestFormatsOpenInTheirReaders(t *testing.T) {
 			// Trace lines: " TID ent|xit|unr USECS class.method signature"; each thread balanced.
 			depth := map[string]int{}
 			enters := 0
+			var enterUs []int64
 			for _, l := range strings.Split(text, "\n") {
 				f := strings.Fields(l)
 				if len(f) < 4 {
@@ -109,6 +114,9 @@ func TestFormatsOpenInTheirReaders(t *testing.T) {
 				case "ent":
 					depth[f[0]]++
 					enters++
+					us, err := strconv.ParseInt(f[2], 10, 64)
+					require.NoError(t, err, l)
+					enterUs = append(enterUs, us)
 				case "xit", "unr":
 					depth[f[0]]--
 					require.GreaterOrEqual(t, depth[f[0]], 0, "%s: an exit with nothing open: %s", in.name, l)
@@ -118,6 +126,11 @@ func TestFormatsOpenInTheirReaders(t *testing.T) {
 				require.Zero(t, d, "%s: thread %s left calls open", in.name, tid)
 			}
 			require.Equal(t, in.calls, enters, "%s: every call entered once", in.name)
+			// Every thread's calls start when the JSON says, not later: the
+			// threads are written one after another, and a later thread's
+			// times were once raised to the end of the earlier ones.
+			slices.Sort(enterUs)
+			require.Equal(t, in.enterUs, enterUs, "%s: the calls' start times", in.name)
 		}
 	})
 	t.Run("pprof/go-tool-pprof", func(t *testing.T) {

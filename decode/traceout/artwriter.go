@@ -26,7 +26,7 @@ type artWriter struct {
 	methods map[string]uint32 // name -> method value (index << 2)
 	names   []string
 	pid     int64
-	last    int64 // the latest time written, µs
+	end     int64 // the latest time written on any thread, µs
 	calls   int64
 	err     error
 }
@@ -35,6 +35,7 @@ type artThread struct {
 	id   uint16
 	name string
 	open nesting[artOpen]
+	last int64 // the latest time written on this thread, µs
 }
 
 type artOpen struct {
@@ -98,12 +99,16 @@ func (a *artWriter) Write(e Event) error {
 	return a.err
 }
 
-// closeUntil writes the exits of t's calls that ended by ts.
+// closeUntil writes the exits of t's calls that ended by ts. A begin
+// never ended (its end unknown) ends with the trace.
 func (a *artWriter) closeUntil(t *artThread, ts int64) {
 	t.open.closeUntil(ts, func(end int64, o artOpen) {
 		action := uint32(artExit)
 		if o.unclosed {
 			action = artUnwind
+		}
+		if end == math.MaxInt64 {
+			end = a.end * 1000
 		}
 		a.record(t, o.method|action, end)
 	})
@@ -137,13 +142,16 @@ func (a *artWriter) method(name string) uint32 {
 }
 
 // record writes one record: thread, method and action, µs since the start.
+// Decode writes one thread's events after another's, so a thread's times
+// count up from its own last, not from the other threads'.
 func (a *artWriter) record(t *artThread, value uint32, ns int64) {
-	us := max(ns/1000, a.last) // ART's times count up; ours may not, after a damaged buffer
+	us := max(ns/1000, t.last) // a thread's times count up in ART; ours may not, after a damaged buffer
 	if us > math.MaxUint32 {
 		a.err = fmt.Errorf("an Android method trace counts 32 bits of microseconds (71 minutes); this trace runs longer")
 		return
 	}
-	a.last = us
+	t.last = us
+	a.end = max(a.end, us)
 	if value&3 == artEnter {
 		a.calls++
 	}
@@ -170,7 +178,7 @@ func (a *artWriter) Close() error {
 	}
 	bw := bufio.NewWriterSize(a.out, 1<<16)
 	fmt.Fprintf(bw, "*version\n3\ndata-file-overflow=false\nclock=wall\nelapsed-time-usec=%d\nnum-method-calls=%d\nclock-call-overhead-nsec=0\nvm=art\npid=%d\n",
-		a.last, a.calls, a.pid)
+		a.end, a.calls, a.pid)
 	bw.WriteString("*threads\n")
 	for _, t := range a.order {
 		fmt.Fprintf(bw, "%d\t%s\n", t.id, oneLine(t.name))
