@@ -220,7 +220,11 @@ func (r *run) mutatePackage(dir string) (counts, error) {
 	if err != nil {
 		return c, err
 	}
-	cover, baseline, err := coverage(dir, r.skip)
+	cover, err := coverage(dir, r.skip)
+	if err != nil {
+		return c, err
+	}
+	baseline, err := testTime(dir, r.skip)
 	if err != nil {
 		return c, err
 	}
@@ -256,8 +260,10 @@ func (r *run) mutatePackage(dir string) (counts, error) {
 			todo = append(todo, m)
 		}
 	}
-	// A mutant that hangs is stopped at ten times the tests' own time.
-	timeout := max(10*baseline, 30*time.Second)
+	// A mutant that hangs is stopped by the test binary's own -timeout at
+	// five times the tests' time (the test binary, not go test, must stop:
+	// killing go test leaves it running).
+	timeout := max(5*baseline, 20*time.Second)
 	work := make(chan *mutant)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -415,12 +421,29 @@ func (p profile) covers(m *mutant) bool {
 	return !inBlock
 }
 
+// testTime runs the tests once more, built already, and returns how long
+// they took.
+func testTime(dir, skip string) (time.Duration, error) {
+	args := []string{"test", "-count=1"}
+	if skip != "" {
+		args = append(args, "-skip", skip)
+	}
+	if msg, err := exec.Command("go", append(args, "./"+filepath.ToSlash(dir)+"/...")...).CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("the tests fail before any mutation:\n%s", msg)
+	}
+	start := time.Now()
+	if msg, err := exec.Command("go", append(args, "./"+filepath.ToSlash(dir)+"/...")...).CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("the tests fail before any mutation:\n%s", msg)
+	}
+	return time.Since(start), nil
+}
+
 // coverage runs the tests once with coverage of the whole tree and
-// returns what they ran and how long they took.
-func coverage(dir, skip string) (profile, time.Duration, error) {
+// returns what they ran.
+func coverage(dir, skip string) (profile, error) {
 	tmp, err := os.MkdirTemp("", "mutate-cover")
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	defer os.RemoveAll(tmp)
 	out := filepath.Join(tmp, "cover.out")
@@ -429,19 +452,17 @@ func coverage(dir, skip string) (profile, time.Duration, error) {
 	if skip != "" {
 		args = append(args, "-skip", skip)
 	}
-	start := time.Now()
 	cmd := exec.Command("go", append(args, pkgs)...)
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		return nil, 0, fmt.Errorf("the tests fail before any mutation:\n%s", msg)
+		return nil, fmt.Errorf("the tests fail before any mutation:\n%s", msg)
 	}
-	took := time.Since(start)
 	data, err := os.ReadFile(out)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	module, err := modulePath()
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	root, _ := os.Getwd()
 	p := profile{}
@@ -462,7 +483,7 @@ func coverage(dir, skip string) (profile, time.Duration, error) {
 		abs := filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(file, module+"/")))
 		p[abs] = append(p[abs], b)
 	}
-	return p, took, nil
+	return p, nil
 }
 
 func modulePath() (string, error) {
@@ -495,18 +516,21 @@ func runMutant(dir string, m *mutant, skip string, timeout time.Duration) string
 	if vet := exec.Command("go", "build", "-overlay", overlay, "./"+filepath.ToSlash(filepath.Dir(m.file))); vet.Run() != nil {
 		return "not-viable" // it does not compile: no program has it
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	// The context is a backstop for a build that hangs; the tests stop
+	// themselves at timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), timeout+5*time.Minute)
 	defer cancel()
-	args := []string{"test", "-count=1", "-failfast", "-overlay", overlay}
+	args := []string{"test", "-count=1", "-failfast", "-timeout", timeout.String(), "-overlay", overlay}
 	if skip != "" {
 		args = append(args, "-skip", skip)
 	}
 	cmd := exec.CommandContext(ctx, "go", append(args, "./"+filepath.ToSlash(dir)+"/...")...)
+	ownGroup(cmd) // so that a kill reaches the test binary too
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err = cmd.Run()
 	switch {
-	case ctx.Err() != nil:
+	case ctx.Err() != nil || bytes.Contains(out.Bytes(), []byte("panic: test timed out after")):
 		return "timed-out"
 	case err == nil:
 		return "lived"
