@@ -44,17 +44,42 @@ const (
 // refusals.
 type ctorAsm struct {
 	code   cf.Code
-	pool   cf.ConstantPool
+	pool   *cf.ConstantPool
 	labels map[string]cf.Label
 }
 
 func newCtorAsm(t *testing.T, maxLocals uint16) *ctorAsm {
-	a := &ctorAsm{labels: map[string]cf.Label{}}
+	a := &ctorAsm{labels: map[string]cf.Label{}, pool: basePool(t)}
 	a.code.MaxLocals = maxLocals
-	// Entry 0 of a pool is never used; hold it with a placeholder.
-	_, err := a.pool.AddUtf8("")
-	require.NoError(t, err)
 	return a
+}
+
+// basePool is the pool of a class file written here byte by byte: the
+// pool's API adds no InvokeDynamic, and a parsed pool has one. Entries:
+// 1 "p/C", 2 Class p/C, 3 "run", 4 "(I)Ljava/lang/Runnable;",
+// 5 NameAndType, 6 InvokeDynamic #0:run.
+func basePool(t *testing.T) *cf.ConstantPool {
+	utf := func(s string) []byte { return append([]byte{cf.TagUtf8, 0, byte(len(s))}, s...) }
+	b := []byte{0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52, 0, 7}
+	b = append(b, utf("p/C")...)
+	b = append(b, cf.TagClass, 0, 1)
+	b = append(b, utf("run")...)
+	b = append(b, utf("(I)Ljava/lang/Runnable;")...)
+	b = append(b, cf.TagNameAndType, 0, 3, 0, 4)
+	b = append(b, cf.TagInvokeDynamic, 0, 0, 0, 5)
+	b = append(b, 0, 0x21, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+	c, err := cf.Parse(b)
+	require.NoError(t, err)
+	return c.Pool
+}
+
+// indy returns the pool's InvokeDynamic, which has the name and
+// descriptor given (basePool's).
+func (a *ctorAsm) indy(t *testing.T, name, desc string) int32 {
+	n, d, err := a.pool.NameAndType(5)
+	require.NoError(t, err)
+	require.Equal(t, []string{name, desc}, []string{n, d})
+	return 6
 }
 
 // label returns the label called name, allocated on first use.
@@ -102,7 +127,8 @@ func (a *ctorAsm) ref(t *testing.T, name, desc string) int32 {
 func (a *ctorAsm) frame(at string, locals ...cf.VType) *ctorAsm {
 	smt := a.code.StackMapTable()
 	if smt == nil {
-		a.code.Attributes = append(a.code.Attributes, cf.CodeAttribute{Kind: cf.AttrStackMapTable})
+		name, _ := a.pool.AddUtf8("StackMapTable") // a pool this small has room
+		a.code.Attributes = append(a.code.Attributes, cf.CodeAttribute{Kind: cf.AttrStackMapTable, Name: name})
 		smt = &a.code.Attributes[len(a.code.Attributes)-1]
 	}
 	smt.Frames = append(smt.Frames, cf.Frame{Kind: cf.FrameFull, At: a.label(at), Locals: locals})
@@ -319,23 +345,44 @@ func TestCtorFlow(t *testing.T) {
 	}, {
 		name: "a static method has no this", desc: "()V", locals: 1,
 		build: func(t *testing.T, a *ctorAsm) {
-			a.op("", cf.ACONST_NULL).op("", opASTORE0).op("", cf.RETURN)
+			a.op("", cf.ACONST_NULL).op("", opASTORE0).op("", cf.ICONST_0).op("", cf.ISTORE_0).op("", cf.RETURN)
 		},
-		want: "...",
+		want: ".....",
+	}, {
+		// A span running to the end of the code ends at its end label; an
+		// empty span at the first instruction and a handler there are
+		// allowed.
+		name: "spans at the edges", desc: "()V", locals: 1,
+		build: func(t *testing.T, a *ctorAsm) {
+			a.op("top", cf.ALOAD_0).op("", cf.INVOKESPECIAL, a.ref(t, "<init>", "()V")).
+				op("after", cf.NOP).op("", cf.RETURN).op("h", cf.ATHROW)
+			a.code.End = a.label("end")
+			a.handler("after", "end", "h").handler("top", "top", "h").handler("h", "end", "top")
+			a.frame("top", uninitThis) // the frame, not the handler's stack, is the state there
+		},
+		want: "UI...",
+	}, {
+		name: "invokedynamic before the call", desc: "()V", locals: 1,
+		build: func(t *testing.T, a *ctorAsm) {
+			indy := a.indy(t, "run", "(I)Ljava/lang/Runnable;")
+			a.op("", cf.ALOAD_0).op("", cf.ICONST_0).op("", cf.INVOKEDYNAMIC, indy).op("", cf.POP).
+				op("", cf.INVOKESPECIAL, a.ref(t, "<init>", "()V")).op("", cf.RETURN)
+		},
+		want: "UUUUI.",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newCtorAsm(t, tt.locals)
 			tt.build(t, a)
 			var sc ctorScratch
-			flow, err := sc.analyze(&a.code, &a.pool, tt.desc, tt.name == "a static method has no this")
+			flow, err := sc.analyze(&a.code, a.pool, tt.desc, tt.name == "a static method has no this")
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, flowString(flow))
 			// The scratch is reused: a second analysis of other code
 			// after this one gives that code's answer.
 			b := newCtorAsm(t, 1)
 			b.op("", cf.ALOAD_0).op("", cf.INVOKESPECIAL, b.ref(t, "<init>", "()V")).op("", cf.RETURN)
-			flow, err = sc.analyze(&b.code, &b.pool, "()V", false)
+			flow, err = sc.analyze(&b.code, b.pool, "()V", false)
 			require.NoError(t, err)
 			assert.Equal(t, "UI.", flowString(flow))
 		})
@@ -375,6 +422,13 @@ func TestCtorFlowRefuses(t *testing.T) {
 		name: "a branch to no instruction", desc: "()V", locals: 1,
 		build: func(t *testing.T, a *ctorAsm) { a.jump("", cf.GOTO, "nowhere") },
 		want:  "control flow leaves the code",
+	}, {
+		name: "a branch to the end of the code", desc: "()V", locals: 1,
+		build: func(t *testing.T, a *ctorAsm) {
+			a.jump("", cf.GOTO, "end")
+			a.code.End = a.label("end")
+		},
+		want: "control flow leaves the code",
 	}, {
 		name: "a switch to no instruction", desc: "(I)V", locals: 2,
 		build: func(t *testing.T, a *ctorAsm) {
@@ -501,6 +555,26 @@ func TestCtorFlowRefuses(t *testing.T) {
 		build: func(t *testing.T, a *ctorAsm) {
 			a.op("", cf.GETSTATIC, 0).op("", cf.RETURN)
 		},
+		want: "instruction 0 (getstatic): constant pool index 0",
+	}, {
+		name: "a reference past the pool", desc: "()V", locals: 1,
+		build: func(t *testing.T, a *ctorAsm) {
+			a.ref(t, "f", "I")
+			a.op("", cf.GETSTATIC, int32(a.pool.Count())).op("", cf.RETURN)
+		},
+		want: "instruction 0 (getstatic): constant pool index",
+	}, {
+		// An Integer whose four bytes read as a Class index and a
+		// NameAndType index: not a member reference for all that.
+		name: "an Integer that looks like a reference", desc: "()V", locals: 1,
+		build: func(t *testing.T, a *ctorAsm) {
+			ref := a.ref(t, "f", "I")
+			_, body, err := a.pool.Entry(uint16(ref))
+			require.NoError(t, err)
+			i, err := a.pool.AddInteger(int32(uint32(body[0])<<24 | uint32(body[1])<<16 | uint32(body[2])<<8 | uint32(body[3])))
+			require.NoError(t, err)
+			a.op("", cf.GETSTATIC, int32(i)).op("", cf.RETURN)
+		},
 		want: "instruction 0 (getstatic)",
 	}, {
 		name: "a method of a bad descriptor", desc: "()V", locals: 1,
@@ -534,7 +608,7 @@ func TestCtorFlowRefuses(t *testing.T) {
 			a := newCtorAsm(t, tt.locals)
 			tt.build(t, a)
 			var sc ctorScratch
-			_, err := sc.analyze(&a.code, &a.pool, tt.desc, false)
+			_, err := sc.analyze(&a.code, a.pool, tt.desc, false)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
 		})

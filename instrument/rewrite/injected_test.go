@@ -131,9 +131,9 @@ func TestFindInjected(t *testing.T) {
 			focus := a.call(a.rt.BeatClass, a.rt.Focus, focusCallDesc)
 			a.op("", cf.ALOAD_0).op("", opICONST1).op("", cf.INVOKESTATIC, focus).
 				op("", opALOAD2).op("", cf.ILOAD_1).op("", cf.INVOKESTATIC, focus).
-				op("", cf.ALOAD_0).op("", cf.ILOAD_1)
+				op("", cf.ALOAD_0).op("", cf.ILOAD_1).op("", cf.ALOAD_0)
 		},
-		want: want{marks: "........", comments: map[int]string{}},
+		want: want{marks: ".........", comments: map[int]string{}},
 	}, {
 		name: "a catch-all handler",
 		build: func(a injAsm) {
@@ -161,6 +161,17 @@ func TestFindInjected(t *testing.T) {
 		want: want{
 			marks: "..xx", handlers: []bool{true},
 			comments: map[int]string{2: "tracebeat: catch-all handler: endSection, rethrow"},
+		},
+	}, {
+		// The whole method is the handler: it starts at instruction 0.
+		name: "a catch-all at the first instruction",
+		build: func(a injAsm) {
+			a.op("h", cf.INVOKESTATIC, a.end()).op("", cf.ATHROW)
+			a.handler("h", "h", "h")
+		},
+		want: want{
+			marks: "xx", handlers: []bool{true},
+			comments: map[int]string{0: "tracebeat: catch-all handler: endSection, rethrow"},
 		},
 	}, {
 		name: "a last entry with a catch type is no catch-all",
@@ -202,7 +213,7 @@ func TestFindInjected(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := injAsm{ctorAsm: newCtorAsm(t, 2), t: t, rt: DefaultRuntime()}
 			tt.build(a)
-			m := FindInjected(&a.code, &a.pool, Runtime{}) // the zero Runtime is the default
+			m := FindInjected(&a.code, a.pool, Runtime{}) // the zero Runtime is the default
 			assert.Equal(t, tt.want.marks, marks(m))
 			assert.Equal(t, tt.want.enter, m.EnterIDs, "enter ids")
 			assert.Equal(t, tt.want.exit, m.ExitIDs, "exit ids")
@@ -240,11 +251,11 @@ func TestPushInt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		a := newCtorAsm(t, 1)
-		w := classRewriter{c: &cf.Class{Pool: &a.pool}}
+		w := classRewriter{c: &cf.Class{Pool: a.pool}}
 		in, err := w.pushInt(tt.v)
 		require.NoError(t, err)
 		assert.Equal(t, tt.op, in.Op, "push %d", tt.v)
-		got, ok := pushedInt(in, &a.pool)
+		got, ok := pushedInt(in, a.pool)
 		assert.True(t, ok)
 		assert.Equal(t, tt.v, got, "push %d", tt.v)
 	}
