@@ -56,7 +56,7 @@ func newCtorAsm(t *testing.T, maxLocals uint16) *ctorAsm {
 
 // basePool is the pool of a class file written here byte by byte: the
 // pool's API adds no InvokeDynamic, and a parsed pool has one. Entries:
-// 1 "p/C", 2 Class p/C, 3 "run", 4 "(I)Ljava/lang/Runnable;",
+// 1 "p/C", 2 Class p/C, 3 "run", 4 "(II)Ljava/lang/Runnable;",
 // 5 NameAndType, 6 InvokeDynamic #0:run.
 func basePool(t *testing.T) *cf.ConstantPool {
 	utf := func(s string) []byte { return append([]byte{cf.TagUtf8, 0, byte(len(s))}, s...) }
@@ -64,7 +64,7 @@ func basePool(t *testing.T) *cf.ConstantPool {
 	b = append(b, utf("p/C")...)
 	b = append(b, cf.TagClass, 0, 1)
 	b = append(b, utf("run")...)
-	b = append(b, utf("(I)Ljava/lang/Runnable;")...)
+	b = append(b, utf("(II)Ljava/lang/Runnable;")...)
 	b = append(b, cf.TagNameAndType, 0, 3, 0, 4)
 	b = append(b, cf.TagInvokeDynamic, 0, 0, 0, 5)
 	b = append(b, 0, 0x21, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -362,13 +362,14 @@ func TestCtorFlow(t *testing.T) {
 		},
 		want: "UI...",
 	}, {
+		// Two arguments in, one result out: the receiver is found under it.
 		name: "invokedynamic before the call", desc: "()V", locals: 1,
 		build: func(t *testing.T, a *ctorAsm) {
-			indy := a.indy(t, "run", "(I)Ljava/lang/Runnable;")
-			a.op("", cf.ALOAD_0).op("", cf.ICONST_0).op("", cf.INVOKEDYNAMIC, indy).op("", cf.POP).
+			indy := a.indy(t, "run", "(II)Ljava/lang/Runnable;")
+			a.op("", cf.ALOAD_0).op("", cf.ICONST_0).op("", cf.ICONST_0).op("", cf.INVOKEDYNAMIC, indy).op("", cf.POP).
 				op("", cf.INVOKESPECIAL, a.ref(t, "<init>", "()V")).op("", cf.RETURN)
 		},
-		want: "UUUUI.",
+		want: "UUUUUI.",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -251,6 +251,7 @@ func TestRewritePlanOrder(t *testing.T) {
 	sorted := build([]MethodPlan{{Index: 0, ID: 5, Trace: true}, {Index: 1, ID: 200, Trace: true}, {Index: 2, ID: 70000, Trace: true}})
 	assert.Equal(t, sorted, build([]MethodPlan{{Index: 2, ID: 70000, Trace: true}, {Index: 0, ID: 5, Trace: true}, {Index: 1, ID: 200, Trace: true}}))
 	assert.Equal(t, sorted, build([]MethodPlan{{Index: 1, ID: 200, Trace: true}, {Index: 2, ID: 70000, Trace: true}, {Index: 0, ID: 5, Trace: true}}))
+	assert.Equal(t, sorted, build([]MethodPlan{{Index: 2, ID: 70000, Trace: true}, {Index: 1, ID: 200, Trace: true}, {Index: 0, ID: 5, Trace: true}}))
 
 	a := newCtorAsm(t, 1)
 	a.op("", cf.RETURN)
