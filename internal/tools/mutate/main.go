@@ -38,6 +38,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -228,6 +229,10 @@ func (r *run) mutatePackage(dir string) (counts, error) {
 	if err != nil {
 		return c, err
 	}
+	tests, err := testsOf(dir)
+	if err != nil {
+		return c, err
+	}
 	var all []*mutant
 	digests := map[string]string{}
 	for _, f := range files {
@@ -271,7 +276,7 @@ func (r *run) mutatePackage(dir string) (counts, error) {
 	for range r.workers {
 		wg.Go(func() {
 			for m := range work {
-				status := runMutant(dir, m, r.skip, timeout)
+				status := runMutant(tests[pkgOf(m.file)], m, r.skip, timeout)
 				mu.Lock()
 				m.status = status
 				r.previous[m.key()] = outcome{digest: digests[m.file], status: status}
@@ -494,8 +499,65 @@ func modulePath() (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
+// testsOf maps each package under dir (by its directory, relative and
+// slash-separated) to the test packages under dir that can reach it: the
+// package itself and those whose code or tests import it, directly or
+// not. A mutant's package is tested by these only, not by every package
+// under dir.
+func testsOf(dir string) (map[string][]string, error) {
+	out, err := exec.Command("go", "list", "-test",
+		"-f", "{{.ImportPath}}|{{.Dir}}|{{len .TestGoFiles}}{{len .XTestGoFiles}}|{{join .Deps \",\"}}",
+		"./"+filepath.ToSlash(dir)+"/...").Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %w", err)
+	}
+	module, err := modulePath()
+	if err != nil {
+		return nil, err
+	}
+	tests := map[string][]string{}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.SplitN(line, "|", 4)
+		if len(f) != 4 {
+			continue
+		}
+		// go list -test lists each package and its test variants: "p",
+		// "p [p.test]", "p_test [p.test]" and "p.test"; the test binary
+		// "p.test" depends on all that its tests reach.
+		path, ok := strings.CutSuffix(f[0], ".test")
+		if !ok || strings.Contains(path, " ") {
+			continue
+		}
+		if seen[path] {
+			continue
+		}
+		seen[path] = true
+		for _, dep := range append(strings.Split(f[3], ","), path) {
+			dep, _, _ = strings.Cut(dep, " ")
+			rel, ok := strings.CutPrefix(dep, module+"/")
+			if !ok || (rel != filepath.ToSlash(dir) && !strings.HasPrefix(rel, filepath.ToSlash(dir)+"/")) {
+				continue
+			}
+			if !slices.Contains(tests[rel], path) {
+				tests[rel] = append(tests[rel], path)
+			}
+		}
+	}
+	for _, t := range tests {
+		sort.Strings(t)
+	}
+	return tests, nil
+}
+
+// pkgOf is the package directory of a source file, slash-separated.
+func pkgOf(file string) string { return filepath.ToSlash(filepath.Dir(file)) }
+
 // runMutant tests one mutant and returns its status.
-func runMutant(dir string, m *mutant, skip string, timeout time.Duration) string {
+func runMutant(tests []string, m *mutant, skip string, timeout time.Duration) string {
+	if len(tests) == 0 {
+		return "not-covered" // no test package under dir reaches its package
+	}
 	src, err := os.ReadFile(m.file)
 	if err != nil {
 		return "not-viable"
@@ -520,11 +582,13 @@ func runMutant(dir string, m *mutant, skip string, timeout time.Duration) string
 	// themselves at timeout.
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+5*time.Minute)
 	defer cancel()
-	args := []string{"test", "-count=1", "-failfast", "-timeout", timeout.String(), "-overlay", overlay}
+	// vet checked the code as written; a mutant's vet findings are not
+	// the tests' verdict.
+	args := []string{"test", "-count=1", "-failfast", "-vet=off", "-timeout", timeout.String(), "-overlay", overlay}
 	if skip != "" {
 		args = append(args, "-skip", skip)
 	}
-	cmd := exec.CommandContext(ctx, "go", append(args, "./"+filepath.ToSlash(dir)+"/...")...)
+	cmd := exec.CommandContext(ctx, "go", append(args, tests...)...)
 	ownGroup(cmd) // so that a kill reaches the test binary too
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
