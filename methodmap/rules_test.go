@@ -60,6 +60,10 @@ func TestClassifyHandMade(t *testing.T) {
 		{"constant", MethodInfo{Name: "c", Opcodes: ops(ldc2w, 0xad)}, Options{}, ReasonGetterSetter},
 		// int at(int i) { return arr[i]; }
 		{"array load", MethodInfo{Name: "at", Opcodes: ops(aload0, getfield, iload1, iaload, ireturn)}, Options{}, ReasonGetterSetter},
+		// short at(int i) { return arr[i]; }: saload, the last of the loads
+		{"short array load", MethodInfo{Name: "at", Opcodes: ops(aload0, getfield, iload1, 0x35, ireturn)}, Options{}, ReasonGetterSetter},
+		// void put(int i) { arr[i] = 0; }: iastore, the first of the stores, is not a getter's
+		{"array store", MethodInfo{Name: "put", Opcodes: ops(aload0, getfield, iload1, 0x03, 0x4f, vreturn)}, Options{}, ReasonSingle},
 		// Foo() {}  ==  aload_0, invokespecial Object.<init>, return
 		{"default constructor", MethodInfo{Name: "<init>", Opcodes: ops(aload0, invokespecial, vreturn)}, Options{}, ReasonGetterSetter},
 		// Foo(int x) { this.x = x; }
