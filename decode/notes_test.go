@@ -1,0 +1,178 @@
+package decode
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBufferNotes: a note for each kind of damage there is, none for a
+// count of zero.
+func TestBufferNotes(t *testing.T) {
+	assert.Empty(t, bufferNotes(PairStats{}))
+	assert.Equal(t, []string{
+		"1 call started before the buffer (ring-buffer wrap): drawn from the first timestamp",
+		"1 call without an exit record: closed at their caller's exit or at the last timestamp",
+		"1 exit record with no open call to match, ignored (first at record 7)",
+		"time went backwards 1 time (first at record 9)",
+	}, bufferNotes(PairStats{NoEnter: 1, Unclosed: 1, StrayExits: 1, FirstStray: "record 7", TimeBackwards: 1, FirstBackward: "record 9"}))
+	assert.Empty(t, markerNotes(&MarkerResult{}))
+	assert.Equal(t, []string{
+		"1 E events had no open B on their thread and were dropped",
+		"1 B events were never ended; closed at the last timestamp (args.unclosed)",
+		"1 marker events have no JSON form here (async S/F, non-integer counters) and were skipped",
+		"1 tracing_mark_write lines could not be parsed and were skipped",
+	}, markerNotes(&MarkerResult{EndWithoutBegin: 1, UnclosedBegins: 1, Skipped: 1, Unparsed: 1}))
+}
+
+// TestBufferSummaryLines: the summary's damage lines appear for a count of
+// one and not for zero.
+func TestBufferSummaryLines(t *testing.T) {
+	summary := func(st PairStats) string {
+		var out bytes.Buffer
+		require.NoError(t, writeBufferSummary(&out, &BufferResult{Stats: st}, nil, BufferOptions{}))
+		return out.String()
+	}
+	clean := summary(PairStats{Records: 2, Frames: 1, HaveTime: true, First: 5, Last: 9, MaxDepth: 1})
+	assert.Equal(t, "AppMethodBeat buffer: 2 records, 1 call, 5..9 ms, max depth 1\nno calls\n", clean)
+	damaged := summary(PairStats{Records: 1, EmptySlots: 1, NoEnter: 1, Unclosed: 1, Last: 4, StrayExits: 1, FirstStray: "record 3", TimeBackwards: 1, FirstBackward: "record 2"})
+	assert.Equal(t, strings.Join([]string{
+		"AppMethodBeat buffer: 1 record, 0 calls, max depth 0",
+		"  empty slots skipped: 1",
+		"  calls started before the buffer (ring-buffer wrap): 1",
+		"  calls without exit record: 1 (closed at their caller's exit or at 4 ms)",
+		"  exit records matching no open call (ignored): 1, first at record 3",
+		"  time went backwards: 1 time, first at record 2",
+		"no calls", ""}, "\n"), damaged)
+}
+
+// TestBinaryReaderWhere names the record last read and its offset.
+func TestBinaryReaderWhere(t *testing.T) {
+	var data []byte
+	for i := range 3 {
+		data = binary.BigEndian.AppendUint64(data, uint64(MakeRecord(true, 5, uint64(i))))
+	}
+	rr, _, err := NewBinaryRecordReader(bytes.NewReader(data), binary.BigEndian, nil)
+	require.NoError(t, err)
+	for i := 1; i <= 2; i++ {
+		_, err := rr.Next()
+		require.NoError(t, err)
+	}
+	assert.Equal(t, "record 2 (byte offset 8)", rr.Where())
+}
+
+// TestPlausibility scores each record: an id in the map +2, an id out of
+// range -2, a time that stays or moves forward by at most a minute +1,
+// anything else -1; empty slots count for nothing.
+func TestPlausibility(t *testing.T) {
+	names, err := ReadMethodNames(strings.NewReader("7,1,a.B m ()V\n"), "m")
+	require.NoError(t, err)
+	sample := func(rs ...Record) []byte {
+		var b []byte
+		for _, r := range rs {
+			b = binary.BigEndian.AppendUint64(b, uint64(r))
+		}
+		return b
+	}
+	score := func(rs ...Record) int { return plausibility(sample(rs...), binary.BigEndian, names) }
+	assert.Equal(t, 2, score(MakeRecord(true, 7, 10)))
+	assert.Equal(t, 0, score(MakeRecord(true, 8, 10)))
+	assert.Equal(t, -2, score(MakeRecord(true, 0, 10)))
+	assert.Equal(t, 0, score(0))
+	assert.Equal(t, 2+2+1, score(MakeRecord(true, 7, 10), MakeRecord(false, 7, 10)))
+	assert.Equal(t, 2+2+1, score(MakeRecord(true, 7, 10), MakeRecord(false, 7, 60_010)))
+	assert.Equal(t, 2+2-1, score(MakeRecord(true, 7, 10), MakeRecord(false, 7, 60_011)))
+	assert.Equal(t, 2+2-1, score(MakeRecord(true, 7, 10), MakeRecord(false, 7, 9)))
+	assert.Equal(t, 2+0+2+1, score(MakeRecord(true, 7, 10), 0, MakeRecord(false, 7, 11)))
+
+	order, err := GuessByteOrder(nil, names)
+	require.NoError(t, err)
+	assert.Equal(t, binary.BigEndian, order)
+	order, err = GuessByteOrder(make([]byte, 16), names)
+	require.NoError(t, err)
+	assert.Equal(t, binary.BigEndian, order, "all empty: either order")
+	assert.True(t, allZero(make([]byte, 9)))
+	assert.False(t, allZero([]byte{0, 0, 1}))
+	assert.False(t, allZero([]byte{1}))
+}
+
+// TestTextRecordNumbers: hex needs digits after its 0x.
+func TestTextRecordNumbers(t *testing.T) {
+	for text, want := range map[string]uint64{"0x1": 1, "0XfF": 255, "12": 12, "-1": 1<<64 - 1} {
+		v, err := parseRecordNumber(text)
+		require.NoError(t, err, text)
+		assert.Equal(t, want, v, text)
+	}
+	for _, text := range []string{"0x", "0X", "x1", ""} {
+		_, err := parseRecordNumber(text)
+		assert.Error(t, err, text)
+	}
+	rr := NewTextRecordReader(bufio.NewReader(strings.NewReader("\ufeff# c\n\n  0x2  \n")), "t")
+	r, err := rr.Next()
+	require.NoError(t, err)
+	assert.Equal(t, Record(2), r)
+	assert.Equal(t, "line 3", rr.Where())
+}
+
+// TestBufferEvidence: binary input reads as records when 90% of them have
+// ids under the limit and times under 2^40 ms, and the times go back at
+// most once (a ring buffer's wrap) but for 10%; four records are judged,
+// three are too few.
+func TestBufferEvidence(t *testing.T) {
+	records := func(mod func(i int) (id int, ms uint64)) []byte {
+		var b []byte
+		for i := range 10 {
+			id, ms := mod(i)
+			v := uint64(MakeRecord(i%2 == 0, 0, ms)) | uint64(id)<<recordIDShift
+			b = binary.BigEndian.AppendUint64(b, v)
+		}
+		return b
+	}
+	ok := func(i int) (int, uint64) { return 5, uint64(100 + i) }
+	assert.Empty(t, bufferEvidence(records(ok)))
+	assert.Empty(t, bufferEvidence(records(func(i int) (int, uint64) {
+		id, ms := ok(i)
+		if i == 3 {
+			id = MaxMethodID // one of ten at the limit: 90% plausible
+		}
+		return id, ms
+	})))
+	assert.NotEmpty(t, bufferEvidence(records(func(i int) (int, uint64) {
+		id, ms := ok(i)
+		if i == 3 || i == 6 {
+			id = MaxMethodID
+		}
+		return id, ms
+	})), "two ids at the limit")
+	assert.NotEmpty(t, bufferEvidence(records(func(i int) (int, uint64) {
+		id, ms := ok(i)
+		if i == 3 || i == 6 {
+			ms = 1 << 40
+		}
+		return id, ms
+	})), "two times at 2^40")
+	assert.Empty(t, bufferEvidence(records(func(i int) (int, uint64) {
+		return 5, uint64((i + 5) % 10) // one wrap: 5..9, 0..4
+	})))
+	assert.Empty(t, bufferEvidence(records(func(i int) (int, uint64) {
+		return 5, uint64(7) // equal times do not go back
+	})))
+	assert.NotEmpty(t, bufferEvidence(records(func(i int) (int, uint64) {
+		return 5, uint64([]int{1, 2, 0, 3, 4, 1, 5, 6, 2, 7}[i]) // three steps back
+	})))
+	// Four records are judged; three are left to the reader.
+	back := records(func(i int) (int, uint64) { return 5, uint64(10 - i) })
+	assert.NotEmpty(t, bufferEvidence(back[:32]))
+	assert.Empty(t, bufferEvidence(back[:31]))
+}
+
+func TestUncheckedBuildNote(t *testing.T) {
+	assert.Empty(t, UncheckedBuildNote("beat.bin", MapBuild{}))
+	assert.Equal(t, "beat.bin names no build (Matrix's runtime and systrace record none): that m.txt is its build's map is checked only by the ids it names (any it lacks are counted below)",
+		UncheckedBuildNote("beat.bin", MapBuild{ID: "0123456789abcdef", Path: "m.txt"}))
+}
