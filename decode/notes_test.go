@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -175,4 +176,77 @@ func TestUncheckedBuildNote(t *testing.T) {
 	assert.Empty(t, UncheckedBuildNote("beat.bin", MapBuild{}))
 	assert.Equal(t, "beat.bin names no build (Matrix's runtime and systrace record none): that m.txt is its build's map is checked only by the ids it names (any it lacks are counted below)",
 		UncheckedBuildNote("beat.bin", MapBuild{ID: "0123456789abcdef", Path: "m.txt"}))
+}
+
+// TestLooksLikeText: no NUL, control characters (tabs and line ends
+// aside) in at most 1% of the bytes, valid UTF-8 but for a rune cut at the
+// end.
+func TestLooksLikeText(t *testing.T) {
+	line := strings.Repeat("a", 99)
+	for _, tt := range []struct {
+		name string
+		b    string
+		want bool
+	}{
+		{"plain", "1,2,a.B m ()V\r\n\tx", true},
+		{"a NUL first", "\x00abc", false},
+		{"a NUL", "abc\x00", false},
+		{"one control in 100", "\x01" + line, true},
+		{"two controls in 100", "\x01\x02" + line[1:], false},
+		{"one control in 99", "\x01" + line[1:], false},
+		{"a rune cut after 1 of 3 bytes", "abc\xe2", true},
+		{"a rune cut after 2 of 3 bytes", "abc\xe2\x82", true},
+		{"a rune cut after 3 of 4 bytes", "abc\xf0\x9f\x98", true},
+		{"a bad byte inside", "a\xffbcdef", false},
+		{"four bad bytes at the end", "abc\xff\xff\xff\xff", false},
+		{"a whole rune", "abc\u20ac", true},
+		{"empty", "", true},
+	} {
+		assert.Equal(t, tt.want, looksLikeText([]byte(tt.b)), tt.name)
+	}
+	assert.Equal(t, "abc", shorten("abc", 3))
+	assert.Equal(t, "ab...", shorten("abc", 2))
+}
+
+// TestDecodeNotesTheUncheckedBuild: a Matrix buffer decoded with a map of a
+// known build says the build is checked by ids only; without a map's
+// build, nothing is said.
+func TestDecodeNotesTheUncheckedBuild(t *testing.T) {
+	text := func(rs ...Record) string {
+		var b strings.Builder
+		for _, r := range rs {
+			b.WriteString("0x" + strconv.FormatUint(uint64(r), 16) + "\n")
+		}
+		return b.String()
+	}
+	buf := text(MakeRecord(true, 3, 1), MakeRecord(false, 3, 2))
+	res, err := Decode(strings.NewReader(buf), &bytes.Buffer{}, Options{Source: "beat.txt", Kind: KindBufferText, Map: MapBuild{Path: "m.txt", ID: "00000000000000bb"}})
+	require.NoError(t, err)
+	require.Len(t, res.Notes, 1)
+	assert.Contains(t, res.Notes[0], "beat.txt names no build")
+	res, err = Decode(strings.NewReader(buf), &bytes.Buffer{}, Options{Source: "beat.txt", Kind: KindBufferText})
+	require.NoError(t, err)
+	assert.Empty(t, res.Notes)
+}
+
+// TestSlowestCallsTies: calls of equal cost rank by when they started.
+func TestSlowestCallsTies(t *testing.T) {
+	s := NewSlowestCalls(2, 4)
+	for i, id := range []int{11, 12, 13} {
+		s.Add(Frame{MethodID: id, Seq: int64(i), Start: uint64(10 * i), End: uint64(10*i + 5)})
+	}
+	var ids []int
+	for _, st := range s.Stacks() {
+		ids = append(ids, st.Lines[0].MethodID)
+	}
+	assert.Equal(t, []int{11, 12}, ids)
+}
+
+// TestTextRecordsLongLine: a line of up to a MiB is read (a comment a
+// tool wrote), past the scanner's first 64 KiB.
+func TestTextRecordsLongLine(t *testing.T) {
+	rr := NewTextRecordReader(strings.NewReader("# "+strings.Repeat("x", 200_000)+"\n0x5\n"), "t")
+	r, err := rr.Next()
+	require.NoError(t, err)
+	assert.Equal(t, Record(5), r)
 }
