@@ -250,3 +250,24 @@ func TestMalformedCodeDetails(t *testing.T) {
 		assert.Equal(t, tt.body, again, tt.name)
 	}
 }
+
+// TestInterfaceCount: a count of interfaces that cannot fit in what is
+// left is refused before reading them, and says where; one that fits
+// exactly is read, and the class fails after it.
+func TestInterfaceCount(t *testing.T) {
+	e := [][]byte{utf8Entry("A"), entry(cf.TagClass, 1)}
+	full := classBytes(e, 3, 2, 0, []uint16{2, 2, 2}, nil)
+	list := len(full) - 6 - 6 // the interfaces, before the three counts that end the class
+	_, err := cf.Parse(full[:list+4])
+	assert.ErrorContains(t, err, "3 interfaces cannot fit in the 4 bytes left")
+	two := classBytes(e, 3, 2, 0, []uint16{2, 2}, nil)
+	_, err = cf.Parse(two[:len(two)-6])
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "cannot fit")
+	// The error of a bad super_class names its offset: after access and this_class.
+	bad := classBytes(e, 3, 2, 1, nil, nil)
+	_, err = cf.Parse(bad)
+	var fe *cf.FormatError
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, 8+2+len(e[0])+len(e[1])+2+2, fe.Offset)
+}

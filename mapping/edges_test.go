@@ -56,6 +56,7 @@ func TestLenientJSONEdges(t *testing.T) {
 		`{"id":`:          "unexpected",
 		`{"s":"ab\`:       "unterminated",
 		`{"s":"\u12"}`:    `bad \u escape`,
+		`{"s":"\u1`:       `short \u escape`,
 		`{"s":"\uZZZZ"}`:  `bad \u escape "ZZZZ"`,
 		`{"s":"\u00e9`:    "unterminated",
 		`{'s':'x'`:        "expected ',' or '}'",
@@ -81,7 +82,7 @@ func TestMethodLineNumbers(t *testing.T) {
 		assert.True(t, ok, r)
 		assert.Equal(t, "c", name, r)
 	}
-	for _, bad := range []string{"21474836470:21474836470:void run() -> c", "1:1 -> c"} {
+	for _, bad := range []string{"21474836470:21474836470:void run() -> c", "1:1 -> c", "7:8", "7"} {
 		_, err := Parse(strings.NewReader("a.A -> b:\n    "+bad+"\n"), "m.txt", nil)
 		require.Error(t, err, bad)
 	}
@@ -112,6 +113,32 @@ func TestRepeatedMethodKeepsItsResidual(t *testing.T) {
 			assert.Equal(t, "m"+itoa(i), name)
 			assert.Equal(t, "()V", desc)
 		}
+	}
+}
+
+// TestRepeatedMethodAfterAnother: a method that comes again after other
+// methods is the one it was, in small and large classes: a residual
+// signature after its second line is its own.
+func TestRepeatedMethodAfterAnother(t *testing.T) {
+	for _, others := range []int{0, 20} {
+		var b strings.Builder
+		b.WriteString("a.A -> b:\n")
+		for i := range others {
+			b.WriteString("    void m" + itoa(i) + "() -> m" + itoa(i) + "\n")
+		}
+		b.WriteString("    1:1:void run(int) -> c\n")
+		b.WriteString("    void other() -> d\n")
+		b.WriteString("    2:2:void run(int) -> c\n")
+		b.WriteString(`    # {"id":"com.android.tools.r8.residualsignature","signature":"(J)V"}` + "\n")
+		m, err := Parse(strings.NewReader(b.String()), "m.txt", nil)
+		require.NoError(t, err, "%d other methods", others)
+		name, desc, ok := m.ObfuscatedMethod("a/A", "run", "(I)V")
+		require.True(t, ok, "%d other methods", others)
+		assert.Equal(t, "c", name)
+		assert.Equal(t, "(J)V", desc, "%d other methods", others)
+		name, _, ok = m.ObfuscatedMethod("a/A", "other", "()V")
+		require.True(t, ok)
+		assert.Equal(t, "d", name)
 	}
 }
 
