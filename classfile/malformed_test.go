@@ -271,3 +271,20 @@ func TestInterfaceCount(t *testing.T) {
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, 8+2+len(e[0])+len(e[1])+2+2, fe.Offset)
 }
+
+// TestMemberAndAttributeCounts: counts of methods and of attributes that
+// cannot fit in what is left are refused before reading them (a member
+// takes at least 8 bytes, an attribute 6).
+func TestMemberAndAttributeCounts(t *testing.T) {
+	e := [][]byte{utf8Entry("A"), entry(cf.TagClass, 1)}
+	base := classBytes(e, 3, 2, 0, nil, nil) // ... fields 0, methods 0, attributes 0
+	head := base[:len(base)-4]               // up to the methods count
+	methods := append(append([]byte{}, head...), 0, 3)
+	methods = append(methods, make([]byte, 16)...)
+	_, err := cf.Parse(methods)
+	assert.ErrorContains(t, err, "3 methods cannot fit in the 16 bytes left")
+	attrs := append(append([]byte{}, base[:len(base)-2]...), 0, 3)
+	attrs = append(attrs, make([]byte, 12)...)
+	_, err = cf.Parse(attrs)
+	assert.ErrorContains(t, err, "3 attributes cannot fit in the 12 bytes left")
+}

@@ -4,12 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/decode/recording"
 )
 
 // TestBufferNotes: a note for each kind of damage there is, none for a
@@ -249,4 +253,44 @@ func TestTextRecordsLongLine(t *testing.T) {
 	r, err := rr.Next()
 	require.NoError(t, err)
 	assert.Equal(t, Record(5), r)
+}
+
+// TestRecordingEdges: the clock's coarse edge, durations at each unit's
+// edge, 1024 builds (the most a header may name), threads skipped without
+// reading their records, and a header cut inside a thread's.
+func TestRecordingEdges(t *testing.T) {
+	assert.True(t, recording.RecordingClock{Shared: true, LongestGap: 1_000_000}.Coarse())
+	assert.False(t, recording.RecordingClock{Shared: true, LongestGap: 999_999}.Coarse())
+	for ns, want := range map[uint64]string{999: "999 ns", 1000: "1 µs", 999_999: "1e+03 µs", 1_000_000: "1 ms"} {
+		assert.Equal(t, want, recording.FormatDuration(ns), "%d", ns)
+	}
+
+	builds := make([]string, 1024)
+	for i := range builds {
+		builds[i] = fmt.Sprintf("%016x", i)
+	}
+	two := []testThread{
+		{tid: 1, name: "main", records: [][2]uint64{{1, enterW(1)}, {2, exitW(1)}}},
+		{tid: 2, name: "worker", records: [][2]uint64{{3, enterW(2)}, {4, exitW(2)}}},
+	}
+	data := writeRecordingOf(recording.RecordingVersion, recording.RecordingClock{}, builds, 10, nil, two...)
+	rec, err := recording.Read(bufio.NewReader(bytes.NewReader(data)), "r")
+	require.NoError(t, err)
+	assert.Len(t, rec.Builds, 1024)
+	first, err := rec.NextThread()
+	require.NoError(t, err)
+	assert.Equal(t, "main", first.Name)
+	second, err := rec.NextThread() // the first's records skipped unread
+	require.NoError(t, err)
+	require.NotNil(t, second)
+	assert.Equal(t, int64(2), second.Tid)
+	assert.Equal(t, "worker", second.Name)
+	_, err = rec.NextThread()
+	assert.ErrorIs(t, err, io.EOF)
+
+	// Cut inside the second thread's header: its id.
+	cut := writeRecording(10, nil, two...)
+	tail := 8 + 2 + len("worker") + 1 + 8 + 4 + 4 + 4*6 // the second thread
+	_, err = Decode(bytes.NewReader(cut[:len(cut)-tail+3]), &bytes.Buffer{}, Options{Source: "app.trace"})
+	assert.ErrorContains(t, err, "thread 2: id")
 }
