@@ -288,3 +288,49 @@ func TestMemberAndAttributeCounts(t *testing.T) {
 	_, err = cf.Parse(attrs)
 	assert.ErrorContains(t, err, "3 attributes cannot fit in the 12 bytes left")
 }
+
+// TestEncodeSizesAndCounts: Size is the encoded length of every fixture
+// class; up to 65,535 interfaces, fields, methods and attributes are
+// written, one more is refused; an index one past the pool is refused by
+// every accessor.
+func TestEncodeSizesAndCounts(t *testing.T) {
+	for set, classes := range fixtureSets(t) {
+		for _, name := range sortedNames(classes) {
+			c, err := cf.Parse(classes[name])
+			require.NoError(t, err)
+			out, err := c.Encode()
+			require.NoError(t, err)
+			require.Equal(t, len(out), c.Size(), "%s %s", set, name)
+		}
+	}
+	e := [][]byte{utf8Entry("A"), entry(cf.TagClass, 1)}
+	c, err := cf.Parse(classBytes(e, 3, 2, 0, nil, nil))
+	require.NoError(t, err)
+	for _, field := range []string{"interfaces", "fields", "methods", "attributes"} {
+		for _, n := range []int{0xFFFF, 0x10000} {
+			d := *c
+			switch field {
+			case "interfaces":
+				d.Interfaces = make([]uint16, n)
+			case "fields":
+				d.Fields = make([]cf.Member, n)
+			case "methods":
+				d.Methods = make([]cf.Member, n)
+			case "attributes":
+				d.Attributes = make([]cf.Attribute, n)
+			}
+			out, err := d.Encode()
+			if n == 0xFFFF {
+				require.NoError(t, err, "%d %s", n, field)
+				assert.Equal(t, d.Size(), len(out))
+			} else {
+				assert.Error(t, err, "%d %s", n, field)
+			}
+		}
+	}
+	count := uint16(c.Pool.Count())
+	_, err = c.Pool.Utf8(count)
+	assert.ErrorContains(t, err, "not a valid entry")
+	_, err = c.Pool.ClassName(count)
+	assert.Error(t, err)
+}
