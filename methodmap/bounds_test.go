@@ -136,7 +136,9 @@ func TestJSONNames(t *testing.T) {
 		require.NoError(t, enc.Encode(s))
 		return strings.TrimSuffix(b.String(), "\n")
 	}
-	for _, s := range []string{"a/b/C", "a/b c", "q\"uote/x", "back\\slash/x", "tab\t/x", "nl\n", "\x1f/x", "\x7f/x", "\u2028/x", "caf\u00e9/x", "bad\xff/x", "<&>/x", "", "12345678/abcdefgh/\"ijk"} {
+	for _, s := range []string{"a/b/C", "a/b c", "q\"uote/x", "back\\slash/x", "tab\t/x", "nl\n", "\x1f/x", "\x7f/x", "\u2028/x", "caf\u00e9/x", "bad\xff/x", "<&>/x", "", "12345678/abcdefgh/\"ijk",
+		// One byte alone: the scan must stop at it, whatever it is.
+		"\"", "\\", "\t", "\xff", "\u2028"} {
 		assert.Equal(t, ref(s), string(appendJSONString(nil, s)), "%q", s)
 		assert.Equal(t, ref(strings.ReplaceAll(s, "/", ".")), string(appendJSONName(nil, s, true)), "%q dotted", s)
 		assert.Equal(t, ref(s), string(appendJSONName(nil, s, false)), "%q", s)
@@ -232,4 +234,26 @@ func TestReportOrderByAccess(t *testing.T) {
 		access = append(access, m.Access)
 	}
 	assert.Equal(t, []uint16{1, 4, 9}, access)
+}
+
+// TestCheckJarOrder: violations come in method order, a method's kinds by
+// access.
+func TestCheckJarOrder(t *testing.T) {
+	m := &Map{Entries: []Entry{DispatchEntry()}}
+	vs := CheckJar(m, "m.txt", "app.jar", []InstrumentedMethod{
+		{Class: "a/B", Name: "m", Desc: "()V", Access: 9, InjectedIDs: []int{5}},
+		{Class: "a/B", Name: "m", Desc: "()V", Access: 1, InjectedIDs: []int{6}},
+	})
+	require.Len(t, vs, 2)
+	assert.Contains(t, vs[0].Msg, "id 6")
+	assert.Contains(t, vs[1].Msg, "id 5")
+}
+
+// TestSelectClassesHighWater: the high-water line of a map is read.
+func TestSelectClassesHighWater(t *testing.T) {
+	m, err := SelectClasses([]byte("# tracebeat: highest-id=7\n1,1,a.B a ()V\n2,1,c.D b ()V\n"), map[string]bool{"a/B": true})
+	require.NoError(t, err)
+	assert.Equal(t, 7, m.HighWater)
+	require.Len(t, m.Entries, 1)
+	assert.Equal(t, 1, m.Entries[0].ID)
 }
