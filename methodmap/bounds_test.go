@@ -257,3 +257,13 @@ func TestSelectClassesHighWater(t *testing.T) {
 	require.Len(t, m.Entries, 1)
 	assert.Equal(t, 1, m.Entries[0].ID)
 }
+
+// TestCompareKeysTies: two keys whose texts are the same (blanks inside
+// names, as Kotlin's backquoted names have) are ordered by their fields.
+func TestCompareKeysTies(t *testing.T) {
+	a := MethodKey{Class: "a/B", Name: "x y", Desc: "()V"}
+	b := MethodKey{Class: "a/B x", Name: "y", Desc: "()V"}
+	assert.Equal(t, -1, compareKeys(a, b))
+	assert.Equal(t, 1, compareKeys(b, a))
+	assert.Equal(t, 0, compareKeys(a, a))
+}
