@@ -334,3 +334,19 @@ func TestEncodeSizesAndCounts(t *testing.T) {
 	_, err = c.Pool.ClassName(count)
 	assert.Error(t, err)
 }
+
+// TestPoolCutsSayWhere: a pool cut in a Utf8 entry's length, in its bytes
+// or right after it names the read that failed and what it needed.
+func TestPoolCutsSayWhere(t *testing.T) {
+	data := classBytes([][]byte{utf8Entry("Abc"), entry(cf.TagClass, 1)}, 3, 2, 0, nil, nil)
+	// The entry: tag at 10, length at 11-12, bytes at 13-15; the next entry at 16.
+	for cut, want := range map[int]string{
+		12: "class offset 11: truncated: need 2 bytes, have 1",
+		13: "class offset 13: truncated: need 3 bytes, have 0",
+		15: "class offset 13: truncated: need 3 bytes, have 2",
+		16: "class offset 16: truncated: need 1 bytes, have 0",
+	} {
+		_, err := cf.Parse(data[:cut])
+		assert.ErrorContains(t, err, want, "cut at %d", cut)
+	}
+}
