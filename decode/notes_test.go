@@ -294,3 +294,51 @@ func TestRecordingEdges(t *testing.T) {
 	_, err = Decode(bytes.NewReader(cut[:len(cut)-tail+3]), &bytes.Buffer{}, Options{Source: "app.trace"})
 	assert.ErrorContains(t, err, "thread 2: id")
 }
+
+// TestRecordingVersion1 reads a version 1 file (a time and a word a
+// record): sections, an error from the callback, Where as it reads; and a
+// version 3 thread with fewer slots than records.
+func TestRecordingVersion1(t *testing.T) {
+	sectionWord := uint64(1<<30 | 0) // section 0
+	data := writeRecordingAs(1, recording.RecordingClock{}, 10, map[int]string{0: "frame"},
+		testThread{tid: 1, name: "main", records: [][2]uint64{{1, enterW(3)}, {2, sectionWord}, {3, sectionWord | recording.ExitFlag}, {4, exitW(3)}}})
+	rec, err := recording.Read(bufio.NewReader(bytes.NewReader(data)), "r")
+	require.NoError(t, err)
+	assert.Equal(t, "byte "+strconv.FormatInt(int64(len(data)-4*12-8-2-len("main")-8-4), 10), rec.Where())
+	th, err := rec.NextThread()
+	require.NoError(t, err)
+	assert.Equal(t, uint32(4), th.Records)
+	var got []string
+	require.NoError(t, rec.Records(func(enter bool, id int, ts uint64) error {
+		got = append(got, fmt.Sprintf("%v %d %d %s", enter, id, ts, rec.Where()))
+		return nil
+	}))
+	section := recording.SectionID(0)
+	assert.Equal(t, []string{
+		fmt.Sprintf("true 3 1 thread 1 (tid 1 %q) record 1", "main"),
+		fmt.Sprintf("true %d 2 thread 1 (tid 1 %q) record 2", section, "main"),
+		fmt.Sprintf("false %d 3 thread 1 (tid 1 %q) record 3", section, "main"),
+		fmt.Sprintf("false 3 4 thread 1 (tid 1 %q) record 4", "main"),
+	}, got)
+
+	rec, err = recording.Read(bufio.NewReader(bytes.NewReader(data)), "r")
+	require.NoError(t, err)
+	_, err = rec.NextThread()
+	require.NoError(t, err)
+	stop := fmt.Errorf("stop")
+	assert.ErrorIs(t, rec.Records(func(bool, int, uint64) error { return stop }), stop)
+
+	// Version 3: a thread whose slots are fewer than its records.
+	v3 := writeRecording(10, nil, testThread{tid: 1, name: "main", records: [][2]uint64{{1, enterW(1)}, {1, exitW(1)}}})
+	// The thread's counts: records (2) then slots (3: a mark of two words, and... ) at the end.
+	slots := 2 + 2 // a mark (two words) and two records
+	at := len(v3) - 4*slots - 4
+	require.Equal(t, uint32(slots), binary.BigEndian.Uint32(v3[at:]))
+	bad := bytes.Clone(v3)
+	binary.BigEndian.PutUint32(bad[at:], 1)
+	_, err = Decode(bytes.NewReader(bad), &bytes.Buffer{}, Options{Source: "app.trace"})
+	assert.ErrorContains(t, err, "2 records in 1 slots: damaged file?")
+	binary.BigEndian.PutUint32(bad[at:], 2) // as many slots as records: read, then the file is too long
+	_, err = Decode(bytes.NewReader(bad), &bytes.Buffer{}, Options{Source: "app.trace"})
+	assert.NotContains(t, fmt.Sprint(err), "records in")
+}

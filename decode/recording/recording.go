@@ -230,12 +230,15 @@ func (rec *Recording) Records(fn func(enter bool, id int, t uint64) error) error
 	}
 	var b [12]byte
 	t := rec.pending
-	for ; rec.left > 0; rec.left-- {
+	for rec.left > 0 {
 		if _, err := io.ReadFull(rec.r, b[:]); err != nil {
 			return fmt.Errorf("%s: thread %d (%s): record %d of %d: %w", rec.src, t.Index+1, t.Label(),
 				t.Records-rec.left+1, t.Records, truncated(err))
 		}
 		rec.off += int64(len(b))
+		// Counted before fn runs, so that Where names this record, as it
+		// does in version 2 (it named the one before).
+		rec.left--
 		word := binary.BigEndian.Uint32(b[8:])
 		id := int(word & recordingIDMask)
 		if word&recordingSection != 0 {
