@@ -1,6 +1,8 @@
 package flamepng
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -36,4 +38,29 @@ func TestCollectorLifts(t *testing.T) {
 	assert.Equal(t, []int64{0, 30}, []int64{c.minNs, c.maxNs})
 	_, err = c.Write([]byte("x"))
 	assert.Error(t, err)
+}
+
+// TestReadTraceEventsOrder: tracks sorted by pid then tid; slices of the
+// same span in file order; an event that is not one names its number.
+func TestReadTraceEventsOrder(t *testing.T) {
+	in := `{"traceEvents":[
+{"ph":"X","name":"b","pid":2,"tid":1,"ts":0,"dur":5},
+{"ph":"X","name":"first","pid":1,"tid":5,"ts":0,"dur":5},
+{"ph":"X","name":"second","pid":1,"tid":5,"ts":0,"dur":5},
+{"ph":"X","name":"short","pid":1,"tid":5,"ts":0,"dur":2},
+{"ph":"X","name":"a","pid":1,"tid":3,"ts":1,"dur":1}]}`
+	tracks, err := ReadTraceEvents(strings.NewReader(in))
+	require.NoError(t, err)
+	var keys []string
+	for _, tr := range tracks {
+		keys = append(keys, fmt.Sprintf("%d/%d", tr.Pid, tr.Tid))
+	}
+	assert.Equal(t, []string{"1/3", "1/5", "2/1"}, keys)
+	var names []string
+	for _, s := range tracks[1].Slices {
+		names = append(names, fmt.Sprintf("%s@%d", s.Name, s.Depth))
+	}
+	assert.Equal(t, []string{"first@0", "second@1", "short@2"}, names)
+	_, err = ReadTraceEvents(strings.NewReader(`{"traceEvents":[{"ph":"X"},{"name":1}]}`))
+	assert.ErrorContains(t, err, "event 2")
 }
