@@ -261,6 +261,9 @@ func TestEncodeRefuses(t *testing.T) {
 		{"a branch to a label never allocated", func(c *cf.Code) {
 			c.Insns = []cf.Insn{{Op: cf.GOTO, Target: 5}}
 		}, "label 5 is used but not placed"},
+		{"a branch to the label after the last allocated", func(c *cf.Code) {
+			c.Insns = []cf.Insn{{Op: cf.GOTO, Target: c.NewLabel() + 1}}
+		}, "label 2 is used but not placed"},
 		{"an empty exception range", func(c *cf.Code) {
 			l := c.NewLabel()
 			c.Insns = []cf.Insn{{Op: cf.RETURN, Mark: l}}
