@@ -350,3 +350,47 @@ func TestPoolCutsSayWhere(t *testing.T) {
 		assert.ErrorContains(t, err, want, "cut at %d", cut)
 	}
 }
+
+// TestPoolErrorsSayWhere: the offsets a pool's errors name, and the
+// pool's limit.
+func TestPoolErrorsSayWhere(t *testing.T) {
+	offset := func(data []byte) int {
+		_, err := cf.Parse(data)
+		var fe *cf.FormatError
+		require.ErrorAs(t, err, &fe)
+		return fe.Offset
+	}
+	assert.Equal(t, 8, offset(classBytes(nil, 0, 0, 0, nil, nil)), "the count")
+	e := [][]byte{utf8Entry("A"), entry(cf.TagClass, 1)}
+	at := 10 + len(e[0]) + len(e[1]) // where a third entry starts
+	assert.Equal(t, at, offset(classBytes(append(e, entry(cf.TagClass, 2)), 4, 2, 0, nil, nil)), "a bad reference")
+	assert.Equal(t, at, offset(classBytes(append(e, []byte{cf.TagMethodHandle, 0, 0, 1}), 4, 2, 0, nil, nil)), "a bad handle kind")
+
+	var p cf.ConstantPool
+	_, err := p.AddUtf8("")
+	require.NoError(t, err)
+	for i := 1; i < 65535; i++ {
+		_, err := p.AddInteger(int32(i))
+		require.NoError(t, err, "entry %d", i)
+	}
+	_, err = p.AddInteger(-1)
+	assert.ErrorIs(t, err, cf.ErrPoolFull)
+	assert.ErrorContains(t, err, "would pass 65534 entries")
+	// Integers and Strings already there are found, not added again.
+	i5, err := p.AddInteger(5)
+	require.NoError(t, err)
+	assert.Equal(t, uint16(5), i5)
+	var q cf.ConstantPool
+	_, _ = q.AddUtf8("")
+	a, err := q.AddString("s")
+	require.NoError(t, err)
+	n, err := q.AddInteger(7)
+	require.NoError(t, err)
+	again, err := q.AddString("s")
+	require.NoError(t, err)
+	assert.Equal(t, a, again)
+	again, err = q.AddInteger(7)
+	require.NoError(t, err)
+	assert.Equal(t, n, again)
+	assert.Equal(t, 4, q.Count(), "\"\", \"s\", String s, 7")
+}
