@@ -135,3 +135,10 @@ func TestModifiedUTF8(t *testing.T) {
 		assert.Equal(t, tt.want, decodeModifiedUTF8(tt.enc), "decode % x", tt.enc)
 	}
 }
+
+// TestModifiedUTF8OfBadUTF8: a Go string that is not UTF-8 (a stray
+// continuation byte) is written as U+FFFD, as a rune of it would be.
+func TestModifiedUTF8OfBadUTF8(t *testing.T) {
+	assert.Equal(t, []byte("a\xef\xbf\xbd"), encodeModifiedUTF8("a\x80"))
+	assert.Equal(t, []byte("a\xef\xbf\xbd"), encodeModifiedUTF8("a\xff"))
+}

@@ -2,6 +2,7 @@ package classfile_test
 
 import (
 	"encoding/binary"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -393,4 +394,82 @@ func TestPoolErrorsSayWhere(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, n, again)
 	assert.Equal(t, 4, q.Count(), "\"\", \"s\", String s, 7")
+}
+
+// TestDecodeEdges: the forms allowed at the very end of the code, the
+// code length limit, and the numbers a truncation names.
+func TestDecodeEdges(t *testing.T) {
+	var pool cf.ConstantPool
+	u4 := func(v int) []byte { return binary.BigEndian.AppendUint32(nil, uint32(v)) }
+	for name, insns := range map[string][]byte{
+		"wide iload last":           {0xc4, 0x15, 0, 1},
+		"lookupswitch of no pairs":  append(append([]byte{0xab, 0, 0, 0}, u4(0)...), u4(0)...),
+		"tableswitch of one target": append(append(append(append([]byte{0xaa, 0, 0, 0}, u4(0)...), u4(0)...), u4(0)...), u4(0)...),
+		"invokeinterface last":      {0xb9, 0, 1, 1, 0},
+		"65,535 bytes":              append(make([]byte, 65534), 0xb1),
+	} {
+		body := code(1, 2, insns)
+		c, err := cf.DecodeCode(&pool, body)
+		require.NoError(t, err, name)
+		again, err := c.Encode()
+		require.NoError(t, err, name)
+		assert.Equal(t, body, again, name)
+	}
+	_, err := cf.DecodeCode(&pool, code(1, 1, append(make([]byte, 65535), 0xb1)))
+	assert.ErrorContains(t, err, "code_length")
+	for insns, want := range map[string]string{
+		"\xb9\x00\x01":     "invokeinterface truncated: needs 5 bytes, 3 left",
+		"\x00\xc4\x84\x00": "wide truncated: needs 6 bytes, 3 left",
+		"\x11\x00":         "truncated",
+	} {
+		_, err := cf.DecodeCode(&pool, code(1, 1, []byte(insns)))
+		assert.ErrorContains(t, err, want, "% x", insns)
+	}
+	// A switch's default inside an instruction is named as a switch target.
+	_, err = cf.DecodeCode(&pool, code(1, 1, append(append(append(append([]byte{0xab, 0, 0, 0}, u4(3)...), u4(1)...), u4(5)...), append(u4(20), 0xb1)...)))
+	assert.ErrorContains(t, err, "switch target is not the start of an instruction")
+	// Each padding byte of a switch must be zero: the last of three too.
+	_, err = cf.DecodeCode(&pool, code(1, 1, append(append(append([]byte{0xaa, 0, 0, 1}, u4(16)...), u4(0)...), append(u4(0), append(u4(16), 0xb1)...)...)))
+	assert.ErrorContains(t, err, "padding")
+}
+
+// TestPoolLimits: a Utf8 of 65,535 encoded bytes is added, one more byte
+// is refused; a parsed pool's Integers and Strings are found, not added
+// again.
+func TestPoolLimits(t *testing.T) {
+	var p cf.ConstantPool
+	_, err := p.AddUtf8(strings.Repeat("a", 65535))
+	require.NoError(t, err)
+	_, err = p.AddUtf8(strings.Repeat("a", 65536))
+	assert.ErrorContains(t, err, "string of 65536 encoded bytes does not fit a Utf8 constant")
+	_, err = p.AddUtf8(strings.Repeat("\x00", 32768)) // two bytes each
+	assert.Error(t, err)
+
+	e := [][]byte{utf8Entry("A"), entry(cf.TagClass, 1), {cf.TagInteger, 0, 0, 0, 9}, utf8Entry("s"), entry(cf.TagString, 4)}
+	c, err := cf.Parse(classBytes(e, 6, 2, 0, nil, nil))
+	require.NoError(t, err)
+	i, err := c.Pool.AddInteger(9)
+	require.NoError(t, err)
+	assert.Equal(t, uint16(3), i)
+	s, err := c.Pool.AddString("s")
+	require.NoError(t, err)
+	assert.Equal(t, uint16(5), s)
+	assert.Equal(t, 6, c.Pool.Count())
+}
+
+// TestEncodeHandlerCount: 65,535 exception handlers are written, one more
+// is refused.
+func TestEncodeHandlerCount(t *testing.T) {
+	c := &cf.Code{}
+	a, b := c.NewLabel(), c.NewLabel()
+	c.Insns = []cf.Insn{{Op: cf.NOP, Mark: a}, {Op: cf.RETURN, Mark: b}}
+	c.Handlers = make([]cf.Handler, 0xFFFF)
+	for i := range c.Handlers {
+		c.Handlers[i] = cf.Handler{Start: a, End: b, Handler: b}
+	}
+	_, err := c.Encode()
+	require.NoError(t, err)
+	c.Handlers = append(c.Handlers, c.Handlers[0])
+	_, err = c.Encode()
+	assert.ErrorContains(t, err, "too many exception handlers (65536)")
 }
