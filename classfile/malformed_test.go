@@ -473,3 +473,45 @@ func TestEncodeHandlerCount(t *testing.T) {
 	_, err = c.Encode()
 	assert.ErrorContains(t, err, "too many exception handlers (65536)")
 }
+
+// TestDecodeBranchAndFrameEdges: a branch back to the first instruction;
+// a bad branch at offset 0 named as a branch (not a switch target); an
+// empty exception range refused as such; frames at the short forms' last
+// deltas (same_frame 63, same_locals_1_stack_item 127).
+func TestDecodeBranchAndFrameEdges(t *testing.T) {
+	c, err := cf.Parse(smallClass(t))
+	require.NoError(t, err)
+	pool := c.Pool
+	smt, err := pool.AddUtf8("StackMapTable")
+	require.NoError(t, err)
+	back := code(1, 1, []byte{0x00, 0xa7, 0xff, 0xff, 0xb1})
+	got, err := cf.DecodeCode(pool, back)
+	require.NoError(t, err)
+	again, err := got.Encode()
+	require.NoError(t, err)
+	assert.Equal(t, back, again)
+
+	_, err = cf.DecodeCode(pool, code(1, 1, []byte{0xa7, 0x00, 0x01, 0xb1}))
+	assert.ErrorContains(t, err, "branch target 1 is not the start of an instruction")
+	_, err = cf.DecodeCode(pool, code(1, 1, []byte{0x00, 0xb1}, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0))
+	assert.ErrorContains(t, err, "exception table entry 0: start 1 >= end 1")
+
+	insns := append(make([]byte, 130), 0xb1)
+	frames := []byte{0, 2, 63, 127, 1} // same at 63; same_locals_1 (int) at 63+63+1
+	attr := binary.BigEndian.AppendUint16(nil, smt)
+	attr = binary.BigEndian.AppendUint32(attr, uint32(len(frames)))
+	body := code(1, 1, insns, append([]byte{0, 0, 0, 1}, append(attr, frames...)...)...)
+	got, err = cf.DecodeCode(pool, body)
+	require.NoError(t, err)
+	_, labels, err := got.Offsets()
+	require.NoError(t, err)
+	fs := got.StackMapTable().Frames
+	require.Len(t, fs, 2)
+	assert.Equal(t, cf.FrameSame, fs[0].Kind)
+	assert.Equal(t, 63, labels[fs[0].At])
+	assert.Equal(t, cf.FrameSameLocals1, fs[1].Kind)
+	assert.Equal(t, 127, labels[fs[1].At])
+	again, err = got.Encode()
+	require.NoError(t, err)
+	assert.Equal(t, body, again)
+}
