@@ -61,9 +61,9 @@ func TestAnnotationTypes(t *testing.T) {
 		assert.Error(t, err, "cut at %d", n)
 	}
 	_, err = AnnotationTypes(&pool, cat(u2(1), u2(int(a)), pairs([]byte{'x', 0, 1})))
-	assert.ErrorContains(t, err, "unknown element_value tag 0x78")
+	assert.ErrorContains(t, err, "annotations offset 8: unknown element_value tag 0x78")
 	_, err = AnnotationTypes(&pool, cat(u2(1), u2(999), pairs()))
-	assert.ErrorContains(t, err, "type_index 999")
+	assert.ErrorContains(t, err, "annotations offset 2: type_index 999")
 
 	// Nesting: 256 levels of arrays are read, one more is refused.
 	deep := func(levels int) []byte {
@@ -114,7 +114,7 @@ func TestParseTypeAnnotations(t *testing.T) {
 	_, err = parseTypeAnnotations(append(body, 0), labelAt)
 	assert.ErrorContains(t, err, "1 trailing bytes")
 	_, err = parseTypeAnnotations(cat(u2(1), []byte{0x13}, rest), labelAt)
-	assert.ErrorContains(t, err, "target type 0x13 is not allowed in Code")
+	assert.ErrorContains(t, err, "type annotations offset 2: target type 0x13 is not allowed in Code")
 	for _, bad := range [][]byte{
 		cat(u2(1), []byte{0x40}, u2(1), u2(99), u2(5), u2(0), rest),
 		cat(u2(1), []byte{0x41}, u2(1), u2(101), u2(0), u2(0), rest),
