@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -341,4 +342,49 @@ func TestRecordingVersion1(t *testing.T) {
 	binary.BigEndian.PutUint32(bad[at:], 2) // as many slots as records: read, then the file is too long
 	_, err = Decode(bytes.NewReader(bad), &bytes.Buffer{}, Options{Source: "app.trace"})
 	assert.NotContains(t, fmt.Sprint(err), "records in")
+}
+
+// TestBufferEvidenceBacksteps: beyond the one wrap allowed, steps back
+// count against the records between them: one more in ten records is too
+// many, in twenty it is not.
+func TestBufferEvidenceBacksteps(t *testing.T) {
+	records := func(n int, back ...int) []byte {
+		var b []byte
+		ms := uint64(100)
+		for i := range n {
+			if slices.Contains(back, i) {
+				ms -= 50
+			}
+			ms++
+			// Enters and exits alternate, as in a buffer: read the other
+			// way round, such records do not look like one.
+			b = binary.BigEndian.AppendUint64(b, uint64(MakeRecord(i%2 == 0, 5, ms)))
+		}
+		return b
+	}
+	assert.NotEmpty(t, bufferEvidence(records(10, 4, 7)))
+	assert.Empty(t, bufferEvidence(records(20, 4, 7)))
+}
+
+// TestGuessByteOrderReadsTheWholeSample: records after a few empty slots
+// decide the order.
+func TestGuessByteOrderReadsTheWholeSample(t *testing.T) {
+	names, err := ReadMethodNames(strings.NewReader("7,1,a.B m ()V\n"), "m")
+	require.NoError(t, err)
+	var sample []byte
+	sample = append(sample, make([]byte, 16)...)
+	for i := range 14 {
+		sample = binary.LittleEndian.AppendUint64(sample, uint64(MakeRecord(i%2 == 0, 7, uint64(100+i))))
+	}
+	order, err := GuessByteOrder(sample, names)
+	require.NoError(t, err)
+	assert.Equal(t, binary.LittleEndian, order)
+	assert.Equal(t, -2, plausibility(binary.BigEndian.AppendUint64(nil, uint64(MakeRecord(true, MaxMethodID, 1))), binary.BigEndian, names), "the id limit itself")
+}
+
+// TestLooksLikeTextNulInLongText: a NUL is never text, even where one
+// control character in a hundred would be let through.
+func TestLooksLikeTextNulInLongText(t *testing.T) {
+	assert.False(t, looksLikeText([]byte("\x00"+strings.Repeat("a", 199))))
+	assert.True(t, looksLikeText([]byte("\x01"+strings.Repeat("a", 199))))
 }
