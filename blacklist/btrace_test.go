@@ -110,3 +110,20 @@ func TestBtraceDirectiveErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockPieces: a line in a method block splits into its methods and
+// its '}', what stands before a '}' kept as a method, a comment whole.
+func TestBlockPieces(t *testing.T) {
+	for line, want := range map[string][]string{
+		"run(); stop(); }": {"run();", "stop();", "}"},
+		"stop() }":         {"stop()", "}"},
+		"} tail":           {"}", "tail"},
+		"}":                {"}"},
+		"# a; b }":         {"# a; b }"},
+		"":                 {""},
+	} {
+		if got := blockPieces(line); strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+			t.Errorf("blockPieces(%q) = %q, want %q", line, got, want)
+		}
+	}
+}

@@ -82,7 +82,7 @@ func TestMethodLineNumbers(t *testing.T) {
 		assert.True(t, ok, r)
 		assert.Equal(t, "c", name, r)
 	}
-	for _, bad := range []string{"21474836470:21474836470:void run() -> c", "1:1 -> c", "7:8", "7"} {
+	for _, bad := range []string{"21474836470:21474836470:void run() -> c", "1:1 -> c", "7:8", "7", "7:8 -> c"} {
 		_, err := Parse(strings.NewReader("a.A -> b:\n    "+bad+"\n"), "m.txt", nil)
 		require.Error(t, err, bad)
 	}
