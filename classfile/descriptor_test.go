@@ -1,6 +1,9 @@
 package classfile
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDescriptorSlots(t *testing.T) {
 	methods := []struct {
@@ -26,6 +29,11 @@ func TestDescriptorSlots(t *testing.T) {
 		{"(X)V", 0, 0, false},
 		{"I", 0, 0, false},
 		{"", 0, 0, false},
+	}
+	for _, d := range []string{"(I", "(", "()", "X"} {
+		if _, _, err := MethodSlots(d); err == nil || !strings.Contains(err.Error(), "malformed method descriptor") {
+			t.Errorf("MethodSlots(%q): %v, want a malformed method descriptor", d, err)
+		}
 	}
 	for _, tc := range methods {
 		for _, form := range []string{"string", "bytes"} {

@@ -88,6 +88,9 @@ func TestDisassembleInsn(t *testing.T) {
 		{Default: unplaced, Keys: []int32{7, 100}, Targets: []Label{placed, placed}},
 	}
 	offsets := []int{-1, 17, -1}
+	// A label at offset 0 is placed; one past the table is not.
+	assert.Equal(t, "0", NewDisassembler(code, &d.pool, []int{-1, 0}).Target(1))
+	assert.Equal(t, "?L2", NewDisassembler(code, &d.pool, []int{-1, 0}).Target(2))
 	dis := NewDisassembler(code, &d.pool, offsets)
 	tests := []struct {
 		in    Insn

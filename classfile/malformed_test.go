@@ -420,7 +420,7 @@ func TestDecodeEdges(t *testing.T) {
 	for insns, want := range map[string]string{
 		"\xb9\x00\x01":     "invokeinterface truncated: needs 5 bytes, 3 left",
 		"\x00\xc4\x84\x00": "wide truncated: needs 6 bytes, 3 left",
-		"\x11\x00":         "truncated",
+		"\x11\x00":         "sipush truncated: needs 3 bytes, 2 left",
 	} {
 		_, err := cf.DecodeCode(&pool, code(1, 1, []byte(insns)))
 		assert.ErrorContains(t, err, want, "% x", insns)

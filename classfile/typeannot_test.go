@@ -57,7 +57,8 @@ func TestAnnotationTypes(t *testing.T) {
 
 	// Every cut of the body is refused, never read past.
 	for n := range len(body) {
-		_, err := AnnotationTypes(&pool, body[:n])
+		_, err := AnnotationTypes(&pool, body[:n:n]) // no room past the cut to read
+
 		assert.Error(t, err, "cut at %d", n)
 	}
 	_, err = AnnotationTypes(&pool, cat(u2(1), u2(int(a)), pairs([]byte{'x', 0, 1})))
@@ -108,7 +109,7 @@ func TestParseTypeAnnotations(t *testing.T) {
 	assert.Equal(t, want, got)
 
 	for n := range len(body) {
-		_, err := parseTypeAnnotations(body[:n], labelAt)
+		_, err := parseTypeAnnotations(body[:n:n], labelAt)
 		assert.Error(t, err, "cut at %d", n)
 	}
 	_, err = parseTypeAnnotations(append(body, 0), labelAt)
