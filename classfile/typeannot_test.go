@@ -58,7 +58,6 @@ func TestAnnotationTypes(t *testing.T) {
 	// Every cut of the body is refused, never read past.
 	for n := range len(body) {
 		_, err := AnnotationTypes(&pool, body[:n:n]) // no room past the cut to read
-
 		assert.Error(t, err, "cut at %d", n)
 	}
 	_, err = AnnotationTypes(&pool, cat(u2(1), u2(int(a)), pairs([]byte{'x', 0, 1})))
