@@ -61,12 +61,16 @@ func TestEmptyInputIsWarned(t *testing.T) {
 // TestPreciseClockHoldsFewerRecords: the precise clock writes a time with
 // every record, so in dense code (a call every few nanoseconds) a budget
 // holds about half the records it holds with the shared clock (8 bytes a
-// record against 4), as the docs say.
+// record against 4), as the docs say. On a busy machine the clock thread
+// runs late and the shared clock turns adaptive (every record timed, as
+// the recording says): its records then take up to 8 bytes too, honestly,
+// and only the budget's use is checked.
 func TestPreciseClockHoldsFewerRecords(t *testing.T) {
 	javatest.RequireJava(t)
 	classes := filepath.Join(t.TempDir(), "dense")
 	compileJava(t, classes, "../../jvmruntime/testdata/dense")
 	const budget = 64 << 10
+	var adaptive bool
 	kept := func(props ...string) int64 {
 		trace, _, out := recordProgram(t, classes, "fixture.Dense", nil, nil, append([]string{"-Dtracebeat.budget=64k"}, props...), "27")
 		require.Contains(t, out, "fib 27 = 196418")
@@ -75,6 +79,7 @@ func TestPreciseClockHoldsFewerRecords(t *testing.T) {
 		defer f.Close()
 		rec, err := recording.Read(bufio.NewReader(f), trace)
 		require.NoError(t, err)
+		adaptive = rec.Clock.Adaptive
 		var n int64
 		for {
 			th, err := rec.NextThread()
@@ -85,9 +90,15 @@ func TestPreciseClockHoldsFewerRecords(t *testing.T) {
 		}
 		return n
 	}
-	shared, precise := kept(), kept("-Dtracebeat.clock=precise")
-	t.Logf("64 KiB kept %d records with the shared clock, %d with the precise one", shared, precise)
-	require.Greater(t, shared*4, int64(budget)*9/10, "shared: about 4 bytes a record, the budget used")
+	shared := kept()
+	sharedAdaptive := adaptive
+	precise := kept("-Dtracebeat.clock=precise")
+	t.Logf("64 KiB kept %d records with the shared clock (adaptive: %v), %d with the precise one", shared, sharedAdaptive, precise)
+	if sharedAdaptive {
+		require.Greater(t, shared*8, int64(budget)*9/10, "shared, adaptive: 4 to 8 bytes a record, the budget used")
+	} else {
+		require.Greater(t, shared*4, int64(budget)*9/10, "shared: about 4 bytes a record, the budget used")
+	}
 	require.LessOrEqual(t, precise*8, int64(budget)*11/10, "precise: about 8 bytes a record")
 	require.Greater(t, precise*8, int64(budget)*9/10, "precise: the budget used")
 }
