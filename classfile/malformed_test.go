@@ -421,6 +421,7 @@ func TestDecodeEdges(t *testing.T) {
 		"\xb9\x00\x01":     "invokeinterface truncated: needs 5 bytes, 3 left",
 		"\x00\xc4\x84\x00": "wide truncated: needs 6 bytes, 3 left",
 		"\x11\x00":         "sipush truncated: needs 3 bytes, 2 left",
+		"\x00\x11\x00":     "sipush truncated: needs 3 bytes, 2 left",
 	} {
 		_, err := cf.DecodeCode(&pool, code(1, 1, []byte(insns)))
 		assert.ErrorContains(t, err, want, "% x", insns)
