@@ -2,7 +2,7 @@
 # usage: scripts/mutate.sh [FLAGS...] [PACKAGES...]
 #   (default: classfile instrument/rewrite methodmap mapping blacklist decode)
 #   FLAGS go to the tool: -results FILE keeps every outcome and takes the
-#   detected mutants of unchanged files from it on the next run;
+#   detected mutants from it on the next run while the code is unchanged;
 #   -files REGEXP mutates only the files it matches.
 # Mutation testing of the core packages by their own tests
 # (internal/tools/mutate: one operator changed at a time, tested through

@@ -13,9 +13,9 @@
 // tests) are not run and count as survivors.
 //
 // With -results FILE the outcome of every mutant is kept in FILE, each
-// with a digest of its source file; the next run takes a mutant the tests
-// detected from it again while that file is unchanged, and tests the
-// others anew. Tests only added cannot undo a detection, so this is
+// with a digest of the code under its directory; the next run takes a
+// mutant the tests detected from it again while that code is unchanged,
+// and tests the others anew. Tests only added cannot undo a detection, so this is
 // sound while tests are added and not weakened; a run without -results
 // tests every mutant.
 //
@@ -233,17 +233,19 @@ func (r *run) mutatePackage(dir string) (counts, error) {
 	if err != nil {
 		return c, err
 	}
+	// An outcome holds while the code under dir is what it was: a test
+	// fails on a mutant because of the code around it too.
+	digest, err := treeDigest(files)
+	if err != nil {
+		return c, err
+	}
 	var all []*mutant
-	digests := map[string]string{}
 	for _, f := range files {
 		if !r.files.MatchString(filepath.ToSlash(f)) {
 			continue
 		}
 		ms, err := findMutants(f)
 		if err != nil {
-			return c, err
-		}
-		if digests[f], err = fileDigest(f); err != nil {
 			return c, err
 		}
 		all = append(all, ms...)
@@ -257,7 +259,7 @@ func (r *run) mutatePackage(dir string) (counts, error) {
 		switch {
 		case r.equivalent[m.key()]:
 			m.status = "equivalent"
-		case seen && before.digest == digests[m.file] && (detected(before.status) || before.status == "not-viable"):
+		case seen && before.digest == digest && (detected(before.status) || before.status == "not-viable"):
 			m.status = before.status
 		case !cover.covers(m):
 			m.status = "not-covered"
@@ -279,7 +281,7 @@ func (r *run) mutatePackage(dir string) (counts, error) {
 				status := runMutant(tests[pkgOf(m.file)], m, r.skip, timeout)
 				mu.Lock()
 				m.status = status
-				r.previous[m.key()] = outcome{digest: digests[m.file], status: status}
+				r.previous[m.key()] = outcome{digest: digest, status: status}
 				if done++; done%25 == 0 {
 					fmt.Fprintf(os.Stderr, "mutate: %s %d/%d tested\n", dir, done, len(todo))
 					r.save() // a run stopped part way keeps what it learnt
@@ -298,7 +300,7 @@ func (r *run) mutatePackage(dir string) (counts, error) {
 			continue
 		}
 		if m.status != "equivalent" {
-			r.previous[m.key()] = outcome{digest: digests[m.file], status: m.status}
+			r.previous[m.key()] = outcome{digest: digest, status: m.status}
 		}
 		switch m.status {
 		case "killed":
@@ -506,7 +508,7 @@ func modulePath() (string, error) {
 // under dir.
 func testsOf(dir string) (map[string][]string, error) {
 	out, err := exec.Command("go", "list", "-test",
-		"-f", "{{.ImportPath}}|{{.Dir}}|{{len .TestGoFiles}}{{len .XTestGoFiles}}|{{join .Deps \",\"}}",
+		"-f", "{{.ImportPath}}|{{join .Deps \",\"}}",
 		"./"+filepath.ToSlash(dir)+"/...").Output()
 	if err != nil {
 		return nil, fmt.Errorf("go list: %w", err)
@@ -518,8 +520,8 @@ func testsOf(dir string) (map[string][]string, error) {
 	tests := map[string][]string{}
 	seen := map[string]bool{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.SplitN(line, "|", 4)
-		if len(f) != 4 {
+		f := strings.SplitN(line, "|", 2)
+		if len(f) != 2 {
 			continue
 		}
 		// go list -test lists each package and its test variants: "p",
@@ -533,7 +535,7 @@ func testsOf(dir string) (map[string][]string, error) {
 			continue
 		}
 		seen[path] = true
-		for _, dep := range append(strings.Split(f[3], ","), path) {
+		for _, dep := range append(strings.Split(f[1], ","), path) {
 			dep, _, _ = strings.Cut(dep, " ")
 			rel, ok := strings.CutPrefix(dep, module+"/")
 			if !ok || (rel != filepath.ToSlash(dir) && !strings.HasPrefix(rel, filepath.ToSlash(dir)+"/")) {

@@ -10,7 +10,7 @@ import (
 )
 
 // results are the outcomes of an earlier run, by mutant key, each with
-// the digest of the source file it was made in.
+// the digest of the code it was tested against.
 type results map[string]outcome
 
 type outcome struct {
@@ -65,12 +65,17 @@ func (r results) write(path string) error {
 	return os.Rename(tmp, path)
 }
 
-// fileDigest names a source file's content: a result holds while it is the same.
-func fileDigest(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
+// treeDigest names the content of the source files of a run: a result
+// holds while they are the same.
+func treeDigest(files []string) (string, error) {
+	h := sha256.New()
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %d\n", f, len(data))
+		h.Write(data)
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:8]), nil
+	return hex.EncodeToString(h.Sum(nil)[:8]), nil
 }
