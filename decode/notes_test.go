@@ -388,3 +388,29 @@ func TestLooksLikeTextNulInLongText(t *testing.T) {
 	assert.False(t, looksLikeText([]byte("\x00"+strings.Repeat("a", 199))))
 	assert.True(t, looksLikeText([]byte("\x01"+strings.Repeat("a", 199))))
 }
+
+// TestFrameSorter: frames come out in Seq order (negative Seqs, of frames
+// without their enter, first) whether sorted in memory by comparison
+// (under 256), by radix, or spilled in chunks and merged; each frame's
+// fields survive a spill.
+func TestFrameSorter(t *testing.T) {
+	for _, tt := range []struct{ n, chunk int }{{10, 0}, {255, 0}, {300, 0}, {70_000, 0}, {1000, 7}, {1000, 256}, {5, 1}} {
+		s := newFrameSorter(t.TempDir(), tt.chunk)
+		var want []int64
+		for i := range tt.n {
+			seq := int64((i*7919)%tt.n) - 3 // a permutation, a few below 0
+			want = append(want, seq)
+			require.NoError(t, s.add(Frame{Seq: seq, MethodID: int(seq + 100), Start: uint64(i), End: uint64(i + 1), Depth: i % 5}))
+		}
+		slices.Sort(want)
+		var got []int64
+		require.NoError(t, s.each(func(f Frame) error {
+			got = append(got, f.Seq)
+			require.Equal(t, int(f.Seq+100), f.MethodID)
+			require.Equal(t, f.Start+1, f.End)
+			return nil
+		}))
+		s.cleanup()
+		require.Equal(t, want, got, "%d frames, chunks of %d", tt.n, tt.chunk)
+	}
+}
