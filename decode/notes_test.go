@@ -414,3 +414,54 @@ func TestFrameSorter(t *testing.T) {
 		require.Equal(t, want, got, "%d frames, chunks of %d", tt.n, tt.chunk)
 	}
 }
+
+// TestLanes: a thread takes the lane that came free first (by the time
+// it came free, then the lane's number), once that lane ended by its
+// start; otherwise a new lane.
+func TestLanes(t *testing.T) {
+	var l laneSet
+	type got struct {
+		id    int
+		fresh bool
+	}
+	place := func(start, end uint64) got {
+		id, fresh := l.place(start, end)
+		return got{id, fresh}
+	}
+	assert.Equal(t, got{1, true}, place(0, 10))
+	assert.Equal(t, got{2, true}, place(5, 10))
+	assert.Equal(t, got{3, true}, place(9, 20))
+	assert.Equal(t, got{1, false}, place(10, 30), "lanes 1 and 2 free at 10: the lower")
+	assert.Equal(t, got{2, false}, place(10, 12))
+	assert.Equal(t, got{4, true}, place(11, 12), "none free at 11")
+	assert.Equal(t, got{2, false}, place(12, 5), "an end before the start is the start")
+	assert.Equal(t, got{2, false}, place(12, 13), "lanes 2 and 4 free at 12: the lower")
+	assert.Equal(t, got{4, false}, place(12, 14))
+}
+
+// TestMarkerFields: seconds with up to nine fraction digits, up to
+// 9e9 s; a thread token split at its last '-'; a payload starts with a
+// capital letter.
+func TestMarkerFields(t *testing.T) {
+	for text, want := range map[string]int64{"1.5": 1_500_000_000, "0.000000001": 1, "9000000000": 9e18, "2.123456789": 2_123_456_789, "3": 3e9} {
+		ns, err := parseSeconds(text)
+		require.NoError(t, err, text)
+		assert.Equal(t, want, ns, text)
+	}
+	for _, text := range []string{"1.1234567890", "9000000001", "1.", ".5", "-1.0", "1.-5", "x"} {
+		_, err := parseSeconds(text)
+		assert.Error(t, err, text)
+	}
+	name, tid, ok := parseThreadToken("Render-Thread-12")
+	assert.True(t, ok)
+	assert.Equal(t, "Render-Thread", name)
+	assert.Equal(t, int64(12), tid)
+	for _, tok := range []string{"main", "main-", "-", "a-x"} {
+		_, _, ok := parseThreadToken(tok)
+		assert.False(t, ok, tok)
+	}
+	name, tid, ok = parseThreadToken("-0")
+	assert.True(t, ok)
+	assert.Equal(t, "", name)
+	assert.Equal(t, int64(0), tid)
+}
