@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -464,4 +465,27 @@ func TestMarkerFields(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, "", name)
 	assert.Equal(t, int64(0), tid)
+}
+
+// TestPairerCounts: two records at one time do not go back; an exit is
+// counted.
+func TestPairerCounts(t *testing.T) {
+	p := NewPairer(func(Frame) error { return nil }, func() string { return "here" })
+	require.NoError(t, p.AddCall(true, 1, 5))
+	require.NoError(t, p.AddCall(false, 1, 5))
+	st := p.Stats()
+	assert.Zero(t, st.TimeBackwards)
+	assert.Equal(t, int64(1), st.Exits)
+	assert.Equal(t, int64(1), st.Enters)
+	require.NoError(t, p.AddCall(true, 2, 4))
+	assert.Equal(t, int64(1), p.Stats().TimeBackwards)
+	assert.Equal(t, "here", p.Stats().FirstBackward)
+}
+
+// TestStackCostUnits: milliseconds as they are; a finer unit as µs with
+// three decimals.
+func TestStackCostUnits(t *testing.T) {
+	assert.Equal(t, "1500 ms", Stack{}.formatCost(1500))
+	assert.Equal(t, "1500.000 µs", Stack{Unit: time.Microsecond}.formatCost(1500))
+	assert.Equal(t, "1.234 µs", Stack{Unit: time.Nanosecond}.formatCost(1234))
 }

@@ -156,5 +156,6 @@ func TestHTMLWriterEmpty(t *testing.T) {
 	p := writeHTML(t, nil)
 	assert.Empty(t, p.meta.Threads)
 	assert.NotNil(t, p.meta.Names)
+	assert.NotNil(t, p.meta.Notes, "an empty list, not null")
 	assert.Contains(t, p.html, "</html>")
 }
