@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -225,17 +226,9 @@ func TestFindInjected(t *testing.T) {
 				tt.want.handlers = []bool{}
 			}
 			assert.Equal(t, tt.want.handlers, m.Handlers, "handlers")
-			assert.Equal(t, tt.want.marks != "" && tt.want.marks != dots(len(tt.want.marks)), m.Any(), "Any")
+			assert.Equal(t, strings.Contains(tt.want.marks, "x"), m.Any(), "Any")
 		})
 	}
-}
-
-func dots(n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = '.'
-	}
-	return string(b)
 }
 
 // TestPushInt pins the shortest push of an id at each boundary of the
