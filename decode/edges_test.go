@@ -489,3 +489,30 @@ func TestStackCostUnits(t *testing.T) {
 	assert.Equal(t, "1500.000 µs", Stack{Unit: time.Microsecond}.formatCost(1500))
 	assert.Equal(t, "1.234 µs", Stack{Unit: time.Nanosecond}.formatCost(1234))
 }
+
+// TestUnknownIDs: each unknown id once, its occurrences all counted; ids
+// at the range's ends and beyond it; ten examples and "..." past them.
+func TestUnknownIDs(t *testing.T) {
+	names, err := ReadMethodNames(strings.NewReader("7,1,a.B m ()V\n"), "m")
+	require.NoError(t, err)
+	var u UnknownIDs
+	assert.Empty(t, u.String())
+	assert.False(t, u.Note(names, 7))
+	for _, id := range []int{0, 0, MaxMethodID, MaxMethodID + 1, -1, MaxMethodID + 1, 64, 63} {
+		assert.True(t, u.Note(names, id))
+	}
+	assert.Equal(t, 6, u.Distinct)
+	assert.Equal(t, int64(8), u.Occurrences)
+	assert.Equal(t, "6 method ids not in the map (8 occurrences): 0, 1048575, 1048576, -1, 64, 63", u.String())
+	for id := 100; id < 104; id++ {
+		u.Note(names, id)
+	}
+	assert.Equal(t, "10 method ids not in the map (12 occurrences): 0, 1048575, 1048576, -1, 64, 63, 100, 101, 102, 103", u.String())
+	u.Note(names, 104)
+	assert.Equal(t, "11 method ids not in the map (13 occurrences): 0, 1048575, 1048576, -1, 64, 63, 100, 101, 102, 103, ...", u.String())
+}
+
+// TestStackLineText: Matrix's form of a stack line.
+func TestStackLineText(t *testing.T) {
+	assert.Equal(t, "2,17,3,450", StackLine{Depth: 2, MethodID: 17, Count: 3, Cost: 450}.String())
+}
