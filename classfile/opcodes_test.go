@@ -1,6 +1,7 @@
 package classfile_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,36 +10,50 @@ import (
 	cf "github.com/tracebeat/tracebeat/classfile"
 )
 
-// TestAppendOpcodesMatchesDecode: the cheap opcode scan reads every
-// fixture method's code as the full decoder does (a wide prefix folded
-// into the opcode it modifies).
-func TestAppendOpcodesMatchesDecode(t *testing.T) {
-	methods := 0
+// fixtureCode is the Code attribute of one fixture method.
+type fixtureCode struct {
+	where string // set, class and method index, for messages
+	pool  *cf.ConstantPool
+	data  []byte
+}
+
+// fixtureCodes lists the Code attribute of every method of the fixtures.
+func fixtureCodes(t *testing.T) []fixtureCode {
+	t.Helper()
+	var out []fixtureCode
 	for set, classes := range fixtureSets(t) {
 		for _, name := range sortedNames(classes) {
 			c, err := cf.Parse(classes[name])
 			require.NoError(t, err)
 			for i := range c.Methods {
-				a, ok := c.FindAttribute(c.Methods[i].Attributes, "Code")
-				if !ok {
-					continue
+				if a, ok := c.FindAttribute(c.Methods[i].Attributes, "Code"); ok {
+					out = append(out, fixtureCode{fmt.Sprintf("%s %s method %d", set, name, i), c.Pool, a.Data})
 				}
-				code, err := cf.DecodeCode(c.Pool, a.Data)
-				require.NoError(t, err)
-				var want []byte
-				for _, in := range code.Insns {
-					want = append(want, byte(in.Op))
-				}
-				raw, err := cf.CodeBytes(a.Data)
-				require.NoError(t, err)
-				got, err := cf.AppendOpcodes([]byte{0xEE}, raw)
-				require.NoError(t, err, "%s %s", set, name)
-				require.Equal(t, append([]byte{0xEE}, want...), got, "%s %s method %d", set, name, i)
-				methods++
 			}
 		}
 	}
-	require.Greater(t, methods, 100)
+	return out
+}
+
+// TestAppendOpcodesMatchesDecode: the cheap opcode scan reads every
+// fixture method's code as the full decoder does (a wide prefix folded
+// into the opcode it modifies).
+func TestAppendOpcodesMatchesDecode(t *testing.T) {
+	codes := fixtureCodes(t)
+	require.Greater(t, len(codes), 100)
+	for _, fc := range codes {
+		code, err := cf.DecodeCode(fc.pool, fc.data)
+		require.NoError(t, err, fc.where)
+		var want []byte
+		for _, in := range code.Insns {
+			want = append(want, byte(in.Op))
+		}
+		raw, err := cf.CodeBytes(fc.data)
+		require.NoError(t, err)
+		got, err := cf.AppendOpcodes([]byte{0xEE}, raw)
+		require.NoError(t, err, fc.where)
+		require.Equal(t, append([]byte{0xEE}, want...), got, fc.where)
+	}
 }
 
 // TestAppendOpcodesRefuses: each way a code array can be cut or wrong,

@@ -88,16 +88,24 @@ func TestMethodLineNumbers(t *testing.T) {
 	}
 }
 
+// classWithMethods is the start of a map: class a.A with n methods m0..
+// (kept as they are), for tests of what comes after them.
+func classWithMethods(n int) string {
+	var b strings.Builder
+	b.WriteString("a.A -> b:\n")
+	for i := range n {
+		b.WriteString("    void m" + itoa(i) + "() -> m" + itoa(i) + "\n")
+	}
+	return b.String()
+}
+
 // TestRepeatedMethodKeepsItsResidual: R8 writes a method once per line
 // range; a residual signature given after one of its lines stays when
 // the method comes again without one, in small and large classes.
 func TestRepeatedMethodKeepsItsResidual(t *testing.T) {
 	for _, others := range []int{0, 20} {
 		var b strings.Builder
-		b.WriteString("a.A -> b:\n")
-		for i := range others {
-			b.WriteString("    void m" + itoa(i) + "() -> m" + itoa(i) + "\n")
-		}
+		b.WriteString(classWithMethods(others))
 		b.WriteString("    1:1:void run(int,java.lang.String) -> c\n")
 		b.WriteString(`    # {"id":"com.android.tools.r8.residualsignature","signature":"(I)V"}` + "\n")
 		b.WriteString("    2:2:void run(int,java.lang.String) -> c\n")
@@ -122,10 +130,7 @@ func TestRepeatedMethodKeepsItsResidual(t *testing.T) {
 func TestRepeatedMethodAfterAnother(t *testing.T) {
 	for _, others := range []int{0, 20} {
 		var b strings.Builder
-		b.WriteString("a.A -> b:\n")
-		for i := range others {
-			b.WriteString("    void m" + itoa(i) + "() -> m" + itoa(i) + "\n")
-		}
+		b.WriteString(classWithMethods(others))
 		b.WriteString("    1:1:void run(int) -> c\n")
 		b.WriteString("    void other() -> d\n")
 		b.WriteString("    2:2:void run(int) -> c\n")
