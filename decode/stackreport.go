@@ -19,40 +19,45 @@ import (
 // concatenated values or JSON lines; issues are found at any nesting level.
 func ReadStackReports(r io.Reader, source string) ([]Stack, error) {
 	br := bufio.NewReader(r)
-	first, err := firstNonSpace(br)
+	first, blankLines, err := skipSpace(br)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	if first == '{' || first == '[' {
 		return readStackJSON(br, source)
 	}
-	return readStackLines(br, source)
+	return readStackLines(br, source, blankLines)
 }
 
-// firstNonSpace drops a UTF-8 byte-order mark and returns the first byte
-// that is not white space, without consuming it.
-func firstNonSpace(br *bufio.Reader) (byte, error) {
+// skipSpace drops a UTF-8 byte-order mark and the white space after it,
+// and returns the first other byte, left unread, and how many lines
+// ended in what was dropped. (Dropped, not peeked at: leading blanks can
+// be longer than any buffer.)
+func skipSpace(br *bufio.Reader) (first byte, lines int, err error) {
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	}
-	for n := 1; ; n++ {
-		b, err := br.Peek(n)
-		if len(b) < n {
-			if errors.Is(err, io.EOF) {
-				return 0, errors.New("empty input")
-			}
-			return 0, err
+	for {
+		c, err := br.ReadByte()
+		if errors.Is(err, io.EOF) {
+			return 0, lines, errors.New("empty input")
 		}
-		switch c := b[n-1]; c {
-		case ' ', '\t', '\r', '\n':
-			continue
+		if err != nil {
+			return 0, lines, err
+		}
+		switch c {
+		case '\n':
+			lines++
+		case ' ', '\t', '\r':
 		default:
-			return c, nil
+			return c, lines, br.UnreadByte()
 		}
 	}
 }
 
-func readStackLines(r io.Reader, source string) ([]Stack, error) {
+// readStackLines reads stack lines from r, whose first line is line
+// lineNo+1 of the input.
+func readStackLines(r io.Reader, source string, lineNo int) ([]Stack, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	var stacks []Stack
@@ -63,11 +68,10 @@ func readStackLines(r io.Reader, source string) ([]Stack, error) {
 			cur = nil
 		}
 	}
-	lineNo := 0
-	for sc.Scan() {
+	for first := lineNo + 1; sc.Scan(); {
 		lineNo++
 		text := strings.TrimSpace(sc.Text())
-		if lineNo == 1 {
+		if lineNo == first {
 			text = strings.TrimPrefix(text, "\ufeff")
 		}
 		switch {

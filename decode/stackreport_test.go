@@ -3,8 +3,11 @@ package decode
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // evilMethodIssue has the shape of Matrix's EvilMethod report: the stack as
@@ -36,6 +39,18 @@ func TestReadStackReports(t *testing.T) {
 		{name: "JSON without stack", input: `{"tag":"x"}`, wantErr: `not a recognised trace (JSON, but no object with a Matrix "stack" string)`},
 		{name: "broken JSON", input: `{"stack":`, wantErr: "stack.txt: JSON value 1:"},
 		{name: "empty", input: "\n\n", wantErr: "empty input"},
+		{name: "blank lines in a row part one stack", input: "0,2,1,100\n\n\n\n0,3,1,7\n\n", wantStacks: 2, wantKey: []string{"2|", "3|"}, wantLines: []int{1, 1}},
+		{name: "a byte-order mark after leading blanks", input: " \ufeff0,2,1,100\n", wantStacks: 1, wantKey: []string{"2|"}, wantLines: []int{1}},
+		{name: "line numbers count the blank lines first", input: "\n \r\n0,2,1\n", wantErr: "stack.txt: line 3: \"0,2,1\""},
+		{name: "JSON after 10,000 blank lines", input: strings.Repeat("\n", 10_000) + evilMethodIssue, wantStacks: 1, wantKey: []string{"4|"}, wantLines: []int{5}},
+		{name: "a line of 100 KB", input: strings.Repeat(" ", 100_000) + "0,2,1,100\n", wantStacks: 1, wantKey: []string{"2|"}, wantLines: []int{1}},
+		{name: "the largest depth, id and count", input: "1048576,2147483647,2147483647,5\n", wantStacks: 1, wantKey: []string{"2147483647|"}, wantLines: []int{1}},
+		{name: "a depth past 2^20", input: "1048577,2,1,5\n", wantErr: "value out of range"},
+		{name: "an id past 2^31-1", input: "0,2147483648,1,5\n", wantErr: "value out of range"},
+		{name: "a count past 2^31-1", input: "0,2,2147483648,5\n", wantErr: "value out of range"},
+		{name: "broken second JSON value", input: evilMethodIssue + "\n{\"stack\":]", wantErr: "stack.txt: JSON value 2: invalid character"},
+		{name: "a report field of 120 bytes shown, 121 not", input: `{"stack":"0,1,1,5","long":"` + strings.Repeat("x", 121) + `","edge":"` + strings.Repeat("y", 120) + `"}`,
+			wantStacks: 1, wantKey: []string{"1|"}, wantLines: []int{1}, wantReport: map[string]string{"edge": strings.Repeat("y", 120), "long": ""}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,5 +154,15 @@ func TestWriteStacksJSON(t *testing.T) {
 	}
 	if l := s.Lines[4]; l.Name != "<unknown id 99>" || !l.Unknown || l.Key {
 		t.Errorf("line 4 = %+v", l)
+	}
+}
+
+// TestReadStackReportsReadError: a read that fails names the line it was
+// reading.
+func TestReadStackReportsReadError(t *testing.T) {
+	in := io.MultiReader(strings.NewReader("0,2,1,100\n1,3,1,60\n"), iotest.ErrReader(errors.New("disk gone")))
+	_, err := ReadStackReports(in, "stack.txt")
+	if err == nil || err.Error() != "stack.txt: line 3: disk gone" {
+		t.Fatalf("error = %v", err)
 	}
 }

@@ -105,6 +105,11 @@ func TestFitLabel(t *testing.T) {
 		{"app.ui.FeedView.bind(Lapp.model.Item;)V", 14, "FeedView.bind"},
 		{"app.ui.FeedView.bind(Lapp.model.Item;)V", 6, "FeedV~"},
 		{"<unknown id 9>", 5, "<unk~"},
+		{"abc", 3, "abc"},                // exactly the room
+		{"app.Cls.m()V", 9, "app.Cls.m"}, // no descriptor: exactly the room
+		{"app.Cls.m", 5, "Cls.m"},        // no package: exactly the room
+		{".B.m", 3, "B.m"},               // a package of none but the dot
+		{"(abc)xyz", 3, "(a~"},           // a '(' first is no descriptor
 	}
 	for _, tc := range tests {
 		if got := fitLabel(tc.name, tc.n); got != tc.want {
