@@ -2,8 +2,14 @@ package decode
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestRewriteSystraceKeepsEveryOtherByte(t *testing.T) {
@@ -123,4 +129,80 @@ func TestSystraceJSON(t *testing.T) {
 	if res.EndWithoutBegin != 1 || res.UnclosedBegins != 2 || res.Skipped != 1 || res.Unknown.Distinct != 1 {
 		t.Errorf("result = %+v", res)
 	}
+}
+
+// TestSystraceCounts: lines and events counted, ids rewritten wherever
+// the marker stands and whatever digits the pid has, a marker cut short
+// at the end of the input kept as it is, and a read error naming its line.
+func TestSystraceCounts(t *testing.T) {
+	names := testNames(t)
+	in := "# tracer: nop\n" +
+		"tracing_mark_write: B|1|2\n" +
+		"a-1 [000] ...1 1.000001: tracing_mark_write: B|1090|2\n" +
+		"a-1 [000] ...1 1.000002: tracing_mark_write: E|1090\n" +
+		"a-1 [000] ...1 1.000003: tracing_mark_write: C|1090|n|5\n" +
+		"no marker here\n"
+	want := strings.NewReplacer("B|1|2", "B|1|app.Main.run()V", "B|1090|2", "B|1090|app.Main.run()V").Replace(in)
+	var out bytes.Buffer
+	res, err := RewriteSystrace(strings.NewReader(in), &out, names)
+	require.NoError(t, err)
+	assert.Equal(t, want, out.String())
+	assert.Equal(t, MarkerResult{Lines: 6, Events: 4, Translated: 2}, *res)
+
+	for _, cut := range []string{"B|1090", "B|12", "B|"} {
+		in := "# tracer: nop\na-1 [000] ...1 1.000001: tracing_mark_write: " + cut
+		out.Reset()
+		res, err := RewriteSystrace(strings.NewReader(in), &out, names)
+		require.NoError(t, err, cut)
+		assert.Equal(t, in, out.String(), cut)
+		assert.Equal(t, MarkerResult{Lines: 2, Events: 1}, *res, cut)
+	}
+
+	broken := func() io.Reader {
+		return io.MultiReader(strings.NewReader("# tracer: nop\nx\n"), iotest.ErrReader(errors.New("disk gone")))
+	}
+	_, err = RewriteSystrace(broken(), &bytes.Buffer{}, names)
+	assert.EqualError(t, err, "line 3: disk gone")
+	_, err = DecodeSystrace(broken(), &bytes.Buffer{}, FormatJSON, names)
+	assert.EqualError(t, err, "line 3: disk gone")
+}
+
+// TestSystraceJSONCounts: the JSON path counts lines, events, and the
+// marker lines it could not read: not ftrace's form, or a payload that is
+// not one.
+func TestSystraceJSONCounts(t *testing.T) {
+	in := "# tracer: nop\n" +
+		"a-1 [000] ...1 1.000001: tracing_mark_write: B|1|2\n" +
+		"quoted in prose: tracing_mark_write: B|1|2\n" +
+		"a-1 [000] ...1 1.000002: tracing_mark_write: Bx\n" +
+		"a-1 [000] ...1 1.000003: tracing_mark_write: E|1\n"
+	res, err := DecodeSystrace(strings.NewReader(in), &bytes.Buffer{}, FormatJSON, testNames(t))
+	require.NoError(t, err)
+	assert.Equal(t, int64(5), res.Lines)
+	assert.Equal(t, int64(2), res.Events)
+	assert.Equal(t, int64(2), res.Unparsed)
+}
+
+// TestMarkerDumpCounts: a byte-order mark before the first line, a line
+// of 100 KB, events counted, and a read error naming its line.
+func TestMarkerDumpCounts(t *testing.T) {
+	in := "\ufeff12.000001 main-1 B|1|2\n" +
+		"# comment\n\n" +
+		"12.000002 main-1 B|1|" + strings.Repeat("x", 100_000) + "\n" +
+		"12.000003 main-1 E|1\n" +
+		"12.000004 main-1 E|1\n"
+	var out bytes.Buffer
+	res, err := DecodeMarkerDump(strings.NewReader(in), &out, FormatText, testNames(t))
+	require.NoError(t, err)
+	assert.Equal(t, int64(6), res.Lines)
+	assert.Equal(t, int64(4), res.Events)
+	assert.Equal(t, int64(1), res.Translated)
+	assert.Contains(t, out.String(), "B|1|app.Main.run()V")
+
+	_, err = DecodeMarkerDump(strings.NewReader("12.000001 main-1 B|1|2\n\ufeff12.000002 main-1 E|1\n"), &out, FormatText, testNames(t))
+	assert.ErrorContains(t, err, "line 2:", "a byte-order mark only counts before the first line")
+
+	broken := io.MultiReader(strings.NewReader("12.000001 main-1 B|1|2\n"), iotest.ErrReader(errors.New("disk gone")))
+	_, err = DecodeMarkerDump(broken, &out, FormatText, testNames(t))
+	assert.EqualError(t, err, "line 2: disk gone")
 }

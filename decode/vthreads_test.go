@@ -55,12 +55,14 @@ func TestVirtualThreadsAreGrouped(t *testing.T) {
 	lanes := map[int64]bool{}
 	vtids := map[int64]bool{}
 	var group string
+	groups := 0
 	for _, e := range validateTraceJSON(t, js.Bytes()) {
 		pid, _ := e["pid"].(json.Number).Int64()
 		tid, _ := e["tid"].(json.Number).Int64()
 		switch {
 		case e["ph"] == "M" && e["name"] == "process_name" && pid == virtualPid:
 			group = e["args"].(map[string]any)["name"].(string)
+			groups++
 		case e["ph"] == "X" && pid == virtualPid:
 			lanes[tid] = true
 			args := e["args"].(map[string]any)
@@ -74,6 +76,7 @@ func TestVirtualThreadsAreGrouped(t *testing.T) {
 		}
 	}
 	require.Equal(t, "virtual threads of java (pid 4242)", group)
+	require.Equal(t, 1, groups, "the virtual threads' process is named once")
 	require.Len(t, vtids, n)
 	require.Len(t, lanes, concurrent, "as many lanes as ran at once")
 

@@ -1,0 +1,154 @@
+package decode
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/decode/recording"
+)
+
+// sameTime is n records at time 1: one time mark, then the words.
+func sameTime(n int) [][2]uint64 {
+	recs := make([][2]uint64, n)
+	for i := range recs {
+		recs[i] = [2]uint64{1, enterW(1)}
+		if i%2 == 1 {
+			recs[i][1] = exitW(1)
+		}
+	}
+	return recs
+}
+
+// TestRecordingSlotErrors: a damaged slot is named by its thread and its
+// byte in the file, wherever it falls, past the first 4,096 slots too.
+func TestRecordingSlotErrors(t *testing.T) {
+	first := testThread{tid: 1, name: "main", records: [][2]uint64{{1, enterW(1)}, {2, exitW(1)}}}
+	second := func(n int) testThread { return testThread{tid: 2, name: "w", records: sameTime(n)} }
+	decodeErr := func(data []byte) error {
+		_, err := Decode(bytes.NewReader(data), &bytes.Buffer{}, Options{Source: "app.trace"})
+		return err
+	}
+	const slots = 2 + 2 // the second thread's: a mark and two records
+	data := writeRecording(10, nil, first, second(2))
+	at := func(data []byte, n, i int) int { return len(data) - 4*(n-i) }
+
+	err := decodeErr(patchSlot(data, slots, 0, enterW(1)))
+	assert.EqualError(t, err, fmt.Sprintf(`app.trace: thread 2 (tid 2 "w"): byte %d: a record before any time mark: damaged file?`, at(data, slots, 0)))
+	err = decodeErr(patchSlot(data, slots, 0, recording.MarkLow|5))
+	assert.EqualError(t, err, fmt.Sprintf(`app.trace: thread 2 (tid 2 "w"): byte %d: the second half of a time mark without the first: damaged file?`, at(data, slots, 0)))
+
+	// The thread's header says one record fewer than its slots hold: the
+	// last is one too many. Past a chunk of 4,096 slots, too.
+	for _, n := range []int{2, 5000} {
+		data := writeRecording(10, nil, first, second(n))
+		slots := 2 + n
+		count := len(data) - 4*slots - 8 // records (u32), then slots (u32)
+		require.Equal(t, uint32(n), binary.BigEndian.Uint32(data[count:]))
+		binary.BigEndian.PutUint32(data[count:], uint32(n-1))
+		err := decodeErr(data)
+		assert.EqualError(t, err, fmt.Sprintf(`app.trace: thread 2 (tid 2 "w"): byte %d: more records than the %d the thread's header says: damaged file?`,
+			at(data, slots, slots-1), n-1), "%d records", n)
+	}
+}
+
+// TestRecordingSlotChunks: a thread whose last chunk of slots is a single
+// slot reads whole.
+func TestRecordingSlotChunks(t *testing.T) {
+	const n = 4096 - 2 + 1 // a mark, then records: 4,097 slots
+	data := writeRecording(10, nil, testThread{tid: 1, name: "main", records: sameTime(n)})
+	rec, err := recording.Read(bufio.NewReader(bytes.NewReader(data)), "r")
+	require.NoError(t, err)
+	_, err = rec.NextThread()
+	require.NoError(t, err)
+	seen := 0
+	require.NoError(t, rec.Records(func(bool, int, uint64) error { seen++; return nil }))
+	assert.Equal(t, n, seen)
+}
+
+// TestRecordingStopAndSkip: after the callback stops a thread's records,
+// the next thread is read from where it starts.
+func TestRecordingStopAndSkip(t *testing.T) {
+	for _, stopAt := range []int{1, 3} {
+		data := writeRecording(10, nil,
+			testThread{tid: 1, name: "main", records: sameTime(4)},
+			testThread{tid: 2, name: "w", records: sameTime(2)})
+		rec, err := recording.Read(bufio.NewReader(bytes.NewReader(data)), "r")
+		require.NoError(t, err)
+		_, err = rec.NextThread()
+		require.NoError(t, err)
+		stop := errors.New("stop")
+		seen := 0
+		err = rec.Records(func(bool, int, uint64) error {
+			if seen++; seen == stopAt {
+				return stop
+			}
+			return nil
+		})
+		require.ErrorIs(t, err, stop)
+		assert.Equal(t, fmt.Sprintf(`thread 1 (tid 1 "main") record %d`, stopAt), rec.Where())
+		next, err := rec.NextThread()
+		require.NoError(t, err, "stopped at %d", stopAt)
+		assert.Equal(t, "w", next.Name)
+		seen = 0
+		require.NoError(t, rec.Records(func(bool, int, uint64) error { seen++; return nil }))
+		assert.Equal(t, 2, seen)
+	}
+}
+
+// TestRecordingHeaderCuts: a header cut inside the clock names the field,
+// and a clock that is neither kind names its byte.
+func TestRecordingHeaderCuts(t *testing.T) {
+	data := writeRecordingAs(2, recording.RecordingClock{Shared: true, Tick: 1000, ReadEvery: 64, LongestGap: 5000}, 10, nil,
+		testThread{tid: 1, name: "main", records: sameTime(2)})
+	mode := len(recording.RecordingMagic) + 2 + 4*8
+	for _, tc := range []struct {
+		cut  int
+		want string
+	}{
+		{mode, "clock at byte " + fmt.Sprint(mode)},
+		{mode + 1 + 3, "clock tick at byte " + fmt.Sprint(mode+1)},
+		{mode + 9 + 1, "clock reads at byte " + fmt.Sprint(mode+9)},
+		{mode + 13 + 7, "longest clock gap at byte " + fmt.Sprint(mode+13)},
+	} {
+		_, err := recording.Read(bufio.NewReader(bytes.NewReader(data[:tc.cut])), "r")
+		assert.ErrorContains(t, err, "r: recording header: "+tc.want, "cut at %d", tc.cut)
+	}
+	bad := bytes.Clone(data)
+	bad[mode] = 2
+	_, err := recording.Read(bufio.NewReader(bytes.NewReader(bad)), "r")
+	assert.EqualError(t, err, fmt.Sprintf("r: recording header: clock 2 at byte %d is neither 0 (precise) nor 1 (shared)", mode))
+}
+
+// TestRecordingPositions: Where names the record being read in version 2
+// files as in version 1 and 3; a version 1 file cut inside a record names
+// it.
+func TestRecordingPositions(t *testing.T) {
+	for _, version := range []int{1, 2, 3} {
+		data := writeRecordingAs(version, recording.RecordingClock{}, 10, nil,
+			testThread{tid: 1, name: "main", records: [][2]uint64{{1, enterW(1)}, {2, enterW(2)}, {3, exitW(2)}, {4, exitW(1)}}})
+		rec, err := recording.Read(bufio.NewReader(bytes.NewReader(data)), "r")
+		require.NoError(t, err)
+		_, err = rec.NextThread()
+		require.NoError(t, err)
+		var where []string
+		require.NoError(t, rec.Records(func(bool, int, uint64) error {
+			where = append(where, rec.Where())
+			return nil
+		}))
+		assert.Equal(t, []string{
+			`thread 1 (tid 1 "main") record 1`, `thread 1 (tid 1 "main") record 2`,
+			`thread 1 (tid 1 "main") record 3`, `thread 1 (tid 1 "main") record 4`,
+		}, where, "version %d", version)
+	}
+	v1 := writeRecordingAs(1, recording.RecordingClock{}, 10, nil,
+		testThread{tid: 1, name: "main", records: [][2]uint64{{1, enterW(1)}, {2, enterW(2)}, {3, exitW(2)}, {4, exitW(1)}}})
+	_, err := Decode(bytes.NewReader(v1[:len(v1)-12-5]), &bytes.Buffer{}, Options{Source: "app.trace"})
+	assert.ErrorContains(t, err, `app.trace: thread 1 (tid 1 "main"): record 3 of 4: `)
+}
