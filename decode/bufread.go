@@ -76,15 +76,16 @@ func GuessByteOrder(sample []byte, names *MethodNames) (binary.ByteOrder, error)
 	if n == 0 {
 		return binary.BigEndian, nil // nothing to decode either way
 	}
-	big := plausibility(sample[:n*8], binary.BigEndian, names)
-	little := plausibility(sample[:n*8], binary.LittleEndian, names)
+	sample = sample[:n*8]
+	big := plausibility(sample, binary.BigEndian, names)
+	little := plausibility(sample, binary.LittleEndian, names)
 	switch {
 	case big > little:
 		return binary.BigEndian, nil
 	case little > big:
 		return binary.LittleEndian, nil
 	}
-	if allZero(sample[:n*8]) {
+	if allZero(sample) {
 		return binary.BigEndian, nil
 	}
 	return nil, fmt.Errorf("cannot tell the byte order from the first %d records (both look equally plausible); use --byte-order big or little", n)

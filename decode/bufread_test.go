@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // appLikeRecords is a plausible buffer: ids from the test map, a clock that
@@ -152,5 +153,51 @@ func TestTextRecords(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestByteOrderFromTheWholeSample: a little-endian buffer whose first 100
+// slots are empty (zero) is told from the 4,096 records sampled, not from
+// the first few.
+func TestByteOrderFromTheWholeSample(t *testing.T) {
+	recs := append(make([]Record, 100), appLikeRecords(400)...)
+	data := encodeBinary(recs, binary.LittleEndian)
+	_, order, err := NewBinaryRecordReader(bytes.NewReader(data), nil, testNames(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if order != binary.LittleEndian {
+		t.Errorf("order = %v, want little-endian", order)
+	}
+}
+
+// TestRecordReadersReadErrors: a read that fails names the record or
+// line being read.
+func TestRecordReadersReadErrors(t *testing.T) {
+	broken := func(data []byte) io.Reader {
+		return io.MultiReader(bytes.NewReader(data), iotest.ErrReader(errors.New("disk gone")))
+	}
+	r, _, err := NewBinaryRecordReader(broken(encodeBinary(appLikeRecords(2), binary.BigEndian)), binary.BigEndian, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last error
+	for range 3 {
+		if _, last = r.Next(); last != nil {
+			break
+		}
+	}
+	if last == nil || last.Error() != "record 3 (byte offset 16): disk gone" {
+		t.Errorf("binary: error = %v", last)
+	}
+
+	tr := NewTextRecordReader(broken([]byte("1\n2\n")), "beat.txt")
+	for range 3 {
+		if _, last = tr.Next(); last != nil {
+			break
+		}
+	}
+	if last == nil || last.Error() != "line 3: disk gone" {
+		t.Errorf("text: error = %v", last)
 	}
 }

@@ -39,6 +39,7 @@ var (
 
 // DetectKind tells the input kind from the first bytes of an input.
 func DetectKind(head []byte) (InputKind, error) {
+	full := len(head) == DetectSample // the input goes on: its last line may be cut short
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	if bytes.HasPrefix(head, []byte(recording.RecordingMagic)) {
 		return KindRecording, nil
@@ -56,8 +57,8 @@ func DetectKind(head []byte) (InputKind, error) {
 		return KindBuffer, nil
 	}
 	lines := strings.Split(string(head), "\n")
-	if len(head) == DetectSample && len(lines) > 1 {
-		lines = lines[:len(lines)-1] // the last line may be cut short
+	if full && len(lines) > 1 {
+		lines = lines[:len(lines)-1]
 	}
 	// Systrace wants trace lines, not the word: a text about systrace
 	// (this project's README) names tracing_mark_write too.

@@ -8,6 +8,21 @@ import (
 	"testing"
 )
 
+// traceLine is the start of an ftrace line of tracing_mark_write.
+const traceLine = "a-1 [000] ...1 1.0: tracing_mark_write: B|1|"
+
+// proseThenCutLine is a sample as DetectKind gets it, DetectSample bytes
+// cut from a longer input: prose lines, then a trace line the cut
+// shortened.
+func proseThenCutLine(prefix string) []byte {
+	head := prefix
+	for len(head)+len("prose\n") < DetectSample-len(traceLine) {
+		head += "prose\n"
+	}
+	head += traceLine
+	return []byte(head + strings.Repeat("x", DetectSample-len(head)))
+}
+
 func TestDetectKind(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -33,6 +48,10 @@ func TestDetectKind(t *testing.T) {
 		{"a jar", []byte("PK\x03\x04\x14\x00\x08\x00\x08\x00"), "", "not a recognised trace (a zip archive"},
 		{"one number among prose", []byte("42\nthe quick brown fox\njumps over\nthe lazy dog\n"), "", "only 1 of 4 lines read as buffer-text lines"},
 		{"only comments", []byte("# a\n# b\n"), "", "only comments"},
+		{"a trace line last, not cut", []byte("words\na-1 [000] ...1 1.0: tracing_mark_write: B|1|2"), KindSystrace, ""},
+		{"a full sample's last line may be cut: not read", proseThenCutLine(""), "", "is none of the formats"},
+		{"the same after a byte-order mark", proseThenCutLine("\xef\xbb\xbf"), "", "is none of the formats"},
+		{"a full sample of one line is read", []byte(traceLine + strings.Repeat("x", DetectSample-len(traceLine))), KindSystrace, ""},
 	}
 	for _, tc := range tests {
 		got, err := DetectKind(tc.head)

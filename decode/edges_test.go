@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -515,4 +517,40 @@ func TestUnknownIDs(t *testing.T) {
 // TestStackLineText: Matrix's form of a stack line.
 func TestStackLineText(t *testing.T) {
 	assert.Equal(t, "2,17,3,450", StackLine{Depth: 2, MethodID: 17, Count: 3, Cost: 450}.String())
+}
+
+// TestKeyMethodsAndMarks: a call of exactly 30% of the stack's cost can be
+// its key method; the lines marked are those of a key method above 30%,
+// or all its lines when none is.
+func TestKeyMethodsAndMarks(t *testing.T) {
+	lines := func(text ...string) []StackLine {
+		var out []StackLine
+		for _, s := range text {
+			l, err := ParseStackLine(s)
+			require.NoError(t, err)
+			out = append(out, l)
+		}
+		return out
+	}
+	// 100 in all: 30 is the bar. Weights: 100, 80, 6*30.
+	assert.Equal(t, []int{3}, KeyMethods(lines("0,1,1,100", "1,2,1,40", "5,3,1,30")))
+	assert.Equal(t, []int{1}, KeyMethods(lines("0,1,1,100", "1,2,1,40", "5,3,1,29")))
+
+	s := Stack{Lines: lines("0,1,1,100", "1,7,1,31", "2,7,1,30", "1,8,1,20", "2,8,1,5"), Key: []int{7}}
+	assert.Equal(t, []bool{false, true, false, false, false}, s.KeyMarks(), "only 7's line above 30%")
+	s.Key = []int{8}
+	assert.Equal(t, []bool{false, false, false, true, true}, s.KeyMarks(), "none of 8's above 30%: all of them")
+}
+
+// TestLoadMethodNames: a map read from its file; a missing file's error
+// names it.
+func TestLoadMethodNames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "methodMapping.txt")
+	require.NoError(t, os.WriteFile(path, []byte("7,1,a.B m ()V\n"), 0o644))
+	names, err := LoadMethodNames(path)
+	require.NoError(t, err)
+	assert.Equal(t, "a.B.m()V", names.Name(7))
+	_, err = LoadMethodNames(path + ".missing")
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	assert.ErrorContains(t, err, "methodMapping.txt.missing")
 }

@@ -24,6 +24,10 @@ func TestParseMarkerDumpLine(t *testing.T) {
 		{line: "1.5 B|1", wantErr: "expected B|pid|name"},
 		{line: "1.5 C|1|q", wantErr: "expected C|pid|name|value"},
 		{line: "1.5", wantErr: "empty trace_marker payload"},
+		{line: "1.5 A|4", want: markerEvent{TsNs: 1_500_000_000, Tid: 4, Pid: 4, HasPid: true, Phase: 'A', Payload: "A|4"}},
+		{line: "1.5 Z|4", want: markerEvent{TsNs: 1_500_000_000, Tid: 4, Pid: 4, HasPid: true, Phase: 'Z', Payload: "Z|4"}},
+		{line: "1.5 a|4", wantErr: `"a|4": expected <thread>-<tid>`},
+		{line: "1.5 [|4", wantErr: `"[|4": expected <thread>-<tid>`},
 	}
 	for _, tc := range tests {
 		got, err := parseMarkerDumpLine(tc.line)
@@ -111,5 +115,21 @@ func TestMarkerDumpErrorsNameTheLine(t *testing.T) {
 	_, err := DecodeMarkerDump(strings.NewReader(in), &bytes.Buffer{}, FormatText, nil)
 	if err == nil || !strings.Contains(err.Error(), `line 5: "main": expected <thread>-<tid>`) {
 		t.Fatalf("error = %v", err)
+	}
+}
+
+// TestParseMethodIDToken: ids as the instrumenter writes them, up to
+// 2^31-1.
+func TestParseMethodIDToken(t *testing.T) {
+	for s, want := range map[string]int{"0": 0, "9": 9, "1234567890": 1234567890, "2147483647": 2147483647} {
+		got, ok := parseMethodIDToken(s)
+		if !ok || got != want {
+			t.Errorf("parseMethodIDToken(%q) = %d, %v", s, got, ok)
+		}
+	}
+	for _, s := range []string{"", "2147483648", "99999999999", "01234567890", "-1", "+1", "1a", "/", ":"} {
+		if got, ok := parseMethodIDToken(s); ok {
+			t.Errorf("parseMethodIDToken(%q) = %d, accepted", s, got)
+		}
 	}
 }

@@ -143,11 +143,15 @@ func readPerfetto(t testing.TB, data []byte) *pfTrace {
 		if !ok {
 			continue
 		}
+		// 0 is a field's default: a reader cannot tell it from no
+		// sequence, nor a name id 0 from none.
+		require.NotZero(t, seqID, "packet %d: an event on sequence 0", out.Packets)
 		require.NotNil(t, s, "packet %d: an event on sequence %d before its state was cleared", out.Packets, seqID)
 		require.NotZero(t, flags&traceout.SeqNeedsIncremental, "packet %d: an event using the sequence's state says so", out.Packets)
 		if in, ok := f.msg(ptInternedData); ok {
 			for _, name := range pbFields(t, in).msgs(ptInternedNames) {
 				nf := pbFields(t, name)
+				require.NotZero(t, nf.uint(ptNameIID), "packet %d: a name interned as 0", out.Packets)
 				s.names[nf.uint(ptNameIID)] = nf.str(ptNameName)
 			}
 		}
@@ -316,9 +320,17 @@ func perfettoInputs(t testing.TB) map[string][]byte {
 			// encloses the call (the slices' depth is only known then).
 			testThread{tid: 11, name: "late", records: [][2]uint64{
 				{1000, enterW(1)}, {1500, enterW(2)}, {1700, exitW(2)}, {2000, exitW(1)}, {2500, exitW(3)},
-			}}),
+			}},
+			// The same on a virtual thread, whose slices wait for its lane;
+			// two exits without enter: each encloses what closed before.
+			testThread{tid: 12, name: "vt", virtual: true, records: [][2]uint64{
+				{1000, enterW(1)}, {1500, enterW(2)}, {1700, exitW(2)}, {2000, exitW(1)}, {2500, exitW(3)}, {2600, exitW(2)},
+			}},
+			// A call that takes no time, at the top.
+			testThread{tid: 13, name: "instant", records: [][2]uint64{{3000, enterW(1)}, {3000, exitW(1)}}}),
 		"buffer text": beat,
-		"buffer":      encodeBinary(appLikeRecords(40), binary.BigEndian),
+		// Last, a call that takes no time, at the top.
+		"buffer": encodeBinary(append(appLikeRecords(40), I(2, 2000), O(2, 2000)), binary.BigEndian),
 		"systrace": []byte("# tracer: nop\n" +
 			"  main-100 [000] ...1 1.000000: tracing_mark_write: B|100|1\n" +
 			"  main-100 [000] ...1 1.000100: tracing_mark_write: B|100|2\n" +
@@ -530,3 +542,22 @@ func (m pbMessage) has(num int) (uint64, bool) {
 func (m pbMessage) uint(num int) uint64 { v, _ := m.has(num); return v }
 
 func (m pbMessage) str(num int) string { b, _ := m.msg(num); return string(b) }
+
+// TestPerfettoProcessNamedLate: a process described when its first thread
+// came, and named afterwards, carries the name.
+func TestPerfettoProcessNamedLate(t *testing.T) {
+	var out bytes.Buffer
+	w := traceout.NewPerfettoWriter(&out)
+	for _, e := range []traceout.Event{
+		{Ph: 'X', Name: "a", Pid: 7, Tid: 8, TsNs: 10, DurNs: 5},
+		{Ph: 'X', Name: "b", Pid: 7, Tid: 9, TsNs: 10, DurNs: 5},
+		{Ph: 'M', Name: "process_name", Pid: 7, Args: []traceout.Arg{traceout.StrArg("name", "app")}},
+		{Ph: 'X', Name: "a", Pid: 7, Tid: 8, TsNs: 20, DurNs: 5},
+	} {
+		require.NoError(t, w.Write(e))
+	}
+	require.NoError(t, w.Close())
+	tr := readPerfetto(t, out.Bytes())
+	require.Equal(t, map[int64]string{7: "app"}, tr.ProcNames)
+	require.Len(t, tr.Slices, 3)
+}

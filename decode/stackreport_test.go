@@ -134,6 +134,7 @@ func TestWriteStacksJSON(t *testing.T) {
 		Stacks []struct {
 			Cost     int64
 			StackKey string
+			Report   map[string]string
 			Lines    []struct {
 				Depth, ID, Count int
 				Name             string
@@ -148,6 +149,9 @@ func TestWriteStacksJSON(t *testing.T) {
 	s := doc.Stacks[0]
 	if s.Cost != 803 || s.StackKey != "4|" || len(s.Lines) != 5 {
 		t.Fatalf("stack = %+v", s)
+	}
+	if s.Report["scene"] != "app.MainActivity" || s.Report["tag"] != "Trace_EvilMethod" {
+		t.Errorf("report = %v", s.Report)
 	}
 	if l := s.Lines[3]; l.ID != 4 || l.Name != "app.Loader.step(I)V" || !l.Key || l.Count != 20 || l.Depth != 3 {
 		t.Errorf("line 3 = %+v", l)
@@ -164,5 +168,41 @@ func TestReadStackReportsReadError(t *testing.T) {
 	_, err := ReadStackReports(in, "stack.txt")
 	if err == nil || err.Error() != "stack.txt: line 3: disk gone" {
 		t.Fatalf("error = %v", err)
+	}
+}
+
+// TestWriteStacksBare: a stack of plain lines has no report line, and in
+// JSON no report; an issue whose stack is empty is written as a stack of
+// no lines and no key method.
+func TestWriteStacksBare(t *testing.T) {
+	stacks, err := ReadStackReports(strings.NewReader("0,2,1,100\n"), "s.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteStacksText(&out, stacks, testNames(t)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "report:") {
+		t.Errorf("a report line for a stack of plain lines:\n%s", out.String())
+	}
+	out.Reset()
+	if err := WriteStacksJSON(&out, stacks, testNames(t)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), `"report"`) {
+		t.Errorf("a report for a stack of plain lines:\n%s", out.String())
+	}
+
+	empty, err := ReadStackReports(strings.NewReader(`{"stack":"","tag":"x"}`), "s.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := WriteStacksText(&out, empty, testNames(t)); err != nil {
+		t.Fatal(err)
+	}
+	if want := "stack 1 of 1: 0 ms, 0 lines, stackKey \nreport: tag=x\n"; !strings.HasPrefix(out.String(), want) || strings.Contains(out.String(), "key method") {
+		t.Errorf("text:\n%q\nwant it to start %q, with no key method", out.String(), want)
 	}
 }

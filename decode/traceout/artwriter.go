@@ -207,14 +207,15 @@ func (a *artWriter) Close() error {
 
 // splitMethodName splits decode's name of a method, "pkg.Class.method(desc)",
 // into its class, method and descriptor; a name of another shape (a
-// section's, an unknown id's) is the class alone.
+// section's, an unknown id's, one with nothing before its dot) is the
+// class alone.
 func splitMethodName(name string) (class, method, desc string) {
 	paren := strings.IndexByte(name, '(')
 	if paren < 0 {
 		return name, "-", "()V"
 	}
 	dot := strings.LastIndexByte(name[:paren], '.')
-	if dot < 0 {
+	if dot <= 0 {
 		return name, "-", "()V"
 	}
 	return name[:dot], name[dot+1 : paren], name[paren:]

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -169,4 +170,36 @@ func TestArtWriterTimes(t *testing.T) {
 	err := w.Write(traceout.Event{Ph: 'B', Name: "a.B.m()V", Tid: 1, TsNs: last + 1000})
 	assert.ErrorContains(t, err, "32 bits of microseconds")
 	assert.Error(t, w.Close())
+}
+
+// TestArtWriterLeavesNoTempFile: the records' temporary file goes at the
+// close, written or failed.
+func TestArtWriterLeavesNoTempFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	for _, events := range [][]traceout.Event{
+		{{Ph: 'X', Name: "a.B.m()V", Tid: 1, TsNs: 0, DurNs: 1}},
+		{{Ph: 'B', Name: "a.B.m()V", Tid: 1, TsNs: 1 << 62}}, // past 32 bits of µs: an error
+	} {
+		w := traceout.NewArtWriter(&bytes.Buffer{})
+		for _, e := range events {
+			w.Write(e)
+		}
+		w.Close()
+		left, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		assert.Empty(t, left)
+	}
+}
+
+// TestArtWriterOtherNames: a section's name that only looks like a
+// method's, with nothing before its dot or its parenthesis, is a class
+// alone, as any other section's.
+func TestArtWriterOtherNames(t *testing.T) {
+	tr := writeArt(t, []traceout.Event{
+		{Ph: 'X', Name: ".draw(x)", Tid: 1, TsNs: 0, DurNs: 1_000},
+		{Ph: 'X', Name: "(x).y", Tid: 1, TsNs: 2_000, DurNs: 1_000},
+		{Ph: 'X', Name: "A.b()V", Tid: 1, TsNs: 4_000, DurNs: 1_000},
+	})
+	assert.Equal(t, map[uint32]string{4: ".draw(x) - ()V", 8: "(x).y - ()V", 12: "A b ()V"}, tr.methods)
 }

@@ -96,6 +96,7 @@ func TestHTMLWriter(t *testing.T) {
 		{Ph: 'i', Name: "clock:", Pid: 1, Tid: 0},
 		{Ph: 'i', Name: "clock: other thread", Pid: 1, Tid: 5},
 		{Ph: 'M', Name: "thread_name", Pid: 1, Tid: 10, Args: []traceout.Arg{traceout.StrArg("name", "main")}},
+		{Ph: 'M', Name: "thread_name", Pid: 1, Tid: 20, Args: []traceout.Arg{traceout.StrArg("name", "idle: no slices, no thread in the page")}},
 		{Ph: 'X', Name: "run", Pid: 1, Tid: 10, TsNs: 1000, DurNs: 9000},
 		{Ph: 'X', Name: "inner", Pid: 1, Tid: 10, TsNs: 2000, DurNs: 20000},
 		{Ph: 'X', Name: "</script>", Pid: 1, Tid: 10, TsNs: 3000, DurNs: -5, Args: []traceout.Arg{traceout.BoolArg("unclosed")}},

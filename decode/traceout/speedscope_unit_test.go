@@ -73,3 +73,46 @@ func TestSpeedscopeWriter(t *testing.T) {
 		"tid 3 [60,65]: Oc@60 Cc@65",
 	}, speedscopeProfiles(t, out.Bytes()))
 }
+
+// TestSpeedscopeThreadComesBack: a thread whose profile was ended gets
+// events again after another thread's: they make a second profile of it,
+// numbered, written at the close, while the other goes on streaming.
+func TestSpeedscopeThreadComesBack(t *testing.T) {
+	var out bytes.Buffer
+	w := traceout.NewSpeedscopeWriter(&out)
+	for _, e := range []traceout.Event{
+		{Ph: 'X', Name: "a", Pid: 1, Tid: 1, TsNs: 0, DurNs: 10},
+		{Ph: 'X', Name: "b", Pid: 1, Tid: 2, TsNs: 20, DurNs: 10},
+		{Ph: 'X', Name: "a", Pid: 1, Tid: 1, TsNs: 40, DurNs: 10},
+		{Ph: 'X', Name: "b", Pid: 1, Tid: 2, TsNs: 60, DurNs: 10},
+		{Ph: 'X', Name: "a", Pid: 1, Tid: 1, TsNs: 80, DurNs: 10},
+	} {
+		require.NoError(t, w.Write(e))
+	}
+	require.NoError(t, w.Close())
+	assert.Equal(t, []string{
+		"tid 1 [0,10]: Oa@0 Ca@10",
+		"tid 2 [20,70]: Ob@20 Cb@30 Ob@60 Cb@70",
+		"tid 1 (2) [40,90]: Oa@40 Ca@50 Oa@80 Ca@90",
+	}, speedscopeProfiles(t, out.Bytes()))
+}
+
+// TestJSONNames: names are quoted byte for byte where they are valid
+// UTF-8 (U+FFFD itself too), and each invalid byte becomes U+FFFD.
+func TestJSONNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"plain":           `"plain"`,
+		"é and \uFFFD":    "\"é and \uFFFD\"",
+		"\x80":            `"\ufffd"`,
+		"a\xffb\xc3":      `"a\ufffdb\ufffd"`,
+		"q\"\\\n\r\t\x01": `"q\"\\\n\r\t\u0001"`,
+		"\x7f":            "\"\x7f\"",
+	} {
+		var out bytes.Buffer
+		w := traceout.NewJSONWriter(&out)
+		require.NoError(t, w.Write(traceout.Event{Ph: 'X', Name: name, Pid: 1, Tid: 1}))
+		require.NoError(t, w.Close())
+		assert.Contains(t, out.String(), `{"name":`+want+`,`, "%q", name)
+		assert.True(t, json.Valid(out.Bytes()), "%q", name)
+	}
+}

@@ -93,7 +93,7 @@ func main() {
 	skip := flag.String("skip", "", "tests left out (go test -skip)")
 	equivalentFile := flag.String("equivalent", "", "file of mutants known equivalent: lines `file:line:col from to  # why` (to is \"none\" for a dropped minus)")
 	sample := flag.Int("sample", 1, "test every K-th mutant only (a quick look)")
-	resultsFile := flag.String("results", "", "file keeping every mutant's outcome; detected mutants of unchanged files are taken from it")
+	resultsFile := flag.String("results", "", "file keeping every mutant's outcome; detected mutants are taken from it while the code under their directory is unchanged")
 	filesPattern := flag.String("files", "", "mutate only the files whose path matches this regexp")
 	verbose := flag.Bool("v", false, "print every mutant's outcome")
 	flag.Parse()
@@ -192,6 +192,25 @@ func readEquivalent(path string) (map[string]bool, error) {
 	return out, nil
 }
 
+// stale lists the entries of the equivalent list, in the files run under
+// dir, that match no mutant: code moved under them, and the mutant they
+// meant is counted again (or another one left out).
+func (r *run) stale(dir string, all []*mutant) []string {
+	have := map[string]bool{}
+	for _, m := range all {
+		have[m.key()] = true
+	}
+	var stale []string
+	for k := range r.equivalent {
+		file, _, _ := strings.Cut(k, ":")
+		if strings.HasPrefix(file, filepath.ToSlash(dir)+"/") && r.files.MatchString(file) && !have[k] {
+			stale = append(stale, k)
+		}
+	}
+	sort.Strings(stale)
+	return stale
+}
+
 // run holds the settings of one invocation and the record of outcomes it
 // reads and adds to.
 type run struct {
@@ -249,6 +268,9 @@ func (r *run) mutatePackage(dir string) (counts, error) {
 			return c, err
 		}
 		all = append(all, ms...)
+	}
+	for _, k := range r.stale(dir, all) {
+		fmt.Fprintf(os.Stderr, "mutate: written down as equivalent, but no such mutant (the code moved?): %s\n", k)
 	}
 	var todo []*mutant
 	for i, m := range all {
