@@ -44,6 +44,14 @@ func TestRecordingSlotErrors(t *testing.T) {
 	err = decodeErr(patchSlot(data, slots, 0, recording.MarkLow|5))
 	assert.EqualError(t, err, fmt.Sprintf(`app.trace: thread 2 (tid 2 "w"): byte %d: the second half of a time mark without the first: damaged file?`, at(data, slots, 0)))
 
+	// Past the first slot, in version 2 (where a low half alone is no
+	// mark): the byte of the slot itself.
+	v2 := writeRecordingAs(2, recording.RecordingClock{}, 10, nil, first, second(2))
+	err = decodeErr(patchSlot(v2, slots, 2, recording.MarkLow|5))
+	assert.EqualError(t, err, fmt.Sprintf(`app.trace: thread 2 (tid 2 "w"): byte %d: the second half of a time mark without the first: damaged file?`, at(v2, slots, 2)))
+	err = decodeErr(patchSlot(v2, slots, 1, enterW(1)))
+	assert.EqualError(t, err, fmt.Sprintf(`app.trace: thread 2 (tid 2 "w"): byte %d: a record before any time mark: damaged file?`, at(v2, slots, 1)))
+
 	// The thread's header says one record fewer than its slots hold: the
 	// last is one too many. Past a chunk of 4,096 slots, too.
 	for _, n := range []int{2, 5000} {
@@ -103,7 +111,8 @@ func TestRecordingStopAndSkip(t *testing.T) {
 }
 
 // TestRecordingHeaderCuts: a header cut inside the clock names the field,
-// and a clock that is neither kind names its byte.
+// and a clock that is neither kind names its byte; a count of section
+// names at the limit is read (and found cut), one past it refused.
 func TestRecordingHeaderCuts(t *testing.T) {
 	data := writeRecordingAs(2, recording.RecordingClock{Shared: true, Tick: 1000, ReadEvery: 64, LongestGap: 5000}, 10, nil,
 		testThread{tid: 1, name: "main", records: sameTime(2)})
@@ -119,6 +128,12 @@ func TestRecordingHeaderCuts(t *testing.T) {
 	} {
 		_, err := recording.Read(bufio.NewReader(bytes.NewReader(data[:tc.cut])), "r")
 		assert.ErrorContains(t, err, "r: recording header: "+tc.want, "cut at %d", tc.cut)
+	}
+	sections := mode + 1 + 8 + 4 + 8
+	for count, want := range map[uint32]string{1 << 24: "r: recording header: section index at byte", 1<<24 + 1: "16777217 section names at byte"} {
+		cut := binary.BigEndian.AppendUint32(bytes.Clone(data[:sections]), count)
+		_, err := recording.Read(bufio.NewReader(bytes.NewReader(cut)), "r")
+		assert.ErrorContains(t, err, want, "%d section names", count)
 	}
 	bad := bytes.Clone(data)
 	bad[mode] = 2

@@ -164,7 +164,7 @@ func TestRenderPixels(t *testing.T) {
 		depth, col int
 		want       color.RGBA
 	}{
-		{0, 0, fill("outer")}, {0, 398, fill("outer")}, {0, 399, edge("outer")}, {0, 400, white},
+		{0, 0, fill("outer")}, {0, 50, fill("outer")}, {0, 398, fill("outer")}, {0, 399, edge("outer")}, {0, 400, white},
 		{1, 39, white}, {1, 40, fill("a")}, {1, 78, fill("a")}, {1, 79, edge("a")}, {1, 80, white},
 		{1, 100, fill("b")}, {1, 101, edge("b")}, {1, 102, white},
 		{1, 119, white}, {1, 120, fill("c")}, {1, 121, white},

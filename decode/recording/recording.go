@@ -151,7 +151,9 @@ func Read(r *bufio.Reader, src string) (*Recording, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec.Sections = make(map[int]string, n)
+	// Sized by what a header says only up to a point: a damaged count
+	// would take memory before the names it claims are found missing.
+	rec.Sections = make(map[int]string, min(n, 1024))
 	for i := 0; i < n; i++ {
 		idx, err := rec.u32("section index")
 		if err != nil {
