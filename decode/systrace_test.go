@@ -199,9 +199,9 @@ func TestMarkerDumpCounts(t *testing.T) {
 	assert.Equal(t, int64(1), res.Translated)
 	assert.Contains(t, out.String(), "B|1|app.Main.run()V")
 
-	res, err = DecodeMarkerDump(strings.NewReader(in+"12.000005 main-1 C|1|queue|x\n12.000006 main-1 C|1|queue|3\n"), &bytes.Buffer{}, FormatJSON, testNames(t))
+	res, err = DecodeMarkerDump(strings.NewReader(in+"12.000005 main-1 C|1|queue|x\n12.000006 main-1 C|1|queue|3\n12.000007 main-1 B|1|custom\n"), &bytes.Buffer{}, FormatJSON, testNames(t))
 	require.NoError(t, err)
-	assert.Equal(t, int64(1), res.Translated, "JSON: one id became a name")
+	assert.Equal(t, int64(1), res.Translated, "JSON: one id became a name, two names stayed")
 	assert.Equal(t, int64(1), res.Skipped, "JSON: a counter whose value is not a number")
 
 	_, err = DecodeMarkerDump(strings.NewReader("12.000001 main-1 B|1|2\n\ufeff12.000002 main-1 E|1\n"), &out, FormatText, testNames(t))
