@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/draw"
 	"image/png"
 	"reflect"
 	"strings"
@@ -151,8 +150,7 @@ func TestRenderSaysWhatItCut(t *testing.T) {
 	}
 	noteTop := headerH + rowHeight + 40*rowHeight
 	band := image.Rect(0, noteTop, 800, noteTop+rowHeight)
-	rgba := image.NewRGBA(img.Bounds())
-	draw.Draw(rgba, rgba.Bounds(), img, image.Point{}, draw.Src)
+	rgba := toRGBA(img)
 	sameInk(t, textInk(rgba.Bounds(), band, map[image.Point]string{{margin, noteTop + 12}: "calls deeper than 40 rows not drawn (deepest at depth 120): --png-depth 120"}),
 		inkOf(rgba, band, color.RGBA{0xc0, 0x10, 0x10, 0xff}), "the note under the cut track")
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"math"
 	"testing"
@@ -55,12 +56,13 @@ func renderScene(t *testing.T, opts Options, add func(c *Collector)) *image.RGBA
 	require.NoError(t, err)
 	img, err := png.Decode(&out)
 	require.NoError(t, err)
+	return toRGBA(img)
+}
+
+// toRGBA gives a decoded picture's pixels as 8-bit RGBA.
+func toRGBA(img image.Image) *image.RGBA {
 	rgba := image.NewRGBA(img.Bounds())
-	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
-		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-			rgba.Set(x, y, img.At(x, y))
-		}
-	}
+	draw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, draw.Src)
 	return rgba
 }
 
