@@ -3,7 +3,6 @@ module github.com/tracebeat/tracebeat
 go 1.26.0
 
 require (
-	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/klauspost/compress v1.20.3
 	github.com/spf13/pflag v1.0.10
@@ -16,6 +15,7 @@ require (
 )
 
 require (
+	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
 	go.uber.org/multierr v1.10.0 // indirect

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/tracebeat/tracebeat/decode/traceout"
 
@@ -27,6 +28,10 @@ type BufferOptions struct {
 	// Map is the map given for the names, checked against a recording's
 	// builds.
 	Map MapBuild
+	// At reads the input in place when it is a file (a version 4
+	// recording's chunks), of Size bytes; nil copies it to a temporary file.
+	At   io.ReaderAt
+	Size int64
 }
 
 // Buffer defaults.
@@ -130,7 +135,7 @@ func writeFramesEvents(out io.Writer, format Format, sorter *frameSorter, names 
 	w.Write(traceout.Event{Name: "thread_name", Ph: 'M', Pid: bufferPid, Tid: bufferTid, Args: []traceout.Arg{traceout.StrArg("name", bufferTrackName)}})
 	err := sorter.each(func(f Frame) error {
 		return w.Write(traceout.Event{Name: names.Name(f.MethodID), Ph: 'X',
-			TsNs: int64(f.Start) * 1e6, DurNs: int64(f.Cost()) * 1e6,
+			TsNs: Int64(msToNs(f.Start)), DurNs: Int64(msToNs(f.Cost())),
 			Pid: bufferPid, Tid: bufferTid, Args: frameArgs(f, ids)})
 	})
 	if err != nil {
@@ -156,8 +161,8 @@ func writeFramesSystrace(out io.Writer, sorter *frameSorter, names *MethodNames,
 	err := sorter.each(func(f Frame) error {
 		d := f.AbsoluteDepth(orphans)
 		closeTo(d)
-		fw.begin(bufferTrackName, bufferTid, bufferPid, int64(f.Start)*1e6, names.Name(f.MethodID))
-		stack = append(stack, open{depth: d, endNs: int64(max(f.End, f.Start)) * 1e6})
+		fw.begin(bufferTrackName, bufferTid, bufferPid, Int64(msToNs(f.Start)), names.Name(f.MethodID))
+		stack = append(stack, open{depth: d, endNs: Int64(msToNs(max(f.End, f.Start)))})
 		return fw.err
 	})
 	if err != nil {
@@ -214,4 +219,12 @@ func writeSlowest(bw *bufio.Writer, unknown *UnknownIDs, topLevel int64, n int, 
 		writeStackText(bw, title, s, name)
 	}
 	return bw.Flush()
+}
+
+// msToNs is a buffer's milliseconds in nanoseconds, saturated.
+func msToNs(ms uint64) uint64 {
+	if ms > math.MaxUint64/1_000_000 {
+		return math.MaxUint64
+	}
+	return ms * 1e6
 }

@@ -16,8 +16,8 @@ import (
 // it cannot check when it names none, and decodes anyway when forced.
 func TestRecordingBuildIsChecked(t *testing.T) {
 	thread := testThread{tid: 1, name: "main", records: [][2]uint64{{10, enterW(1)}, {20, exitW(1)}}}
-	named := writeRecordingOf(recording.RecordingVersion, recording.RecordingClock{}, []string{"00000000000000aa", "00000000000000bb"}, 30, nil, thread)
-	unnamed := writeRecordingOf(recording.RecordingVersion, recording.RecordingClock{}, nil, 30, nil, thread)
+	named := writeRecordingOf(slotsVersion, recording.RecordingClock{}, []string{"00000000000000aa", "00000000000000bb"}, 30, nil, thread)
+	unnamed := writeRecordingOf(slotsVersion, recording.RecordingClock{}, nil, 30, nil, thread)
 	for _, tc := range []struct {
 		name  string
 		data  []byte
@@ -56,7 +56,7 @@ func TestRecordingBuildIsChecked(t *testing.T) {
 func TestShortMarksKeepTheHighBits(t *testing.T) {
 	base := uint64(5) << 28
 	thread := testThread{tid: 1, name: "main", records: [][2]uint64{{base + 10, enterW(1)}, {base + 20, exitW(1)}}}
-	full := writeRecordingOf(recording.RecordingVersion, recording.RecordingClock{}, nil, base+30, nil, thread)
+	full := writeRecordingOf(slotsVersion, recording.RecordingClock{}, nil, base+30, nil, thread)
 	// The second mark (slots: high, low, enter, high, low, exit) made short: drop its high slot.
 	n := len(full)
 	short := append(bytes.Clone(full[:n-12]), full[n-8:]...)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/tracebeat/tracebeat/decode/traceout"
 
@@ -64,6 +65,20 @@ func (r *Result) CoarseNote() string {
 	return fmt.Sprintf("times may be up to %s late: %s", recording.FormatDuration(r.Clock.Resolution()), r.Clock.Advice())
 }
 
+// readerAt is in's random access when it is a regular file (a version 4
+// recording reads its chunks in place), or nil.
+func readerAt(in io.Reader) (io.ReaderAt, int64) {
+	f, ok := in.(*os.File)
+	if !ok {
+		return nil, 0
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, 0
+	}
+	return f, st.Size()
+}
+
 // Decode reads one input of any kind and writes it decoded to out.
 func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 	src := opts.Source
@@ -94,8 +109,10 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 	}
 	switch kind {
 	case KindRecording:
-		rres, err := DecodeRecording(br, out, src, BufferOptions{Format: format, Names: opts.Names, Top: opts.Top,
-			MaxStack: opts.MaxStack, TempDir: opts.TempDir, IDs: opts.IDs, Map: opts.Map})
+		bo := BufferOptions{Format: format, Names: opts.Names, Top: opts.Top,
+			MaxStack: opts.MaxStack, TempDir: opts.TempDir, IDs: opts.IDs, Map: opts.Map}
+		bo.At, bo.Size = readerAt(in)
+		rres, err := DecodeRecording(br, out, src, bo)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package decode
 
 import (
 	"fmt"
+	"math"
 )
 
 // Frame is one method call rebuilt from a buffer or a recording. Times are
@@ -36,6 +37,16 @@ func (f Frame) Cost() uint64 {
 		return 0
 	}
 	return f.End - f.Start
+}
+
+// Int64 is a time or duration of a frame as the writers take it:
+// saturated at math.MaxInt64, so that a damaged input's huge times never
+// turn into negative ones.
+func Int64(u uint64) int64 {
+	if u > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(u)
 }
 
 // AbsoluteDepth is the frame's nesting depth in the whole buffer, once the
@@ -210,12 +221,38 @@ func (p *Pairer) FinishAt(end uint64) error {
 	return nil
 }
 
+// CloseAbove closes the open calls above the first keep at time end,
+// marked Unclosed: their exits went with records that are not there (a
+// stream's chunks that its bound dropped, or that were damaged).
+func (p *Pairer) CloseAbove(keep int, end uint64) error {
+	end = max(end, p.stats.Last)
+	for j := len(p.stack) - 1; j >= keep && j >= 0; j-- {
+		if err := p.close(j, end, true); err != nil {
+			return err
+		}
+	}
+	if keep < len(p.stack) {
+		p.stack = p.stack[:max(keep, 0)]
+	}
+	return nil
+}
+
 // Stats returns the counts so far.
 func (p *Pairer) Stats() PairStats { return p.stats }
 
 // Open is the number of calls open now; frames emitted during the last
 // Add or AddCall had the depths below it and up.
 func (p *Pairer) Open() int { return len(p.stack) }
+
+// OpenIDs is the ids of the calls open now, outermost first (while a
+// frame is being emitted, its own and those inside it are still there).
+func (p *Pairer) OpenIDs() []int {
+	ids := make([]int, len(p.stack))
+	for i, o := range p.stack {
+		ids[i] = o.id
+	}
+	return ids
+}
 
 // Orphans is the number of NoEnter frames so far.
 func (p *Pairer) Orphans() int64 { return p.orphans }

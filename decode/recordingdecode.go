@@ -28,6 +28,8 @@ type RecordingResult struct {
 	Threads  []ThreadResult
 	Unknown  UnknownIDs
 	TopLevel int64
+	// report rebuilds a report's call (text summary only).
+	report *reportCall
 	// BuildNotes say what the check of the map against the recording's
 	// builds could not settle.
 	BuildNotes []string
@@ -59,10 +61,11 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 	default:
 		return nil, fmt.Errorf("%s: format %q is not supported for recordings (text, json, perfetto, art, speedscope or html)", src, opts.Format)
 	}
-	rec, err := recording.Read(r, src)
+	rec, err := recording.ReadAt(r, opts.At, opts.Size, src)
 	if err != nil {
 		return nil, err
 	}
+	defer rec.Close()
 	res := &RecordingResult{Header: rec}
 	note, err := CheckBuild(src, rec, opts.Map)
 	if err != nil {
@@ -95,6 +98,9 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 	var stacks []threadStack
 	var lanes laneSet
 	top := orDefault(opts.Top, DefaultTop)
+	if rec.Report != nil && !eventFormat(opts.Format) && direct == nil {
+		res.report = newReportCall(rec.Report, orDefault(opts.MaxStack, DefaultMaxStack))
+	}
 	for {
 		t, err := rec.NextThread()
 		if err == io.EOF {
@@ -125,13 +131,26 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 		default:
 			slowest = NewSlowestCalls(top, orDefault(opts.MaxStack, DefaultMaxStack))
 		}
-		pairer := NewPairer(func(f Frame) error {
+		var pairer *Pairer
+		var rc *reportCall
+		if res.report != nil && t.Tid == rec.Report.Tid {
+			rc = res.report
+		}
+		pairer = NewPairer(func(f Frame) error {
 			if _, ok := recording.SectionIndex(f.MethodID); !ok {
 				res.Unknown.Note(opts.Names, f.MethodID)
 			}
+			if rc != nil {
+				rc.frame(f, func() []int { ids := pairer.OpenIDs(); return ids[:min(rc.depth, len(ids))] })
+			}
 			return consume(f)
 		}, rec.Where)
-		err = rec.Records(pairer.AddCall)
+		rec.OnOpen = pairer.CloseAbove
+		add := pairer.AddCall
+		if rc != nil {
+			add = rc.wrap(pairer, add)
+		}
+		err = rec.Records(add)
 		if err == nil {
 			err = pairer.FinishAt(rec.End)
 		}
@@ -242,7 +261,7 @@ func writeThreadEvents(w traceout.Sink, sorter *frameSorter, track threadTrack, 
 		if first && t.Lost > 0 {
 			// An instant event where the kept records start says what is missing.
 			w.Write(traceout.Event{Name: fmt.Sprintf("%d earlier records lost (buffer full)", t.Lost), Cat: "tracebeat",
-				Ph: 'i', TsNs: int64(f.Start), Pid: track.pid, Tid: track.tid, Args: append([]traceout.Arg{traceout.IntArg("lost", t.Lost)}, who...)})
+				Ph: 'i', TsNs: Int64(f.Start), Pid: track.pid, Tid: track.tid, Args: append([]traceout.Arg{traceout.IntArg("lost", t.Lost)}, who...)})
 		}
 		first = false
 		args := frameArgs(f, ids)
@@ -253,7 +272,7 @@ func writeThreadEvents(w traceout.Sink, sorter *frameSorter, track threadTrack, 
 			args = append(args, who...)
 		}
 		return w.Write(traceout.Event{Name: name(f.MethodID), Ph: 'X',
-			TsNs: int64(f.Start), DurNs: int64(f.Cost()), Pid: track.pid, Tid: track.tid, Args: args})
+			TsNs: Int64(f.Start), DurNs: Int64(f.Cost()), Pid: track.pid, Tid: track.tid, Args: args})
 	})
 }
 
@@ -284,6 +303,11 @@ func writeRecordingSummary(out io.Writer, res *RecordingResult, stacks []threadS
 	if h.Clock.Coarse() {
 		fmt.Fprintf(bw, "times below are rough by up to %s: a short call may show 0, or the time of what ran before it; %s\n",
 			recording.FormatDuration(h.Clock.Resolution()), h.Clock.Advice())
+	}
+	if rc := res.report; rc != nil {
+		thread := fmt.Sprintf("tid %d %q", rc.rep.Tid, rc.rep.Thread)
+		rc.write(bw, h, name, thread)
+		fmt.Fprintf(bw, "the report's window, every thread:\n")
 	}
 	if len(platform) > summaryThreads {
 		slices.SortStableFunc(platform, func(a, b *ThreadResult) int { return cmp.Compare(b.Stats.Frames, a.Stats.Frames) })
@@ -365,7 +389,7 @@ func recordingNotes(res *RecordingResult) []string {
 		stray.add(t, st.StrayExits, st.FirstStray)
 		backwards.add(t, st.TimeBackwards, st.FirstBackward)
 	}
-	var notes []string
+	notes := slices.Clone(res.Header.Notes)
 	notes = lost.note(notes, "record", "%s lost", fmt.Sprintf("its buffer was full, the oldest went (budget %s; -Dtracebeat.budget raises it)", formatBytes(res.Header.Budget)))
 	notes = unclosed.note(notes, "call", "%s still open when the recording was written, or missing an exit record", "closed at the caller's exit or at the end (args.unclosed)")
 	notes = stray.note(notes, "exit record", "%s with no open call to match", "ignored")

@@ -30,11 +30,11 @@ func sliceOfFrame(s SliceSink, pid, tid int64, name string, f Frame) error {
 	if f.NoEnter {
 		s.Lift(pid, tid)
 	}
-	end := int64(f.End)
-	if end < int64(f.Start) {
+	end := Int64(f.End)
+	if f.End < f.Start {
 		end = math.MaxInt64
 	}
-	return s.Slice(pid, tid, name, int64(f.Start), end, f.Depth, f.Unclosed)
+	return s.Slice(pid, tid, name, Int64(f.Start), end, f.Depth, f.Unclosed)
 }
 
 // sliceAdapter is the eventSink that turns events into SliceSink calls:

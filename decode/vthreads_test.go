@@ -28,7 +28,7 @@ func virtualRecording(n, concurrent, lost int) []byte {
 		}
 		threads = append(threads, th)
 	}
-	return writeRecordingOf(recording.RecordingVersion, recording.RecordingClock{}, nil, uint64(n)*1000+10, nil, threads...)
+	return writeRecordingOf(slotsVersion, recording.RecordingClock{}, nil, uint64(n)*1000+10, nil, threads...)
 }
 
 // TestVirtualThreadsAreGrouped: many virtual threads give a summary of a

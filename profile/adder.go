@@ -92,6 +92,14 @@ func (t *thread) call(enter bool, id int, at uint64) error {
 	return err
 }
 
+// closeAbove closes the calls open above the first keep at time at: their
+// exits went with chunks of a stream that are not there.
+func (t *thread) closeAbove(keep int, at uint64) error {
+	err := t.pairer.CloseAbove(keep, at)
+	t.stack = t.stack[:t.pairer.Open()]
+	return err
+}
+
 // end closes the calls still open at time at.
 func (t *thread) end(at uint64) error {
 	err := t.pairer.FinishAt(at)
@@ -107,10 +115,7 @@ func (t *thread) closed(f decode.Frame) error {
 		return nil
 	}
 	o := t.stack[f.Depth]
-	dur := int64(f.End - f.Start)
-	if f.End < f.Start {
-		dur = 0
-	}
+	dur := decode.Int64(f.Cost())
 	self := max(dur-o.children, 0)
 	if f.Depth > 0 {
 		t.stack[f.Depth-1].children += dur

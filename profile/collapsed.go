@@ -2,6 +2,7 @@ package profile
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -13,10 +14,19 @@ import (
 // methods root first joined by ';', a space, and its self time in whole
 // microseconds (a path whose self time rounds to 0 is left out: a weight
 // of 0 draws nothing). Paths come in name order, so the output is the same
-// for the same trace.
+// for the same trace. The format has no place for notes: when the trace
+// lost records, every path starts with a frame that says so, which a
+// flame graph draws as its bottom row, across the whole width.
 func (p *Profile) WriteCollapsed(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	var path []string
+	if len(p.Missing) > 0 {
+		note := "[tracebeat: " + p.Missing[0]
+		if len(p.Missing) > 1 {
+			note += fmt.Sprintf(" (and %d more notes)", len(p.Missing)-1)
+		}
+		path = append(path, strings.NewReplacer(";", ":", "\n", " ").Replace(note)+"]")
+	}
 	var walk func(n *Node)
 	walk = func(n *Node) {
 		for _, name := range childNames(n) {

@@ -3,6 +3,7 @@ package profile
 import (
 	"compress/gzip"
 	"io"
+	"slices"
 
 	"github.com/tracebeat/tracebeat/internal/protowire"
 )
@@ -18,6 +19,7 @@ const (
 	ppDuration     = 10 // Profile.duration_nanos
 	ppPeriodType   = 11 // Profile.period_type
 	ppPeriod       = 12 // Profile.period
+	ppComment      = 13 // Profile.comment (string table indexes)
 	ppDefaultType  = 14 // Profile.default_sample_type
 	ppValueType    = 1  // ValueType.type
 	ppValueUnit    = 2  // ValueType.unit
@@ -100,6 +102,11 @@ func (p *Profile) WritePprof(w io.Writer) error {
 	valueType(ppPeriodType, "time", "nanoseconds")
 	b.varint(ppPeriod, 1)
 	b.varint(ppDefaultType, str("time"))
+	// What the trace lost and what is rough: pprof shows comments
+	// (-comments, and in the web view's legend).
+	for _, c := range append(slices.Clone(p.Missing), p.Notes...) {
+		b.varint(ppComment, str("tracebeat: "+c))
+	}
 	for _, s := range table {
 		b.str(ppStringTable, s)
 	}

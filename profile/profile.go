@@ -40,6 +40,9 @@ type Profile struct {
 	// RecordingClock.Resolution; a Matrix buffer's millisecond).
 	Resolution int64
 	Notes      []string
+	// Missing says what the trace lost (records a full ring overwrote, a
+	// cut, a stream's dropped chunks), one line each; every output says it.
+	Missing []string
 }
 
 // Node is a call path: the calls of Name from its parent's path.

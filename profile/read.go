@@ -7,6 +7,7 @@ import (
 	"github.com/tracebeat/tracebeat/decode/recording"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/tracebeat/tracebeat/decode"
 )
@@ -32,7 +33,11 @@ func Read(path string, names *decode.MethodNames, m decode.MapBuild) (*Profile, 
 	}
 	switch kind {
 	case decode.KindRecording:
-		return readRecording(br, path, names, m)
+		var size int64
+		if st, err := f.Stat(); err == nil {
+			size = st.Size()
+		}
+		return readRecording(br, f, size, path, names, m)
 	case decode.KindBuffer, decode.KindBufferText:
 		var rr decode.RecordReader
 		if kind == decode.KindBuffer {
@@ -54,18 +59,21 @@ func Read(path string, names *decode.MethodNames, m decode.MapBuild) (*Profile, 
 	return nil, fmt.Errorf("%s: a %s has no calls with times to add up (a recording or an AppMethodBeat buffer has)", path, kind)
 }
 
-func readRecording(r *bufio.Reader, path string, names *decode.MethodNames, m decode.MapBuild) (*Profile, error) {
-	rec, err := recording.Read(r, path)
+func readRecording(r *bufio.Reader, ra io.ReaderAt, size int64, path string, names *decode.MethodNames, m decode.MapBuild) (*Profile, error) {
+	rec, err := recording.ReadAt(r, ra, size, path)
 	if err != nil {
 		return nil, err
 	}
+	defer rec.Close()
 	note, err := decode.CheckBuild(path, rec, m)
 	if err != nil {
 		return nil, err
 	}
 	a := newAdder()
+	var lost int64
+	var lossy []string
 	for {
-		_, err := rec.NextThread()
+		th, err := rec.NextThread()
 		if err == io.EOF {
 			break
 		}
@@ -73,11 +81,20 @@ func readRecording(r *bufio.Reader, path string, names *decode.MethodNames, m de
 			return nil, err
 		}
 		t := a.thread(rec.Where)
+		rec.OnOpen = t.closeAbove
 		if err := rec.Records(t.call); err != nil {
 			return nil, err
 		}
 		if err := t.end(rec.End); err != nil {
 			return nil, err
+		}
+		if th.Lost > 0 {
+			lost += th.Lost
+			if len(lossy) < 3 {
+				lossy = append(lossy, th.Label())
+			} else if len(lossy) == 3 {
+				lossy = append(lossy, "...")
+			}
 		}
 	}
 	p := a.profile(path, func(id int) string {
@@ -93,6 +110,14 @@ func readRecording(r *bufio.Reader, path string, names *decode.MethodNames, m de
 	p.Resolution = int64(rec.Clock.Resolution())
 	if note != "" {
 		p.Notes = append(p.Notes, note)
+	}
+	if lost > 0 {
+		p.Missing = append(p.Missing, fmt.Sprintf("%d records lost (%s): the rings were full, the oldest went; -Dtracebeat.budget raises it, -Dtracebeat.mode=stream keeps the whole run",
+			lost, strings.Join(lossy, ", ")))
+	}
+	p.Missing = append(p.Missing, rec.Notes...)
+	if rec.Clock.Coarse() {
+		p.Notes = append(p.Notes, fmt.Sprintf("times may be up to %s late: %s", recording.FormatDuration(rec.Clock.Resolution()), rec.Clock.Advice()))
 	}
 	return p, nil
 }

@@ -222,7 +222,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 		if n := res.CoarseNote(); n != "" {
 			title += " (" + n + ")" // next to the numbers, as every output says it
 		}
-		if err := renderPNG(inPath, *pngPath, title, *pngDepth, pngOpts, stderr); err != nil {
+		if err := renderPNG(inPath, *pngPath, title, res.Notes, *pngDepth, pngOpts, stderr); err != nil {
 			return fail(err)
 		}
 	}
@@ -253,7 +253,7 @@ func writeProfile(inPath, outPath, format string, opts decode.Options, stdout, s
 		fmt.Fprintf(stderr, "tracebeat decode: %v\n", err)
 		return exitFailure
 	}
-	for _, n := range p.Notes {
+	for _, n := range append(slices.Clone(p.Missing), p.Notes...) {
 		fmt.Fprintf(stderr, "tracebeat decode: note: %s\n", n)
 	}
 	if p.Partial > 0 {
@@ -316,7 +316,7 @@ func spoolToTemp(r io.Reader) (string, error) {
 
 // renderPNG decodes the input again, handing its slices to the flame
 // chart's collector, and draws them.
-func renderPNG(inPath, pngPath, title string, depth int, opts decode.Options, stderr io.Writer) error {
+func renderPNG(inPath, pngPath, title string, notes []string, depth int, opts decode.Options, stderr io.Writer) error {
 	collector, err := flamepng.NewCollector(opts.TempDir)
 	if err != nil {
 		return err
@@ -332,7 +332,7 @@ func renderPNG(inPath, pngPath, title string, depth int, opts decode.Options, st
 	}
 	var cuts []flamepng.Cut
 	err = atomicfile.Write(pngPath, 0o644, func(w io.Writer) error {
-		cuts, err = collector.Render(w, flamepng.Options{Title: "tracebeat decode: " + title, MaxRows: depth,
+		cuts, err = collector.Render(w, flamepng.Options{Title: "tracebeat decode: " + title, Notes: notes, MaxRows: depth,
 			CutHint: func(maxDepth int) string { return fmt.Sprintf("--png-depth %d draws them", maxDepth+1) }})
 		return err
 	})

@@ -132,7 +132,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	res := diff.Compare(base, next, opt)
 	for _, side := range []diff.Side{base, next} {
 		for _, p := range side.Runs {
-			for _, n := range p.Notes {
+			for _, n := range append(slices.Clone(p.Missing), p.Notes...) {
 				fmt.Fprintf(stderr, "tracebeat diff: note: %s\n", n)
 			}
 		}

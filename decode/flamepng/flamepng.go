@@ -261,6 +261,9 @@ func cmpFloat(a, b float64) int {
 type Options struct {
 	Width   int    // image width in pixels (default 1600)
 	Title   string // drawn at the top
+	// Notes are drawn under the title, one line each (at most
+	// maxNoteLines): what the trace is missing, what is rough.
+	Notes []string
 	MaxRows int    // depth rows drawn per track (default 40)
 	// CutHint, when set, ends the line that a cut track gets in the
 	// picture: how to draw the rest (the flag of the program that draws).
@@ -313,7 +316,29 @@ func usToNs(us float64) int64 {
 	return int64(ns)
 }
 
-func drawAxis(img *image.RGBA, minT, maxT float64, x func(float64) int, height int) {
+// maxNoteLines is how many notes a picture shows; a line says how many more.
+const maxNoteLines = 4
+
+// noteLines are the lines the notes take: each cut to fit, and the count
+// of the rest.
+func noteLines(notes []string, width int) []string {
+	chars := max((width-2*margin)/7, 8)
+	var lines []string
+	for i, n := range notes {
+		if i == maxNoteLines {
+			lines = append(lines, fmt.Sprintf("and %d more notes (decode lists them)", len(notes)-i))
+			break
+		}
+		n = "note: " + n
+		if len(n) > chars {
+			n = n[:chars-3] + "..."
+		}
+		lines = append(lines, n)
+	}
+	return lines
+}
+
+func drawAxis(img *image.RGBA, minT, maxT float64, x func(float64) int, height, top int) {
 	span := maxT - minT
 	step := math.Pow(10, math.Floor(math.Log10(span/8)))
 	for _, m := range []float64{1, 2, 5, 10} {
@@ -331,8 +356,8 @@ func drawAxis(img *image.RGBA, minT, maxT float64, x func(float64) int, height i
 			break
 		}
 		px := x(minT + off)
-		draw.Draw(img, image.Rect(px, headerH-6, px+1, height), image.NewUniform(grid), image.Point{}, draw.Src)
-		text(img, px+2, headerH-8, formatMicros(off, step), color.RGBA{0x55, 0x55, 0x55, 0xff})
+		draw.Draw(img, image.Rect(px, top-6, px+1, height), image.NewUniform(grid), image.Point{}, draw.Src)
+		text(img, px+2, top-8, formatMicros(off, step), color.RGBA{0x55, 0x55, 0x55, 0xff})
 	}
 }
 

@@ -121,7 +121,9 @@ func (c *Collector) Render(w io.Writer, opts Options) ([]Cut, error) {
 		return nil, err
 	}
 
-	height := headerH
+	notes := noteLines(opts.Notes, width)
+	top := headerH + len(notes)*15
+	height := top
 	for _, k := range keys {
 		t := c.tracks[k]
 		height += rowHeight + min(t.depth()+1, maxRows)*rowHeight + margin
@@ -138,14 +140,17 @@ func (c *Collector) Render(w io.Writer, opts Options) ([]Cut, error) {
 		text(img, margin, 29, fmt.Sprintf("%s, %d of them narrower than a pixel: such a pixel shows the one that covers most of it",
 			english.Count(c.count, "slice"), merged), color.RGBA{0x55, 0x55, 0x55, 0xff})
 	}
-	drawAxis(img, minUs, maxUs, x, height)
+	for i, n := range notes {
+		text(img, margin, 44+15*i, n, color.RGBA{0xa0, 0x10, 0x10, 0xff})
+	}
+	drawAxis(img, minUs, maxUs, x, height, top)
 
 	colors := make([]color.RGBA, len(c.list))
 	for i, n := range c.list {
 		colors[i] = colorFor(n)
 	}
 	var cuts []Cut
-	y := headerH
+	y := top
 	for _, k := range keys {
 		g := grids[c.tracks[k].index]
 		label := fmt.Sprintf("pid %d  tid %d", k.pid, k.tid)

@@ -73,6 +73,10 @@ func (c RecordingClock) String() string {
 // FormatDuration shows nanoseconds in the unit that suits them.
 func FormatDuration(ns uint64) string {
 	switch {
+	case ns >= 1000e9:
+		return fmt.Sprintf("%.0f s", float64(ns)/1e9)
+	case ns >= 1e9:
+		return fmt.Sprintf("%.3g s", float64(ns)/1e9)
 	case ns >= 1e6:
 		return fmt.Sprintf("%.3g ms", float64(ns)/1e6)
 	case ns >= 1e3:

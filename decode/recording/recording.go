@@ -17,8 +17,9 @@ const RecordingMagic = "TBREC\x00"
 
 // RecordingVersion is the newest format version this package reads; it
 // reads every version since 1 (version 2 added the clock, version 3 the
-// build identities and the virtual-thread flag).
-const RecordingVersion = 3
+// build identities and the virtual-thread flag, version 4 chunks and
+// tokens: chunked.go).
+const RecordingVersion = 4
 
 // recordingVirtual is the thread flag of a virtual thread (version 3).
 const VirtualFlag = 1
@@ -29,6 +30,10 @@ const (
 	recordingSection = 1 << 30
 	recordingIDMask  = recordingSection - 1
 )
+
+// MaxTime bounds a record's time (ns after the start, 146 years): a time
+// past it is damage, and would overflow what outputs compute from it.
+const MaxTime = 1 << 62
 
 // Limits on counts in a header, far above what a runtime writes, so that a
 // damaged file fails with a message instead of an allocation.
@@ -58,7 +63,25 @@ type Recording struct {
 	// before version 3, or when no output of `tracebeat instrument` was
 	// found.
 	Builds []string
+	// Version 4: what wrote the file (KindExit, KindStream, ...), the
+	// time source's value at the start, what a report says of itself,
+	// what a stream's bounds took.
+	Kind    int
+	Origin  uint64
+	Report  *Report
+	Dropped *Dropped
+	// Cut: the file ends before its footer (version 4) or inside a thread
+	// (version 3 and older); what it holds up to there is read.
+	Cut bool
+	// Notes say what reading found wrong (damage, a cut), for the user;
+	// they grow while threads are read.
+	Notes []string
+	// OnOpen, when set, is called where a version 4 file's calls open
+	// differ from what the records so far left open (see OpenHandler).
+	OnOpen OpenHandler
 
+	v4      *v4
+	cleanup func()
 	r       *bufio.Reader
 	src     string
 	off     int64 // bytes consumed
@@ -89,8 +112,16 @@ func (t *Thread) Label() string {
 	return fmt.Sprintf("tid %d %q", t.Tid, t.Name)
 }
 
-// ReadRecording reads a recording's header from r; src names it in errors.
+// Read reads a recording's header from r; src names it in errors. A
+// version 4 file is read through a copy in a temporary file (Close removes
+// it); ReadAt reads a file in place.
 func Read(r *bufio.Reader, src string) (*Recording, error) {
+	return ReadAt(r, nil, 0, src)
+}
+
+// ReadAt is Read, with ra (of size bytes) reading the same file from its
+// start, for a version 4 file's chunks; nil makes Read's temporary copy.
+func ReadAt(r *bufio.Reader, ra io.ReaderAt, size int64, src string) (*Recording, error) {
 	rec := &Recording{r: r, src: src}
 	magic := make([]byte, len(RecordingMagic))
 	if err := rec.full(magic, "magic"); err != nil {
@@ -107,6 +138,19 @@ func Read(r *bufio.Reader, src string) (*Recording, error) {
 		return nil, fmt.Errorf("%s: recording format version %d; this tracebeat reads versions 1 to %d (use the tracebeat whose runtime wrote it)", src, version, RecordingVersion)
 	}
 	rec.Version = int(version)
+	if version >= 4 {
+		if ra == nil {
+			var err error
+			if ra, size, rec.cleanup, err = spool(r, src); err != nil {
+				return nil, err
+			}
+		}
+		if err := readV4(rec, ra, size); err != nil {
+			rec.Close()
+			return nil, err
+		}
+		return rec, nil
+	}
 	startMs, err := rec.u64("start time")
 	if err != nil {
 		return nil, err
@@ -115,6 +159,7 @@ func Read(r *bufio.Reader, src string) (*Recording, error) {
 	if rec.End, err = rec.u64("end time"); err != nil {
 		return nil, err
 	}
+	rec.End = min(rec.End, MaxTime)
 	pid, err := rec.u64("process id")
 	if err != nil {
 		return nil, err
@@ -171,20 +216,50 @@ func Read(r *bufio.Reader, src string) (*Recording, error) {
 	return rec, nil
 }
 
+// Close removes what reading made (a version 4 file's temporary copy).
+func (rec *Recording) Close() {
+	if rec.cleanup != nil {
+		rec.cleanup()
+		rec.cleanup = nil
+	}
+}
+
 // NextThread skips what is left of the current thread and reads the next
 // thread's header; io.EOF after the last.
 func (rec *Recording) NextThread() (*Thread, error) {
+	if v := rec.v4; v != nil {
+		if rec.next == len(v.threads) {
+			return nil, io.EOF
+		}
+		v.cur, v.curAt = v.threads[rec.next], 0
+		rec.next++
+		rec.pending = &v.cur.Thread
+		return rec.pending, nil
+	}
 	if rec.pending != nil && rec.left > 0 {
 		if err := rec.Records(func(bool, int, uint64) error { return nil }); err != nil {
 			return nil, err
 		}
 	}
 	if rec.next == rec.Threads {
+		if rec.Cut {
+			return nil, io.EOF
+		}
 		if _, err := rec.r.ReadByte(); err == nil {
 			return nil, fmt.Errorf("%s: data after the last thread at byte %d", rec.src, rec.off)
 		}
 		return nil, io.EOF
 	}
+	t, err := rec.threadHeader()
+	if errors.Is(err, errCut) {
+		rec.cut(fmt.Sprintf("in the header of thread %d of %d", rec.next+1, rec.Threads))
+		return nil, io.EOF
+	}
+	return t, err
+}
+
+// threadHeader reads the next thread's header (versions 1 to 3).
+func (rec *Recording) threadHeader() (*Thread, error) {
 	t := &Thread{Index: rec.next}
 	what := fmt.Sprintf("thread %d", rec.next+1)
 	tid, err := rec.u64(what + ": id")
@@ -227,6 +302,9 @@ func (rec *Recording) NextThread() (*Thread, error) {
 // enter or exit, the id (a method id, or SectionID(i) for the i-th section
 // name) and the time in nanoseconds after Start.
 func (rec *Recording) Records(fn func(enter bool, id int, t uint64) error) error {
+	if rec.v4 != nil {
+		return rec.v4.records(rec, fn)
+	}
 	if rec.Version >= 2 {
 		return rec.slots(fn)
 	}
@@ -234,6 +312,10 @@ func (rec *Recording) Records(fn func(enter bool, id int, t uint64) error) error
 	t := rec.pending
 	for rec.left > 0 {
 		if _, err := io.ReadFull(rec.r, b[:]); err != nil {
+			if errors.Is(truncated(err), errCut) {
+				rec.cut(fmt.Sprintf("in thread %d (%s), at its record %d of %d", t.Index+1, t.Label(), t.Records-rec.left+1, t.Records))
+				return nil
+			}
 			return fmt.Errorf("%s: thread %d (%s): record %d of %d: %w", rec.src, t.Index+1, t.Label(),
 				t.Records-rec.left+1, t.Records, truncated(err))
 		}
@@ -246,7 +328,12 @@ func (rec *Recording) Records(fn func(enter bool, id int, t uint64) error) error
 		if word&recordingSection != 0 {
 			id = SectionID(id)
 		}
-		if err := fn(word&ExitFlag == 0, id, binary.BigEndian.Uint64(b[:8])); err != nil {
+		at := binary.BigEndian.Uint64(b[:8])
+		if at >= MaxTime {
+			return fmt.Errorf("%s: thread %d (%s): record %d of %d: a time of %d ns after the start (over 146 years): damaged file?", rec.src, t.Index+1, t.Label(),
+				t.Records-rec.left, t.Records, at)
+		}
+		if err := fn(word&ExitFlag == 0, id, at); err != nil {
 			return err
 		}
 	}
@@ -258,6 +345,9 @@ func (rec *Recording) Where() string {
 	t := rec.pending
 	if t == nil {
 		return fmt.Sprintf("byte %d", rec.off)
+	}
+	if v := rec.v4; v != nil {
+		return fmt.Sprintf("thread %d (%s) block %d", t.Index+1, t.Label(), v.curAt)
 	}
 	if rec.Version >= 2 {
 		return fmt.Sprintf("thread %d (%s) record %d", t.Index+1, t.Label(), rec.seen)
@@ -352,9 +442,26 @@ func (rec *Recording) str(what string) (string, error) {
 	return strings.ToValidUTF8(string(b), string(utf8.RuneError)), nil
 }
 
+// errCut is what a read past the end of a file wraps.
+var errCut = errors.New("the file ends here (truncated?)")
+
 func truncated(err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return errors.New("the file ends here (truncated?)")
+		return errCut
 	}
 	return err
+}
+
+// cut ends the reading of a file that ends inside its threads (a kill, a
+// full disk, a copy interrupted): what was read is kept, and a note says
+// what is missing.
+func (rec *Recording) cut(what string) {
+	rec.Cut = true
+	missing := rec.Threads - rec.next
+	note := fmt.Sprintf("%s: the file is cut at byte %d, %s", rec.src, rec.off, what)
+	if missing > 0 {
+		note += fmt.Sprintf("; the %d threads after it are missing", missing)
+	}
+	rec.Notes = append(rec.Notes, note+": what is there up to the cut is read")
+	rec.next, rec.left, rec.pending = rec.Threads, 0, nil
 }

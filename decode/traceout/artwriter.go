@@ -28,6 +28,7 @@ type artWriter struct {
 	pid     int64
 	end     int64 // the latest time written on any thread, µs
 	calls   int64
+	notes   []string
 	err     error
 }
 
@@ -162,6 +163,10 @@ func (a *artWriter) record(t *artThread, value uint32, ns int64) {
 	a.records.Write(b[:])
 }
 
+// Note keeps one of decode's notes for the key part, a "tracebeat-note"
+// line each (readers skip keys they do not know).
+func (a *artWriter) Note(n string) { a.notes = append(a.notes, n) }
+
 func (a *artWriter) Close() error {
 	for _, t := range a.order {
 		a.closeUntil(t, math.MaxInt64)
@@ -179,6 +184,9 @@ func (a *artWriter) Close() error {
 	bw := bufio.NewWriterSize(a.out, 1<<16)
 	fmt.Fprintf(bw, "*version\n3\ndata-file-overflow=false\nclock=wall\nelapsed-time-usec=%d\nnum-method-calls=%d\nclock-call-overhead-nsec=0\nvm=art\npid=%d\n",
 		a.end, a.calls, a.pid)
+	for _, n := range a.notes {
+		fmt.Fprintf(bw, "tracebeat-note=%s\n", oneLine(n))
+	}
 	bw.WriteString("*threads\n")
 	for _, t := range a.order {
 		fmt.Fprintf(bw, "%d\t%s\n", t.id, oneLine(t.name))

@@ -53,6 +53,9 @@ type traceEventWriter struct {
 	// times, and quoting was a third of the writer's time.
 	names     map[string][]byte
 	namesSize int
+	notes     []string
+	pid       int64 // the first process described: where notes go
+	described bool
 }
 
 // maxQuotedNames bounds the bytes the quoted-name cache holds.
@@ -65,6 +68,9 @@ func NewJSONWriter(w io.Writer) *traceEventWriter {
 }
 
 func (t *traceEventWriter) Write(e Event) error {
+	if e.Ph == 'M' && !t.described {
+		t.pid, t.described = e.Pid, true
+	}
 	b := t.buf[:0]
 	if t.count > 0 {
 		b = append(b, ',')
@@ -130,8 +136,29 @@ func (t *traceEventWriter) appendName(b []byte, name string) []byte {
 	return b
 }
 
+// Note writes one of decode's notes (what is missing, what is rough) as
+// an instant at the start, on the process's track 0 where a viewer shows
+// it, and keeps it for the document's otherData.
+func (t *traceEventWriter) Note(s string) {
+	t.notes = append(t.notes, s)
+	t.Write(Event{Name: "note: " + s, Cat: "tracebeat", Ph: 'i', Pid: t.pid, Tid: 0})
+}
+
 func (t *traceEventWriter) Close() error {
-	t.bw.WriteString("],\"displayTimeUnit\":\"ms\"}\n")
+	t.bw.WriteString("],\"displayTimeUnit\":\"ms\"")
+	if len(t.notes) > 0 {
+		// The format's place for metadata: Chrome's tracing shows it.
+		b := []byte(`,"otherData":{"tracebeat_notes":[`)
+		for i, n := range t.notes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, n)
+		}
+		b = append(b, "]}"...)
+		t.bw.Write(b)
+	}
+	t.bw.WriteString("}\n")
 	return t.bw.Flush()
 }
 

@@ -131,8 +131,9 @@ func (t *htmlThread) slice(name int, start, dur int64, depth int, flags uint64) 
 	t.slices++
 }
 
-// note adds a line the page shows with the trace (decode's notes).
-func (h *htmlWriter) note(s string) { h.notes = append(h.notes, s) }
+// Note adds a line the page shows with the trace (decode's notes: what is
+// missing, what is rough).
+func (h *htmlWriter) Note(s string) { h.notes = append(h.notes, s) }
 
 func (h *htmlWriter) name(s string) int {
 	if i, ok := h.names[s]; ok {

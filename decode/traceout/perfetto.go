@@ -30,7 +30,10 @@ type perfettoWriter struct {
 	nextSeq uint32
 	pkt     []byte // the packet being laid out
 	body    []byte // a nested message being laid out
-	err     error
+	// firstPid is the first process described: decode's notes go to its track 0.
+	firstPid  int64
+	described bool
+	err       error
 }
 
 type threadKey struct{ pid, tid int64 }
@@ -151,6 +154,13 @@ func (p *perfettoWriter) closeUntil(t *perfettoThread, ts int64) {
 	t.ends.closeUntil(ts, func(end int64, _ struct{}) { p.event(t, end, SliceEnd, "", nil) })
 }
 
+// Note writes one of decode's notes as an instant at the start of the
+// first process's track 0 (decode's "tracebeat" track).
+func (p *perfettoWriter) Note(s string) {
+	t := p.thread(p.firstPid, 0)
+	p.event(t, 0, Instant, "note: "+s, nil)
+}
+
 func (p *perfettoWriter) Close() error {
 	for _, t := range p.order {
 		p.closeUntil(t, math.MaxInt64)
@@ -163,6 +173,9 @@ func (p *perfettoWriter) Close() error {
 
 // process describes a process once (and again when it gets its name).
 func (p *perfettoWriter) process(pid int64, name string) {
+	if !p.described {
+		p.firstPid, p.described = pid, true
+	}
 	if p.procs[pid] && name == "" {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // speedscopeWriter writes speedscope's file format: an evented profile per
@@ -26,6 +27,7 @@ type speedscopeWriter struct {
 	profiles int
 	cur      *ssThread // the thread whose profile is being written
 	scratch  []byte
+	notes    []string
 	err      error
 }
 
@@ -199,6 +201,9 @@ func (s *speedscopeWriter) profile(t *ssThread) {
 	t.events, t.any = nil, false
 }
 
+// Note keeps one of decode's notes for the file's name.
+func (s *speedscopeWriter) Note(n string) { s.notes = append(s.notes, n) }
+
 func (s *speedscopeWriter) Close() error {
 	if c := s.cur; c != nil {
 		s.closeUntil(c, math.MaxInt64)
@@ -226,6 +231,13 @@ func (s *speedscopeWriter) Close() error {
 		b = append(b, '}')
 		bw.Write(b)
 	}
-	bw.WriteString("]},\"name\":\"tracebeat\"}\n")
+	name := "tracebeat"
+	if len(s.notes) > 0 {
+		// The file's name is what speedscope shows at the top: the notes go there.
+		name += " (note: " + strings.Join(s.notes, "; note: ") + ")"
+	}
+	bw.WriteString("]},\"name\":")
+	bw.Write(appendJSONString(nil, name))
+	bw.WriteString("}\n")
 	return bw.Flush()
 }

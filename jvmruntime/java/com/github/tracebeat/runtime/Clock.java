@@ -48,12 +48,14 @@ final class Clock {
 
     static final int MODE = start(System.getProperty("tracebeat.clock"));
 
-    /** The times of the last 64 ticks (nanoseconds since the start), tick k at k modulo 64. */
-    private static final long[] TICK_TIMES = new long[64];
+    /** The times of the last 1,024 ticks (nanoseconds since the start), tick k at k modulo 1,024. */
+    private static final long[] TICK_TIMES = new long[1024];
     /** The clock thread's last tick, in nanoseconds since the start (written by it only). */
     private static volatile long lastTick;
     /** The oldest time any records carried when a read replaced it: how late a time may be. */
     private static volatile long worstLate;
+    /** The longest time between two ticks so far (written by the clock thread only). */
+    private static volatile long longestGap;
 
     private Clock() {
     }
@@ -76,12 +78,19 @@ final class Clock {
             // were made before this read, and before the first tick after
             // the mark (a thread that sees a tick reads): that bounds how
             // late their time was, without the time the thread spent
-            // blocked after them. Of a thread that missed more ticks than
-            // the table holds, the oldest tick there is later still.
+            // blocked after them. A thread that missed more ticks than the
+            // table holds (it slept) finds that tick gone; it came at most
+            // the longest gap between two ticks after the one the thread
+            // saw, which came before the mark. (Taking the oldest tick the
+            // table holds instead stated a bound of seconds for a thread
+            // that slept for seconds.)
             long until = now;
             if (tick != seen) {
-                int first = tick - seen > TICK_TIMES.length - 1 ? tick - (TICK_TIMES.length - 1) : seen + 1;
-                until = Math.min(now, TICK_TIMES[first & (TICK_TIMES.length - 1)]);
+                if (tick - seen < TICK_TIMES.length) {
+                    until = Math.min(now, TICK_TIMES[(seen + 1) & (TICK_TIMES.length - 1)]);
+                } else {
+                    until = Math.min(now, markTime + longestGap);
+                }
             }
             if (until - markTime > worstLate) {
                 worstLate = until - markTime; // racy max: a lost update loses a lateness another thread saw too
@@ -95,6 +104,10 @@ final class Clock {
      * lateness a read measured, or the time since the last tick, for the
      * records made since.
      */
+    static long bound() {
+        return worstLate();
+    }
+
     static long worstLate() {
         return Math.max(worstLate, now() - lastTick);
     }
@@ -126,6 +139,9 @@ final class Clock {
             for (;;) {
                 LockSupport.parkNanos(TICK_NANOS);
                 long t = now();
+                if (t - lastTick > longestGap) {
+                    longestGap = t - lastTick;
+                }
                 int next = tick + 1; // one writer: no lost updates
                 TICK_TIMES[next & (TICK_TIMES.length - 1)] = t; // before tick: a reader of tick sees it
                 lastTick = t;

@@ -24,9 +24,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * hold, so a million short virtual threads cost their records.
  *
  * <p>With {@code -Dtracebeat.trace=FILE} the recording is written to FILE
- * when the JVM exits. {@link #write(String)} writes it at any other time.
- * A recording that cannot be written costs one line on stderr; the
- * program's own behaviour never changes.
+ * when the JVM exits (ring mode, the default), or all along while the
+ * program runs ({@code -Dtracebeat.mode=stream}: the whole run, see
+ * {@link Stream}). {@link #write(String)} writes it at any other time, and
+ * so does a dump asked from outside ({@link Triggers}). Slow calls and
+ * stalls write reports of their own ({@link Watch}). {@link Settings}
+ * lists the properties. A recording that cannot be written costs one line
+ * on stderr; the program's own behaviour never changes.
  */
 public final class Recorder {
     /** Word bit: the record is an exit (else an enter). */
@@ -39,8 +43,8 @@ public final class Recorder {
     /** Starts the clock (and its thread) with the recorder. */
     static final int CLOCK_MODE = Clock.MODE;
 
-    static final long DEFAULT_BUDGET = 16L << 20;
-    static final long BUDGET = budget(System.getProperty("tracebeat.budget"));
+    static final long DEFAULT_BUDGET = Settings.DEFAULT_BUDGET;
+    static final long BUDGET = Settings.BUDGET;
     /** Bytes of the budget not yet given to a thread's buffer. */
     static final AtomicLong UNRESERVED = new AtomicLong(BUDGET);
 
@@ -50,6 +54,8 @@ public final class Recorder {
     private static final ConcurrentLinkedQueue<ThreadLog> HOLDING = new ConcurrentLinkedQueue<ThreadLog>();
     /** Logs made so far, and how many there were at the last sweep. */
     private static final AtomicInteger MADE = new AtomicInteger();
+    /** Logs in HOLDING (its size() walks the queue). */
+    private static final AtomicInteger HELD = new AtomicInteger();
     private static volatile int sweptAtMade;
     private static volatile long sweptAtNanos = Long.MIN_VALUE / 2;
     private static volatile int holdingAtSweep;
@@ -61,14 +67,15 @@ public final class Recorder {
     static final ConcurrentHashMap<Integer, String> SECTION_NAMES = new ConcurrentHashMap<Integer, String>();
     private static final AtomicInteger NEXT_SECTION = new AtomicInteger();
 
+    /** When a thread last found no budget for a ring of its own (Clock.now), or -1. */
+    private static volatile long starvedAt = -1;
+
     static {
-        String file = System.getProperty("tracebeat.trace");
-        if (file != null && !file.isEmpty()) {
-            try {
-                Runtime.getRuntime().addShutdownHook(new Thread(new ExitWriter(file), "tracebeat-trace-writer"));
-            } catch (IllegalStateException | SecurityException e) {
-                System.err.println("tracebeat: cannot write the trace at exit: " + e);
-            }
+        Monitor.start();
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(new ExitWriter(Settings.TRACE), "tracebeat-trace-writer"));
+        } catch (IllegalStateException | SecurityException e) {
+            System.err.println("tracebeat: cannot write the trace at exit: " + e);
         }
     }
 
@@ -106,15 +113,26 @@ public final class Recorder {
      * Writes everything recorded so far to {@code file} (replaced as a whole:
      * written to a temporary file next to it, then renamed). Threads keep
      * recording meanwhile; records they write during the call may be missing
-     * from the file.
+     * from the file. In stream mode it is the stream up to now, with a
+     * footer.
      */
     public static void write(String file) throws IOException {
-        SWEEP.lock();
+        Monitor.IO.lock();
         try {
-            List<ThreadLog> logs = new ArrayList<ThreadLog>(LOGS);
-            TraceFile.write(file, logs, Clock.now());
+            Monitor m = Monitor.current();
+            if (m != null && m.stream != null) {
+                m.copyStream(file);
+                return;
+            }
+            SWEEP.lock();
+            try {
+                List<ThreadLog> logs = new ArrayList<ThreadLog>(LOGS);
+                TraceFile.writeSnapshot(file, logs, TraceFile.KIND_WRITE, 0, Long.MAX_VALUE, null);
+            } finally {
+                SWEEP.unlock();
+            }
         } finally {
-            SWEEP.unlock();
+            Monitor.IO.unlock();
         }
     }
 
@@ -158,35 +176,64 @@ public final class Recorder {
         return v & ID_MASK;
     }
 
-    /** Parses a budget: bytes, or a number with k, m or g. */
-    static long budget(String s) {
-        if (s == null || s.trim().isEmpty()) {
-            return DEFAULT_BUDGET;
-        }
-        String v = s.trim().toLowerCase();
-        long unit = 1;
-        char last = v.charAt(v.length() - 1);
-        if (last == 'k' || last == 'm' || last == 'g') {
-            unit = last == 'k' ? 1L << 10 : last == 'm' ? 1L << 20 : 1L << 30;
-            v = v.substring(0, v.length() - 1);
-        }
-        try {
-            long n = Long.parseLong(v);
-            if (n >= 0 && n <= Long.MAX_VALUE / unit) {
-                return n * unit;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        System.err.println("tracebeat: tracebeat.budget=" + s + " is not a size (like 64m); using 16m");
-        return DEFAULT_BUDGET;
-    }
-
     /** Takes a new thread's log in. */
     static void add(ThreadLog log) {
         LOGS.add(log);
         HOLDING.add(log);
+        HELD.incrementAndGet();
         MADE.incrementAndGet();
+        if (Monitor.follows()) {
+            Monitor.FRESH.add(log);
+        }
+    }
+
+    /** A thread found no budget for its ring (or for a ring of its fair share). */
+    static void starving() {
+        starvedAt = Clock.now();
+    }
+
+    /** Whether a thread starved after t. */
+    static boolean starvedSince(long t) {
+        return starvedAt >= t;
+    }
+
+    /** The bytes of the budget each ring would have if all shared it alike. */
+    static long fairShare() {
+        return BUDGET / Math.max(1, HELD.get()) / ThreadLog.SLOT_BYTES;
+    }
+
+    /** Bytes a ring gave back (it shrank). */
+    static void release(long bytes) {
+        UNRESERVED.addAndGet(bytes);
+    }
+
+    /**
+     * Asks the largest ring to halve when it holds more than its fair share
+     * of the budget, so that a thread that started after the budget was
+     * spent (an event loop's late helper) records too. Called by the
+     * monitor after a thread starved; the owner shrinks at its next clock
+     * read, keeping its newest records.
+     */
+    static void rebalance() {
+        ThreadLog largest = null;
+        int rings = 0;
+        for (ThreadLog log : HOLDING) {
+            int cap = log.ring.length;
+            if (cap > 0) {
+                rings++;
+            }
+            if (cap > 0 && !log.ended() && (largest == null || cap > largest.ring.length)) {
+                largest = log;
+            }
+        }
+        if (largest == null) {
+            return;
+        }
+        long fair = BUDGET / ThreadLog.SLOT_BYTES / (rings + 1);
+        int cap = largest.ring.length;
+        if (cap > fair && cap >= 4 * ThreadLog.FIRST_CAPACITY) {
+            largest.shrinkTo = cap / 2;
+        }
     }
 
     /**
@@ -219,11 +266,21 @@ public final class Recorder {
             int holding = 0;
             for (Iterator<ThreadLog> it = HOLDING.iterator(); it.hasNext();) {
                 ThreadLog log = it.next();
-                if (log.ended()) {
+                if (log.ended() && !log.followed) {
                     freed += log.retire();
                     it.remove();
+                    HELD.decrementAndGet();
                 } else {
                     holding++;
+                }
+            }
+            if (Settings.MODE == Settings.MODE_STREAM && freed > 0) {
+                // A long run starts threads all along: in the stream, those
+                // that ended are in the file, and need not be remembered.
+                for (Iterator<ThreadLog> it = LOGS.iterator(); it.hasNext();) {
+                    if (it.next().retired != null) {
+                        it.remove();
+                    }
                 }
             }
             sweptAtMade = made;
@@ -259,8 +316,22 @@ public final class Recorder {
 
         @Override
         public void run() {
+            Monitor m = Monitor.current();
+            if (m != null && m.finish() || file == null) {
+                return;
+            }
             try {
-                write(file);
+                Monitor.IO.lock();
+                try {
+                    SWEEP.lock();
+                    try {
+                        TraceFile.writeSnapshot(file, new ArrayList<ThreadLog>(LOGS), TraceFile.KIND_EXIT, 0, Long.MAX_VALUE, null);
+                    } finally {
+                        SWEEP.unlock();
+                    }
+                } finally {
+                    Monitor.IO.unlock();
+                }
             } catch (Throwable e) {
                 // An IOException of ours says why in words; others by class.
                 String why = e instanceof IOException && e.getMessage() != null ? e.getMessage() : e.toString();

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.ref.WeakReference;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 /**
  * One thread's records, written by its thread only: a ring of int slots.
@@ -28,6 +29,13 @@ import java.lang.ref.WeakReference;
  * oldest slots are overwritten; it tries to grow again every
  * {@link #RETRY} records, since the threads that ended meanwhile give
  * their unused slots back (see {@link Recorder#reclaim}).
+ *
+ * <p>A reader on another thread (the {@link Monitor}: the stream's writer,
+ * the slow and stall watch) takes the slots below {@link #published},
+ * which the owner sets with a release store each time it reads the clock:
+ * at most every {@link Clock#READ_EVERY} records and at every tick. In
+ * stream mode the owner never overwrites a slot the reader has not taken
+ * ({@link #drained}) while the budget lets its ring grow.
  */
 final class ThreadLog {
     /** Bytes a slot takes. */
@@ -60,6 +68,27 @@ final class ThreadLog {
     long marks;
     /** The count at which the ring's first slot was written: slots before it were never stored. */
     long base;
+    /**
+     * The count up to which every slot is stored, for a reader on another
+     * thread: written with {@link #PUBLISH} (a release store), read
+     * volatile, so the reader sees the slots below it.
+     */
+    volatile long published;
+    /** Stream mode: the count up to which the monitor has taken the slots; the owner may reuse those below. */
+    volatile long drained;
+    /**
+     * How many times the ring could not grow (and so overwrites its oldest
+     * slots, in stream mode those the monitor has not taken): while none,
+     * a slot is never written twice, and the monitor need not check what
+     * it copied.
+     */
+    volatile int wraps;
+    /** Set while the monitor follows this thread: its ring is not given back under it. */
+    volatile boolean followed;
+    /** A ring size the monitor asks the owner to shrink to (0: none), so that a starving thread gets room. */
+    volatile int shrinkTo;
+    /** The monitor's reading state of this thread (owned by the monitor thread). */
+    Cursor cursor;
     /**
      * What the thread kept, once it ended and {@link Recorder#reclaim} gave
      * its ring back to the budget; null before.
@@ -96,6 +125,8 @@ final class ThreadLog {
 
     /** A log of no thread (id -1), so that a lookup never meets null. */
     private static final ThreadLog NONE = new ThreadLog();
+
+    private static final AtomicLongFieldUpdater<ThreadLog> PUBLISH = AtomicLongFieldUpdater.newUpdater(ThreadLog.class, "published");
 
     private static final ThreadLocal<ThreadLog> LOG = new ThreadLocal<ThreadLog>() {
         @Override
@@ -202,9 +233,24 @@ final class ThreadLog {
             // after RETRY records; a thread that has no ring writes to its
             // unread slot, counting what it loses.
             boolean fresh = false;
+            if (log.shrinkTo != 0) {
+                log.shrink();
+            }
             while (log.count + 3 > log.limit) {
                 int cap = log.ring.length;
+                if (Settings.MODE == Settings.MODE_STREAM && cap > 0) {
+                    // The monitor takes the slots away as they come: a
+                    // slot it took may be written again.
+                    long room = Math.max(log.drained, log.base) + cap;
+                    if (room > log.limit) {
+                        log.limit = room;
+                        continue;
+                    }
+                }
                 long keep = cap == 0 ? 0 : Math.max(log.base, log.count - cap); // the oldest slot kept
+                if (Settings.MODE == Settings.MODE_STREAM && cap > 0) {
+                    keep = Math.max(log.base, Math.min(log.drained, log.count)); // the oldest slot not taken
+                }
                 int bigger = cap == 0 ? FIRST_CAPACITY : cap * 2;
                 if (bigger <= MAX_CAPACITY && Recorder.reserve((long) (bigger - cap) * SLOT_BYTES)) {
                     int[] ring = new int[bigger];
@@ -220,7 +266,13 @@ final class ThreadLog {
                     }
                     log.use(ring);
                     log.limit = keep + bigger;
+                } else if (Settings.MODE == Settings.MODE_STREAM && cap > 0 && log.waitForMonitor()) {
+                    continue; // the monitor took some: room again
                 } else {
+                    log.wraps++; // one writer; from now on the monitor checks what it copies
+                    if (cap == 0 || cap < Recorder.fairShare()) {
+                        Recorder.starving();
+                    }
                     log.limit = log.count + RETRY;
                 }
             }
@@ -257,6 +309,7 @@ final class ThreadLog {
                 log.nextRead = log.count + (log.quick < Clock.QUICK_RUN ? 1 : Clock.READ_EVERY);
             }
             log.check = Math.min(log.limit, log.nextRead);
+            PUBLISH.lazySet(log, log.count);
         }
         long c = log.count;
         log.slots[(int) c & log.mask] = word;
@@ -282,11 +335,74 @@ final class ThreadLog {
     }
 
     /**
+     * Halves the ring (or less) as the monitor asked: keeps the newest
+     * slots (and, in stream mode, every slot not yet taken), and gives the
+     * rest back to the budget. Called by the owner only.
+     */
+    private void shrink() {
+        int target = shrinkTo;
+        shrinkTo = 0;
+        int cap = ring.length;
+        long keep = Math.max(base, count - target);
+        if (Settings.MODE == Settings.MODE_STREAM) {
+            keep = Math.min(keep, Math.max(base, drained));
+        }
+        if (target < FIRST_CAPACITY || target >= cap || count - keep > target - 3) {
+            return;
+        }
+        int[] smaller = new int[target];
+        for (long k = keep; k < count; k++) {
+            smaller[(int) k & (target - 1)] = slots[(int) k & (cap - 1)];
+        }
+        if (keep > base) {
+            base = keep; // the slots before are gone: counted as lost
+            fullMarkAt = fullMarkAt < keep ? -1 : fullMarkAt;
+        }
+        use(smaller);
+        limit = keep + target;
+        Recorder.release((long) (cap - target) * SLOT_BYTES);
+    }
+
+    /**
+     * Stream mode, a ring full of slots the monitor has not taken and no
+     * budget to grow: waits up to {@link #STREAM_WAIT_NANOS} for it, rather
+     * than lose records. True when it took some.
+     */
+    private boolean waitForMonitor() {
+        PUBLISH.lazySet(this, count);
+        long before = drained;
+        if (!Monitor.running()) {
+            return false;
+        }
+        long until = System.nanoTime() + STREAM_WAIT_NANOS;
+        while (drained == before && System.nanoTime() < until) {
+            Monitor.hurry();
+            java.util.concurrent.locks.LockSupport.parkNanos(100000L);
+        }
+        return drained != before;
+    }
+
+    /** How long a thread in stream mode waits for the monitor before it overwrites records. */
+    static final long STREAM_WAIT_NANOS = 200000000L;
+
+    /**
      * Gives an ended thread's ring back: keeps a copy of its records (see
      * {@link TraceFile.Snapshot}) and returns the bytes of the budget the
      * copy does not take. Called by {@link Recorder#reclaim} only, once.
      */
     long retire() {
+        if (Settings.MODE == Settings.MODE_STREAM) {
+            // Its records are in the stream already (the monitor took them all).
+            int cap = ring.length;
+            TraceFile.Snapshot none = new TraceFile.Snapshot();
+            none.a = new int[0];
+            none.first = count;
+            retired = none;
+            ring = EMPTY;
+            slots = new int[1];
+            mask = 0;
+            return (long) cap * SLOT_BYTES;
+        }
         TraceFile.Snapshot kept = TraceFile.Snapshot.of(this).compact();
         int cap = ring.length;
         retired = kept; // before the ring goes: a reader that sees the empty ring sees this too

@@ -1,53 +1,211 @@
 package com.github.tracebeat.runtime;
 
 import java.io.BufferedOutputStream;
-import java.io.DataOutputStream;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
-import java.nio.IntBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.zip.CRC32;
+import java.util.zip.Deflater;
 
 /**
- * Writes a recording. The format (big-endian; decode/recording/RECORDING.md in the
- * tracebeat repository is its reference):
+ * Writes recordings, format version 4 (big-endian; decode/recording/RECORDING.md
+ * in the tracebeat repository is its reference): a header, then chunks,
+ * each framed and checked on its own, so that a file cut anywhere (a kill,
+ * a full disk, a copy interrupted) or damaged in one place reads up to
+ * there, and a stream can lose its oldest chunks to a size bound.
  *
  * <pre>
- * "TBREC" 0x00, u16 version (3)
- * u64 wall-clock milliseconds at the recording's start
- * u64 nanoseconds from the start to this write (the last timestamp)
- * u64 process id (0: unknown)
- * u64 memory budget in bytes
- * u8 clock (0 precise, 1 shared), u64 tick nanoseconds, u32 records between
- *     reads, u64 how late a time may be in nanoseconds (see Clock)
- * u16 build ids, each: u16 length, UTF-8 bytes (see BuildIds)
- * u32 section names, each: u32 index, u16 length, UTF-8 bytes
- * u32 threads, each: u64 thread id, u16 length, UTF-8 name, u8 flags
- *     (bit 0: a virtual thread),
- *     u64 records lost (overwritten, never stored, or before the first time
- *     mark), u32 records, u32 slots n, n times u32 slot (see ThreadLog: a
- *     word, or half of a time mark; the first slot starts a mark)
- * word: bit 31 exit, bit 30 section index (else method id), bits 0..29 id
+ * "TBREC" 0x00, u16 version (4)
+ * u64 wall-clock milliseconds at the start, u64 process id, u64 budget bytes
+ * u8 clock (0 precise, 1 shared), u64 tick ns, u32 records between reads
+ * u8 kind (0 written at exit, 1 stream, 2 dump, 3 report, 4 Recorder.write)
+ * u8 time source (0 System.nanoTime), u64 the source's value at the start
+ * chunks: "TBCK", u8 type, u32 payload length, u32 CRC-32 of type and payload, payload
  * </pre>
+ *
+ * The chunk types are in {@link #BUILDS} and the constants after it; the
+ * tokens of a data chunk's blocks in {@link BlockEncoder}.
  */
 final class TraceFile {
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     /** Thread flag: a virtual thread (Java 21). */
     static final int VIRTUAL = 1;
+
+    static final int KIND_EXIT = 0;
+    static final int KIND_STREAM = 1;
+    static final int KIND_DUMP = 2;
+    static final int KIND_REPORT = 3;
+    static final int KIND_WRITE = 4;
+
+    /** u16 count, each a string: the builds the program runs (see {@link BuildIds}). */
+    static final int BUILDS = 'B';
+    /** u32 count, each u32 index and string: names of sections that are not method ids. */
+    static final int SECTIONS = 'N';
+    /**
+     * u64 sequence, u64 first and u64 last time of its records, u64 how late a time may be so far,
+     * u32 blocks, each: u64 thread id, string name, u8 flags, u64 records lost just before,
+     * u32 records, u32 open calls, each u32 word and u64 time entered, u64 the first record's time,
+     * u8 encoding (0 raw, 1 deflate), u32 token bytes, u32 stored bytes, the stored bytes.
+     */
+    static final int DATA = 'T';
+    /** u64 chunks, u64 records, u64 first and u64 last time, u8 why (1 size, 2 age): what a stream's bounds took. */
+    static final int DROPPED = 'D';
+    /** u8 kind (1 slow, 2 stall), u64 thread id, string name, u32 word, u64 entered, u64 end, u64 threshold, u64 window start, u64 window end. */
+    static final int REPORT = 'R';
+    /** u64 end (ns from the start), u64 how late a time may be, u8 why (see the kinds). */
+    static final int FOOTER = 'F';
+
+    static final byte[] CHUNK_MAGIC = {'T', 'B', 'C', 'K'};
+    static final int CHUNK_HEADER = 13;
+
+    /** A snapshot's block ends after this many token bytes, its chunk after this many bytes: a cut file loses one chunk. */
+    static final int BLOCK_TOKENS = 1 << 20;
+    static final int CHUNK_BYTES = 1 << 20;
+
+    static final int REPORT_SLOW = 1;
+    static final int REPORT_STALL = 2;
 
     private TraceFile() {
     }
 
-    static void write(String file, List<ThreadLog> logs, long endNanos) throws IOException {
+    static Bytes header(int kind) {
+        Bytes b = new Bytes(64);
+        b.bytes(new byte[] {'T', 'B', 'R', 'E', 'C', 0}, 0, 6);
+        b.u16(VERSION);
+        b.u64(Recorder.START_EPOCH_MILLIS);
+        b.u64(pid());
+        b.u64(Settings.BUDGET);
+        boolean shared = Recorder.CLOCK_MODE == Clock.MODE_SHARED;
+        b.u8(Recorder.CLOCK_MODE);
+        b.u64(shared ? Clock.TICK_NANOS : 0);
+        b.u32(shared ? Clock.READ_EVERY : 1);
+        b.u8(kind);
+        b.u8(0);
+        b.u64(Clock.START_NANOS);
+        return b;
+    }
+
+    /** Writes one chunk: its frame, then the payload. */
+    static void chunk(OutputStream out, int type, Bytes payload) throws IOException {
+        CRC32 crc = new CRC32();
+        crc.update(type);
+        crc.update(payload.a, 0, payload.n);
+        Bytes h = new Bytes(CHUNK_HEADER);
+        h.bytes(CHUNK_MAGIC, 0, 4);
+        h.u8(type);
+        h.u32(payload.n);
+        h.u32(crc.getValue());
+        h.writeTo(out);
+        payload.writeTo(out);
+    }
+
+    static Bytes builds() {
+        List<String> ids = BuildIds.find();
+        Bytes b = new Bytes(64);
+        b.u16(ids.size());
+        for (String id : ids) {
+            b.str(id);
+        }
+        return b;
+    }
+
+    /** The section names not in written yet (all of them when written is null); null when there are none. */
+    static Bytes sections(BitSet written) {
+        Map<Integer, String> all = new TreeMap<Integer, String>(Recorder.SECTION_NAMES);
+        Bytes b = new Bytes(64);
+        b.u32(0);
+        int n = 0;
+        for (Map.Entry<Integer, String> e : all.entrySet()) {
+            if (written != null && written.get(e.getKey())) {
+                continue;
+            }
+            b.u32(e.getKey());
+            b.str(e.getValue());
+            if (written != null) {
+                written.set(e.getKey());
+            }
+            n++;
+        }
+        b.u32At(0, n);
+        return n == 0 ? null : b;
+    }
+
+    static Bytes footer(long end, int why) {
+        Bytes b = new Bytes(24);
+        b.u64(end);
+        b.u64(Clock.bound());
+        b.u8(why);
+        return b;
+    }
+
+    /** What a report says of itself; null for other files. */
+    static final class Report {
+        int kind;
+        long tid;
+        String thread;
+        int word;
+        long entered;
+        long end;
+        long threshold;
+        long from;
+        long to;
+
+        Bytes bytes() {
+            Bytes b = new Bytes(64);
+            b.u8(kind);
+            b.u64(tid);
+            b.str(thread);
+            b.u32(word & 0xFFFFFFFFL);
+            b.u64(entered);
+            b.u64(end);
+            b.u64(threshold);
+            b.u64(from);
+            b.u64(to);
+            return b;
+        }
+    }
+
+    /**
+     * Writes what the rings hold now, of the records from from to to, to
+     * file (replaced as a whole: written to a temporary file next to it,
+     * then renamed); returns its size. Threads keep recording meanwhile.
+     */
+    static long writeSnapshot(String file, List<ThreadLog> logs, int kind, long from, long to, Report report) throws IOException {
+        return replace(file, new Body() {
+            @Override
+            public void writeTo(OutputStream out) throws IOException {
+                header(kind).writeTo(out);
+                chunk(out, BUILDS, builds());
+                Bytes names = sections(null);
+                if (names != null) {
+                    chunk(out, SECTIONS, names);
+                }
+                if (report != null) {
+                    chunk(out, REPORT, report.bytes());
+                }
+                new SnapshotWriter(out, from, to).write(logs);
+                chunk(out, FOOTER, footer(Clock.now(), kind));
+            }
+        });
+    }
+
+    /** What {@link #replace} writes. */
+    interface Body {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /** Writes body to file through a temporary file next to it, renamed over it at the end; returns the size. */
+    static long replace(String file, Body body) throws IOException {
         Path target = new File(file).getAbsoluteFile().toPath();
         Path dir = target.getParent();
         // Not Files.createTempFile: its file is private (rw-------), and the
@@ -63,18 +221,20 @@ final class TraceFile {
                 // named the trace, and its folder is what is wrong.
                 throw new IOException(explain(dir), e);
             }
-            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(stream, 1 << 16));
+            OutputStream out = new BufferedOutputStream(stream, 1 << 16);
             try {
-                writeTo(out, logs, endNanos);
+                body.writeTo(out);
             } finally {
                 out.close();
             }
+            long size = Files.size(tmp);
             try {
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
             }
             done = true;
+            return size;
         } finally {
             if (!done) {
                 Files.deleteIfExists(tmp);
@@ -83,7 +243,7 @@ final class TraceFile {
     }
 
     /** Why no file can be created in dir, in a user's words. */
-    private static String explain(Path dir) {
+    static String explain(Path dir) {
         File d = dir.toFile();
         if (!d.exists()) {
             return "the folder " + dir + " does not exist";
@@ -94,66 +254,146 @@ final class TraceFile {
         return "cannot create a file in " + dir + " (permissions, or a full disk?)";
     }
 
-    private static void writeTo(DataOutputStream out, List<ThreadLog> logs, long endNanos) throws IOException {
-        out.write(new byte[] {'T', 'B', 'R', 'E', 'C', 0});
-        out.writeShort(VERSION);
-        out.writeLong(Recorder.START_EPOCH_MILLIS);
-        out.writeLong(endNanos);
-        out.writeLong(pid());
-        out.writeLong(Recorder.BUDGET);
-        boolean shared = Recorder.CLOCK_MODE == Clock.MODE_SHARED;
-        out.writeByte(Recorder.CLOCK_MODE);
-        out.writeLong(shared ? Clock.TICK_NANOS : 0);
-        out.writeInt(shared ? Clock.READ_EVERY : 1);
-        out.writeLong(shared ? Clock.worstLate() : 0);
-        List<String> builds = BuildIds.find();
-        out.writeShort(builds.size());
-        for (String id : builds) {
-            writeString(out, id);
-        }
-        Map<Integer, String> sections = new TreeMap<Integer, String>(Recorder.SECTION_NAMES);
-        out.writeInt(sections.size());
-        for (Map.Entry<Integer, String> e : sections.entrySet()) {
-            out.writeInt(e.getKey());
-            writeString(out, e.getValue());
-        }
-        out.writeInt(logs.size());
-        for (ThreadLog log : logs) {
-            Snapshot s = Snapshot.of(log);
-            out.writeLong(log.threadId);
-            writeString(out, log.name());
-            out.writeByte(log.virtual ? VIRTUAL : 0);
-            out.writeLong(s.lost);
-            out.writeInt(s.records);
-            out.writeInt(s.len);
-            s.writeTo(out);
-        }
-    }
+    private static long pidCache = -1;
 
-    private static void writeString(DataOutputStream out, String s) throws IOException {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        int n = Math.min(b.length, 0xFFFF);
-        out.writeShort(n);
-        out.write(b, 0, n);
-    }
-
-    private static long pid() {
+    static long pid() {
+        if (pidCache >= 0) {
+            return pidCache;
+        }
+        long pid = 0;
         try {
             String name = ManagementFactory.getRuntimeMXBean().getName(); // "pid@host"
             int at = name.indexOf('@');
-            return Long.parseLong(at > 0 ? name.substring(0, at) : name);
+            pid = Long.parseLong(at > 0 ? name.substring(0, at) : name);
         } catch (Throwable e) {
-            return 0;
+            pid = 0;
         }
+        pidCache = pid;
+        return pid;
+    }
+
+    /**
+     * Encodes the rings' records into data chunks: each thread's records of
+     * the window, its calls open at the window's start first.
+     */
+    static final class SnapshotWriter {
+        private final OutputStream out;
+        private final long from;
+        private final long to;
+        private final BlockEncoder encoder = new BlockEncoder();
+        private final Deflater deflater = Settings.DEFLATE ? new Deflater(1, true) : null;
+        private final byte[] scratch = new byte[1 << 16];
+        private final Bytes payload = new Bytes(CHUNK_BYTES + (1 << 16));
+        private long seq;
+        private int blocks;
+        private long first = Long.MAX_VALUE;
+        private long last;
+
+        SnapshotWriter(OutputStream out, long from, long to) {
+            this.out = out;
+            this.from = from;
+            this.to = to;
+        }
+
+        void write(List<ThreadLog> logs) throws IOException {
+            try {
+                startChunk();
+                for (ThreadLog log : logs) {
+                    thread(log, Snapshot.of(log));
+                }
+                endChunk();
+            } finally {
+                if (deflater != null) {
+                    deflater.end();
+                }
+            }
+        }
+
+        private void thread(ThreadLog log, Snapshot s) throws IOException {
+            Follower f = new Follower(log, null, null);
+            MarkReader marks = new MarkReader();
+            boolean begun = false;
+            String name = log.name();
+            for (int k = 0; k < s.len; k++) {
+                int slot = s.slot(k);
+                if (!marks.take(slot)) {
+                    continue;
+                }
+                long t = marks.time;
+                if (t > to) {
+                    break;
+                }
+                if (!begun && t >= from) {
+                    f.encoder = encoder;
+                    encoder.begin(f.stack, from == 0 ? s.lost : 0);
+                    begun = true;
+                }
+                f.record(slot, t);
+                if (begun && encoder.tokens.n >= BLOCK_TOKENS) {
+                    block(log, name);
+                    encoder.begin(f.stack, 0);
+                }
+            }
+            if (!begun && from == 0 && s.lost > 0) {
+                encoder.begin(f.stack, s.lost);
+                begun = true;
+            }
+            if (begun && !encoder.empty()) {
+                block(log, name);
+            }
+        }
+
+        private void block(ThreadLog log, String name) throws IOException {
+            if (encoder.firstTime() >= 0) {
+                first = Math.min(first, encoder.firstTime());
+                last = Math.max(last, encoder.lastTime());
+            }
+            encoder.finish(payload, log.threadId, name, log.virtual, deflater, scratch);
+            blocks++;
+            if (payload.n >= CHUNK_BYTES) {
+                endChunk();
+                startChunk();
+            }
+        }
+
+        private void startChunk() {
+            payload.clear();
+            payload.u64(seq++);
+            payload.u64(0);
+            payload.u64(0);
+            payload.u64(Clock.bound());
+            payload.u32(0);
+            blocks = 0;
+            first = Long.MAX_VALUE;
+            last = 0;
+        }
+
+        private void endChunk() throws IOException {
+            if (blocks == 0) {
+                return;
+            }
+            fillChunkHeader(payload, first == Long.MAX_VALUE ? 0 : first, last, blocks);
+            chunk(out, DATA, payload);
+        }
+    }
+
+    /** Sets a data chunk's times and block count, written as zeros at its start. */
+    static void fillChunkHeader(Bytes payload, long first, long last, int blocks) {
+        payload.u32At(8, first >>> 32);
+        payload.u32At(12, first);
+        payload.u32At(16, last >>> 32);
+        payload.u32At(20, last);
+        payload.u32At(32, blocks);
     }
 
     /**
      * One thread's slots (see {@link ThreadLog}), oldest first, from its
      * first whole time mark: logical slot k is a[off + k] for k below len1,
-     * else a[k - len1] (a ring that wrapped). The slots of a thread that
-     * still runs are a copy; those of a thread that ended (or that writes
-     * the file) are its ring itself, which no longer changes: at exit that
-     * saves copying the whole budget.
+     * else a[k - len1] (a ring that wrapped); slot k was the thread's slot
+     * number first + k. The slots of a thread that still runs are a copy;
+     * those of a thread that ended (or that writes the file) are its ring
+     * itself, which no longer changes: at exit that saves copying the
+     * whole budget.
      */
     static final class Snapshot {
         int[] a;
@@ -162,6 +402,7 @@ final class TraceFile {
         int len;
         int records;
         long lost;
+        long first;
 
         static Snapshot of(ThreadLog log) {
             Snapshot done = log.retired;
@@ -206,6 +447,7 @@ final class TraceFile {
                 snap.len1 = n;
             }
             snap.len = n;
+            snap.first = first;
             snap.startAtMark(skip);
             snap.lost = Math.max(0, c - marks - snap.records);
             return snap;
@@ -222,6 +464,7 @@ final class TraceFile {
             c.len = len;
             c.records = records;
             c.lost = lost;
+            c.first = first;
             return c;
         }
 
@@ -251,28 +494,12 @@ final class TraceFile {
                 len1 = len - start;
             }
             len -= start;
+            first += start;
             records = 0;
             for (int k = 0; k < len; k++) {
                 if ((slot(k) & ThreadLog.MARK_BITS) != ThreadLog.MARK_BITS) {
                     records++;
                 }
-            }
-        }
-
-        /** Writes the slots big-endian, a block at a time. */
-        void writeTo(DataOutputStream out) throws IOException {
-            ByteBuffer block = ByteBuffer.allocate(1 << 16);
-            IntBuffer ints = block.asIntBuffer();
-            writeRange(out, block, ints, off, len1);
-            writeRange(out, block, ints, 0, len - len1);
-        }
-
-        private void writeRange(DataOutputStream out, ByteBuffer block, IntBuffer ints, int from, int n) throws IOException {
-            for (int i = 0; i < n; i += ints.capacity()) {
-                int m = Math.min(ints.capacity(), n - i);
-                ints.clear();
-                ints.put(a, from + i, m);
-                out.write(block.array(), 0, m * 4);
             }
         }
     }

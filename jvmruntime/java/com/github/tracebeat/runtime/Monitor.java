@@ -1,0 +1,276 @@
+package com.github.tracebeat.runtime;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The recorder's own thread, "tracebeat-monitor": in stream mode it takes
+ * every thread's records as they come and writes them
+ * ({@link Stream}); with tracebeat.slow or tracebeat.stall it follows every
+ * thread's calls ({@link Watch}) and writes the reports; in every mode it
+ * answers dump requests ({@link Triggers}) and gives a thread that finds
+ * the budget spent room from the largest ring. The recorded threads never
+ * wait for it, except in stream mode when a ring is full of records it has
+ * not taken.
+ */
+final class Monitor implements Runnable {
+    /** Held by whatever writes a file: the monitor's steps, a dump, Recorder.write, the exit. */
+    static final ReentrantLock IO = new ReentrantLock();
+    /** Logs that started since the monitor last looked (only while it follows threads). */
+    static final ConcurrentLinkedQueue<ThreadLog> FRESH = new ConcurrentLinkedQueue<ThreadLog>();
+
+    /** How often triggers are looked for. */
+    static final long TRIGGER_EVERY_NANOS = 100000000L;
+    /** Token bytes held after which the stream writes a chunk before its time. */
+    static final long CHUNK_HELD = 4L << 20;
+
+    private static volatile Monitor current;
+    private static volatile Thread thread;
+
+    /** Writes one report (the ring's or the stream's way). */
+    interface ReportWriter {
+        long write(String path, TraceFile.Report r) throws IOException;
+    }
+
+    final boolean following;
+    final Stream stream;
+    final Watch watch;
+    private final Reports reports;
+    private final Triggers triggers;
+    private final long period;
+    private final List<Cursor> cursors = new ArrayList<Cursor>();
+    /** The followers whose records go to the stream, until the chunk after their thread ended. */
+    private final List<Follower> encoded = new ArrayList<Follower>();
+    private int dumps;
+    private long lastTriggers = Long.MIN_VALUE / 2;
+    private long lastRebalance;
+    private boolean failed;
+    private volatile boolean stopped;
+
+    private Monitor() {
+        stream = Settings.stream() ? Stream.open(Settings.TRACE) : null;
+        if (Settings.watching()) {
+            watch = new Watch(MethodNames.load(Settings.MAP));
+            reports = new Reports(watch);
+        } else {
+            watch = null;
+            reports = null;
+        }
+        following = stream != null || watch != null;
+        triggers = new Triggers();
+        period = stream != null ? 10000000L : watch != null ? 20000000L : TRIGGER_EVERY_NANOS;
+    }
+
+    /** Starts the monitor; false when no thread can be started (a SecurityManager). */
+    static boolean start() {
+        try {
+            Monitor m = new Monitor();
+            Thread t = new Thread(m, "tracebeat-monitor");
+            t.setDaemon(true);
+            current = m;
+            thread = t;
+            t.start();
+            return true;
+        } catch (Throwable e) {
+            current = null;
+            thread = null;
+            Settings.warn("no monitor thread (" + e + "): no stream, reports or dumps on request");
+            return false;
+        }
+    }
+
+    static Monitor current() {
+        return current;
+    }
+
+    static boolean running() {
+        Monitor m = current;
+        return m != null && !m.stopped && m.following;
+    }
+
+    /** Wakes the monitor now (a ring is full, a signal came). */
+    static void hurry() {
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** Whether new threads must be handed to the monitor. */
+    static boolean follows() {
+        Monitor m = current;
+        return m != null && m.following;
+    }
+
+    @Override
+    public void run() {
+        while (!stopped) {
+            LockSupport.parkNanos(period);
+            IO.lock();
+            try {
+                if (!stopped) {
+                    step(Clock.now(), false);
+                }
+            } catch (Throwable e) {
+                if (!failed) {
+                    failed = true;
+                    Settings.warn("monitor: " + e);
+                }
+            } finally {
+                IO.unlock();
+            }
+        }
+    }
+
+    /** One round: take the threads' records, look for stalls, write what is due. */
+    private void step(long now, boolean last) {
+        if (following) {
+            adopt();
+            follow(now);
+        }
+        if (watch != null) {
+            if (!last) {
+                for (Cursor c : cursors) {
+                    watch.stall(c.follower, now);
+                }
+            }
+            writeReports(now);
+        }
+        if (stream != null && (last || now - stream.lastChunkAt >= Settings.FLUSH_NANOS || Stream.held(encoded) >= CHUNK_HELD)) {
+            chunk(now);
+        }
+        if (!last && now - lastTriggers >= TRIGGER_EVERY_NANOS) {
+            lastTriggers = now;
+            String asked = triggers.poll();
+            if (asked != null) {
+                dump(asked, now);
+            }
+        }
+        if (!last && now - lastRebalance >= TRIGGER_EVERY_NANOS && Recorder.starvedSince(lastRebalance)) {
+            lastRebalance = now;
+            Recorder.rebalance();
+        }
+    }
+
+    private void adopt() {
+        for (ThreadLog log; (log = FRESH.poll()) != null;) {
+            log.followed = true;
+            BlockEncoder e = stream != null ? new BlockEncoder() : null;
+            Follower f = new Follower(log, e, watch);
+            if (e != null) {
+                e.begin(f.stack, 0);
+                encoded.add(f);
+            }
+            Cursor c = new Cursor(log, f);
+            log.cursor = c;
+            cursors.add(c);
+        }
+    }
+
+    private void follow(long now) {
+        int kept = 0;
+        for (int i = 0; i < cursors.size(); i++) {
+            Cursor c = cursors.get(i);
+            c.take(now);
+            if (c.done) {
+                c.log.followed = false;
+                c.log.cursor = null;
+            } else {
+                cursors.set(kept++, c);
+            }
+        }
+        cursors.subList(kept, cursors.size()).clear();
+    }
+
+    private void chunk(long now) {
+        stream.chunk(encoded, now);
+        int kept = 0;
+        for (int i = 0; i < encoded.size(); i++) {
+            Follower f = encoded.get(i);
+            if (f.log.cursor != null || !f.encoder.empty()) {
+                encoded.set(kept++, f);
+            }
+        }
+        encoded.subList(kept, encoded.size()).clear();
+    }
+
+    private void writeReports(long now) {
+        if (watch.due.isEmpty()) {
+            return;
+        }
+        if (stream != null) {
+            chunk(now); // the window's records into the file first
+        }
+        ReportWriter writer = stream != null ? new ReportWriter() {
+            @Override
+            public long write(String path, TraceFile.Report r) throws IOException {
+                return stream.report(path, r);
+            }
+        } : new ReportWriter() {
+            @Override
+            public long write(String path, TraceFile.Report r) throws IOException {
+                return TraceFile.writeSnapshot(path, new ArrayList<ThreadLog>(Recorder.LOGS), TraceFile.KIND_REPORT, r.from, r.to, r);
+            }
+        };
+        for (Watch.Due d : watch.due) {
+            reports.write(d, writer);
+        }
+        watch.due.clear();
+    }
+
+    private void dump(String asked, long now) {
+        try {
+            String path;
+            if (stream != null) {
+                chunk(now);
+                if (asked.isEmpty()) {
+                    triggers.answer(stream.path, null);
+                    return;
+                }
+                path = asked;
+                stream.copy(path, TraceFile.KIND_DUMP);
+            } else {
+                path = asked.isEmpty() ? Reports.beside("dump", ++dumps) : asked;
+                TraceFile.writeSnapshot(path, new ArrayList<ThreadLog>(Recorder.LOGS), TraceFile.KIND_DUMP, 0, Long.MAX_VALUE, null);
+            }
+            triggers.answer(path, null);
+        } catch (IOException | RuntimeException e) {
+            triggers.answer(null, e.getMessage() != null ? e.getMessage() : e.toString());
+        }
+    }
+
+    /**
+     * At exit: takes everything the threads wrote (waiting a moment for the
+     * last records to be published), writes the reports due, and ends the
+     * stream with its footer. True when it wrote the recording (stream).
+     */
+    boolean finish() {
+        stopped = true;
+        IO.lock();
+        try {
+            if (following) {
+                long now = Clock.now();
+                step(now, true);
+                LockSupport.parkNanos(Cursor.QUIET_NANOS + 1000000L);
+                step(Clock.now(), true);
+            }
+            if (stream != null) {
+                stream.close(Clock.now(), TraceFile.KIND_STREAM);
+                return true;
+            }
+            return false;
+        } finally {
+            IO.unlock();
+        }
+    }
+
+    /** Recorder.write in stream mode: the stream as it is now, whole (a copy with a footer). */
+    long copyStream(String file) throws IOException {
+        chunk(Clock.now());
+        return stream.copy(file, TraceFile.KIND_WRITE);
+    }
+}

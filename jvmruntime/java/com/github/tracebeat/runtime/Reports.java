@@ -1,0 +1,95 @@
+package com.github.tracebeat.runtime;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.Locale;
+
+/**
+ * Writes the watch's reports, each a recording of its own beside the
+ * trace ({@code app.trace} gives {@code app-slow-1.trace},
+ * {@code app-stall-1.trace}), with one line on stderr that names the
+ * method, the thread and the time. They are bounded: at most
+ * {@link Settings#REPORTS} a run, {@link Settings#REPORTS_SIZE} bytes in
+ * all, one a second on a thread; a report refused still gets its line,
+ * which says why.
+ */
+final class Reports {
+    static final long EVERY_NANOS = 1000000000L;
+
+    private final Watch watch;
+    private int written;
+    private long bytes;
+    /** When each thread last had a report (Clock.now), by thread id. */
+    private final java.util.HashMap<Long, Long> lastAt = new java.util.HashMap<Long, Long>();
+    private int slow;
+    private int stall;
+
+    Reports(Watch watch) {
+        this.watch = watch;
+    }
+
+    /** Writes d now (through writer), or says why not. */
+    void write(Watch.Due d, Monitor.ReportWriter writer) {
+        long now = Clock.now();
+        String what = describe(d);
+        String refused = null;
+        if (written >= Settings.REPORTS) {
+            refused = "the limit of " + Settings.REPORTS + " reports a run is reached (-Dtracebeat.reports)";
+        } else if (bytes >= Settings.REPORTS_SIZE) {
+            refused = "the reports' size limit is reached (-Dtracebeat.reports.size)";
+        } else if (lastAt.containsKey(d.log.threadId) && now - lastAt.get(d.log.threadId) < EVERY_NANOS) {
+            refused = "at most one report a second on a thread";
+        }
+        if (refused != null) {
+            Settings.warn(what + " (no report: " + refused + ")");
+            return;
+        }
+        boolean isSlow = d.kind == TraceFile.REPORT_SLOW;
+        String path = beside(isSlow ? "slow" : "stall", isSlow ? ++slow : ++stall);
+        TraceFile.Report r = new TraceFile.Report();
+        r.kind = d.kind;
+        r.tid = d.log.threadId;
+        r.thread = d.log.name();
+        r.word = d.word;
+        r.entered = d.entered;
+        r.end = d.end;
+        r.threshold = isSlow ? Settings.SLOW_NANOS : Settings.STALL_NANOS;
+        r.from = d.entered;
+        r.to = d.end;
+        try {
+            bytes += writer.write(path, r);
+            written++;
+            lastAt.put(d.log.threadId, now);
+            Settings.warn(what + " (report: " + path + ")");
+        } catch (IOException | RuntimeException e) {
+            Settings.warn(what + " (no report: " + e.getMessage() + ")");
+        }
+    }
+
+    private String describe(Watch.Due d) {
+        String ms = String.format(Locale.ROOT, "%.3f ms", (d.end - d.entered) / 1e6);
+        String thread = "thread \"" + d.log.name() + "\" (tid " + d.log.threadId + ")";
+        if (d.kind == TraceFile.REPORT_SLOW) {
+            return "slow call: " + watch.names.name(d.word) + " took " + ms + " on " + thread;
+        }
+        return "stall: " + thread + " is stuck in " + watch.names.name(d.word) + " for " + ms + " so far";
+    }
+
+    /**
+     * A file beside the trace named for what it holds: app.trace gives
+     * app-KIND-N.trace; without a trace, tracebeat-PID-KIND-N.trace in the
+     * program's working folder.
+     */
+    static String beside(String kind, int n) {
+        String trace = Settings.TRACE;
+        if (trace == null) {
+            return new File("tracebeat-" + TraceFile.pid() + "-" + kind + "-" + n + ".trace").getAbsolutePath();
+        }
+        File f = new File(trace).getAbsoluteFile();
+        String name = f.getName();
+        int dot = name.lastIndexOf('.');
+        String stem = dot > 0 ? name.substring(0, dot) : name;
+        String ext = dot > 0 ? name.substring(dot) : ".trace";
+        return new File(f.getParentFile(), stem + "-" + kind + "-" + n + ext).getPath();
+    }
+}
