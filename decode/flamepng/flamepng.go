@@ -259,12 +259,12 @@ func cmpFloat(a, b float64) int {
 
 // Options control Render.
 type Options struct {
-	Width   int    // image width in pixels (default 1600)
-	Title   string // drawn at the top
+	Width int    // image width in pixels (default 1600)
+	Title string // drawn at the top
 	// Notes are drawn under the title, one line each (at most
 	// maxNoteLines): what the trace is missing, what is rough.
-	Notes []string
-	MaxRows int    // depth rows drawn per track (default 40)
+	Notes   []string
+	MaxRows int // depth rows drawn per track (default 40)
 	// CutHint, when set, ends the line that a cut track gets in the
 	// picture: how to draw the rest (the flag of the program that draws).
 	CutHint func(maxDepth int) string
