@@ -411,7 +411,7 @@ func TestPerfettoCarriesNotesAndCounters(t *testing.T) {
 	require.NoError(t, err)
 	tr := readPerfetto(t, pf.Bytes())
 	require.Equal(t, []string{"clock: precise, System.nanoTime() read for every record", "7 earlier records lost (buffer full)",
-		`note: tid 9 "pool-1-thread-1": 7 records lost: its buffer was full, the oldest went (budget 64 MiB; -Dtracebeat.budget raises it)`,
+		`note: tid 9 "pool-1-thread-1": 7 records lost: its buffer was full, the oldest went (budget 64 MiB; -Dtracebeat.budget raises it, -Dtracebeat.mode=stream keeps the whole run)`,
 		`note: tid 9 "pool-1-thread-1": 2 calls still open when the recording was written, or missing an exit record: closed at the caller's exit or at the end (args.unclosed)`},
 		tr.Instants, "decode's notes are in the trace, where the viewer shows them")
 	require.Equal(t, "java (pid 4242)", tr.ProcNames[1], "the process id is in its name; events carry 1")

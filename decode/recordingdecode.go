@@ -390,7 +390,7 @@ func recordingNotes(res *RecordingResult) []string {
 		backwards.add(t, st.TimeBackwards, st.FirstBackward)
 	}
 	notes := slices.Clone(res.Header.Notes)
-	notes = lost.note(notes, "record", "%s lost", fmt.Sprintf("its buffer was full, the oldest went (budget %s; -Dtracebeat.budget raises it)", formatBytes(res.Header.Budget)))
+	notes = lost.note(notes, "record", "%s lost", fmt.Sprintf("its buffer was full, the oldest went (budget %s; -Dtracebeat.budget raises it, -Dtracebeat.mode=stream keeps the whole run)", formatBytes(res.Header.Budget)))
 	notes = unclosed.note(notes, "call", "%s still open when the recording was written, or missing an exit record", "closed at the caller's exit or at the end (args.unclosed)")
 	notes = stray.note(notes, "exit record", "%s with no open call to match", "ignored")
 	notes = backwards.note(notes, "time", "time went backwards %s", "")

@@ -26,7 +26,7 @@ func TestRecordingNotes(t *testing.T) {
 		thread(3, "c", PairStats{StrayExits: 5, FirstStray: "record 9"}, 2),
 	}}
 	assert.Equal(t, []string{
-		`3 threads (tid 1 "a", tid 2 "b", tid 3 "c"): 2 records each lost: its buffer was full, the oldest went (budget 64 MiB; -Dtracebeat.budget raises it)`,
+		`3 threads (tid 1 "a", tid 2 "b", tid 3 "c"): 2 records each lost: its buffer was full, the oldest went (budget 64 MiB; -Dtracebeat.budget raises it, -Dtracebeat.mode=stream keeps the whole run)`,
 		`2 threads (tid 1 "a", tid 3 "c"): 8 exit records in all (3 to 5 a thread) with no open call to match: ignored (first at record 4)`,
 	}, recordingNotes(res))
 }

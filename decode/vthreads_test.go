@@ -44,7 +44,7 @@ func TestVirtualThreadsAreGrouped(t *testing.T) {
 	res, err := Decode(bytes.NewReader(data), &text, Options{Names: names})
 	require.NoError(t, err)
 	require.Len(t, res.Notes, 1, "one note for the lost records of 2,500 threads: %q", res.Notes)
-	require.Equal(t, `2500 threads (2500 virtual; virtual tid 100 "", virtual tid 101 "", virtual tid 102 "", ...): 2 records each lost: its buffer was full, the oldest went (budget 64 MiB; -Dtracebeat.budget raises it)`, res.Notes[0])
+	require.Equal(t, `2500 threads (2500 virtual; virtual tid 100 "", virtual tid 101 "", virtual tid 102 "", ...): 2 records each lost: its buffer was full, the oldest went (budget 64 MiB; -Dtracebeat.budget raises it, -Dtracebeat.mode=stream keeps the whole run)`, res.Notes[0])
 	require.Contains(t, text.String(), "3001 threads (3000 virtual), 6001 calls\n")
 	require.Contains(t, text.String(), "\n  3000 virtual threads: 6000 calls, max depth 2, 5000 records lost (buffer full)\n")
 	require.Less(t, strings.Count(text.String(), "\n"), 60, text.String())

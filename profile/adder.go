@@ -1,6 +1,8 @@
 package profile
 
 import (
+	"math"
+
 	"github.com/tracebeat/tracebeat/decode"
 )
 
@@ -118,20 +120,29 @@ func (t *thread) closed(f decode.Frame) error {
 	dur := decode.Int64(f.Cost())
 	self := max(dur-o.children, 0)
 	if f.Depth > 0 {
-		t.stack[f.Depth-1].children += dur
+		t.stack[f.Depth-1].children = satAdd(t.stack[f.Depth-1].children, dur)
 	}
 	m := &t.a.stats[o.method]
 	m.stat.Calls++
-	m.stat.Self += self
+	m.stat.Self = satAdd(m.stat.Self, self)
 	m.onStack--
 	if m.onStack == 0 {
-		m.stat.Total += dur
+		m.stat.Total = satAdd(m.stat.Total, dur)
 	}
 	n := &t.a.nodes[o.node].stat
 	n.Calls++
-	n.Self += self
-	n.Total += dur
+	n.Self = satAdd(n.Self, self)
+	n.Total = satAdd(n.Total, dur)
 	return nil
+}
+
+// satAdd adds two times that are not negative, saturating: a damaged
+// trace's huge times must not wrap into negative sums.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // profile names what was added up.
@@ -142,8 +153,8 @@ func (a *adder) profile(source string, name func(id int) string) *Profile {
 		names[i] = name(m.id)
 		s := p.Methods[names[i]] // two ids of one name (a map that repeats a method) add up
 		s.Calls += m.stat.Calls
-		s.Self += m.stat.Self
-		s.Total += m.stat.Total
+		s.Self = satAdd(s.Self, m.stat.Self)
+		s.Total = satAdd(s.Total, m.stat.Total)
 		p.Methods[names[i]] = s
 		p.Calls += m.stat.Calls
 	}
@@ -153,13 +164,13 @@ func (a *adder) profile(source string, name func(id int) string) *Profile {
 		n := a.nodes[i]
 		node := nodes[n.parent].Child(names[n.method], true)
 		node.Stat.Calls += n.stat.Calls
-		node.Stat.Self += n.stat.Self
-		node.Stat.Total += n.stat.Total
+		node.Stat.Self = satAdd(node.Stat.Self, n.stat.Self)
+		node.Stat.Total = satAdd(node.Stat.Total, n.stat.Total)
 		nodes[i] = node
 	}
 	root := nodes[0]
 	for _, c := range root.Children {
-		root.Stat.Total += c.Stat.Total
+		root.Stat.Total = satAdd(root.Stat.Total, c.Stat.Total)
 		root.Stat.Calls += c.Stat.Calls
 	}
 	p.Tree = root

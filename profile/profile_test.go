@@ -2,11 +2,13 @@ package profile
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/tracebeat/tracebeat/decode"
@@ -94,4 +96,19 @@ func TestOnlyTimedInputs(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte("0,1,1,100\n1,2,1,90\n"), 0o644))
 	_, err := Read(path, names(t), decode.MapBuild{})
 	require.ErrorContains(t, err, "has no calls with times to add up")
+}
+
+// TestHugeTimesSaturate: the calls of a damaged trace whose times reach
+// the limit add up to the largest time, never to a negative one.
+func TestHugeTimesSaturate(t *testing.T) {
+	a := newAdder()
+	for range 4 {
+		th := a.thread(nil)
+		require.NoError(t, th.call(true, 1, 0))
+		require.NoError(t, th.call(false, 1, math.MaxInt64-1))
+	}
+	p := a.profile("x", func(int) string { return "m" })
+	assert.Equal(t, int64(math.MaxInt64), p.Methods["m"].Self)
+	assert.Equal(t, int64(math.MaxInt64), p.Tree.Stat.Total)
+	assert.Equal(t, int64(4), p.Calls)
 }

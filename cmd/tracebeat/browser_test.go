@@ -142,3 +142,30 @@ func TestHTMLViewerInABrowser(t *testing.T) {
 	require.Contains(t, []int{exitOK, exitFailure}, code, stderr)
 	pageCheck(t, browser, diffPage, "app.Work.slowed(I)J")
 }
+
+// TestPageNamesLostRecords: the page of a recording whose rings lost
+// records shows the note that says how many, as it opens.
+func TestPageNamesLostRecords(t *testing.T) {
+	browser := chromium(t)
+	classes := threadsProgram(t)
+	trace, methodMap, _ := recordThreads(t, classes, nil, nil, []string{"-Dtracebeat.budget=1k"}, 4, 50)
+	page := filepath.Join(t.TempDir(), "lost.html")
+	code, _, stderr := runDecodeArgs("--map", methodMap, "--format", "html", "-o", page, trace)
+	require.Equal(t, exitOK, code, stderr)
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.Headless, chromedp.WindowSize(1280, 720))...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+page)))
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.tracebeat && window.tracebeat.ready`))
+	require.NoError(t, err)
+	notes, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('notes').innerText`))
+	require.NoError(t, err)
+	require.Regexp(t, `records each lost: its buffer was full, the oldest went \(budget 1 KiB`, notes)
+	visible, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('notes').getBoundingClientRect().height > 0`))
+	require.NoError(t, err)
+	require.True(t, visible, "the notes are shown, not hidden")
+}

@@ -8,6 +8,7 @@ import (
 	"image/draw"
 	"image/png"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -399,4 +400,29 @@ func TestRenderOptionsAndTracks(t *testing.T) {
 	}
 	assert.Equal(t, []string{"pid 1  tid 3", "pid 1  tid 5", "pid 2  tid 1"}, order,
 		"cut tracks in pid then tid order; a track at depth 1 of 2 rows is whole")
+}
+
+// TestRenderNotes: the notes are drawn in dark red under the title, a line
+// each, the rest counted; the tracks move down by the lines they take.
+func TestRenderNotes(t *testing.T) {
+	red := color.RGBA{0xa0, 0x10, 0x10, 0xff}
+	add := func(c *Collector) {
+		require.NoError(t, c.Slice(1, 1, "m", sceneBase, sceneBase+400*25, 0, false))
+	}
+	plain := renderScene(t, Options{}, add)
+	notes := []string{"tid 1 \"main\": 166306135 records lost", "b", "c", "d", "e", "f"}
+	img := renderScene(t, Options{Notes: notes}, add)
+	lines := noteLines(notes, width400)
+	require.Equal(t, []string{"note: tid 1 \"main\": 166306135 records lost", "note: b", "note: c", "note: d", "and 2 more notes (decode lists them)"}, lines)
+	assert.Equal(t, plain.Bounds().Dy()+5*15, img.Bounds().Dy(), "five lines of notes")
+	header := image.Rect(0, 30, img.Bounds().Dx(), 44+15*4+4)
+	want := map[image.Point]string{}
+	for i, l := range lines {
+		want[image.Point{margin, 44 + 15*i}] = l
+	}
+	got := inkOf(img, header, red)
+	sameInk(t, textInk(img.Bounds(), header, want), got, "the notes")
+	long := noteLines([]string{strings.Repeat("x", 500)}, width400)
+	assert.Len(t, long[0], (width400-2*margin)/7, "a note is cut to the picture's width")
+	assert.True(t, strings.HasSuffix(long[0], "..."))
 }
