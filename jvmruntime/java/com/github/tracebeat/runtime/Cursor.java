@@ -2,8 +2,9 @@ package com.github.tracebeat.runtime;
 
 /**
  * The monitor's place in one thread's ring: each {@link #take} reads the
- * slots the owner published since the last one and gives their records, in
- * order, to the thread's {@link Follower}.
+ * slots the owner published since the last one and gives them, in order,
+ * to the thread's {@link SlotSink}: the stream's {@link RecordSink}, or the
+ * slow and stall watch's {@link DepthWatch}.
  *
  * <p>The owner never waits for it (except in stream mode, when its ring is
  * full of slots not taken and the budget is spent), so a slot may be
@@ -25,30 +26,23 @@ final class Cursor {
     /** Slots an owner may write past its published count before it publishes again. */
     static final int SLACK = Clock.READ_EVERY + 8;
     private static final int CHUNK = 1 << 16;
+    /** How long a published count must stay still before the cursor reads the thread's plain count. */
+    static final long QUIET_NANOS = 2000000L;
 
     final ThreadLog log;
-    final Follower follower;
-    private final MarkReader marks = new MarkReader();
+    final SlotSink sink;
     /** The next slot to take (the owner's slot number). */
     long pos;
-    /** Records taken. */
-    long records;
     /** Set once the thread ended and everything it wrote was taken. */
     boolean done;
     private long lastPublished = -1;
     private long publishedAt;
     private int[] buf = new int[256];
-    /** Slots that went and records that had no time since the last record given: the next gap. */
-    private long gone;
-    private long untimedSeen;
 
-    Cursor(ThreadLog log, Follower follower) {
+    Cursor(ThreadLog log, SlotSink sink) {
         this.log = log;
-        this.follower = follower;
+        this.sink = sink;
     }
-
-    /** How long a published count must stay still before the cursor reads the thread's plain count. */
-    static final long QUIET_NANOS = 2000000L;
 
     /** Takes what the thread wrote since the last call (now: the monitor's time, {@link Clock#now}). */
     void take(long now) {
@@ -80,16 +74,20 @@ final class Cursor {
             }
         }
         int cap = ring.length;
+        if (end == pos && !ended) {
+            sink.quiet();
+            return;
+        }
         if (cap == 0) {
             if (end > pos && log.retired == null) {
                 pos = end; // written without a ring: the runtime counted them lost
             }
-            done = ended && log.retired == null;
+            finish(ended && log.retired == null);
             return;
         }
         long first = Math.max(pos, Math.max(base, end - cap));
         if (first > pos) {
-            lose(first - pos);
+            sink.lost(first - pos);
         }
         boolean watchWraps = log.wraps != 0;
         while (first < end) {
@@ -97,75 +95,55 @@ final class Cursor {
             if (buf.length < n) {
                 buf = new int[Math.max(n, buf.length * 2)];
             }
-            for (int k = 0; k < n; k++) {
-                buf[k] = ring[(int) (first + k) & (cap - 1)];
-            }
+            int at = (int) first & (cap - 1);
+            int part = Math.min(n, cap - at);
+            System.arraycopy(ring, at, buf, 0, part);
+            System.arraycopy(ring, 0, buf, part, n - part);
             int skip = 0;
             if (watchWraps && !ended) {
                 // What the owner may have written since over what we copied.
                 long safe = log.published + SLACK - cap;
                 if (safe > first) {
                     skip = (int) Math.min(n, safe - first);
-                    lose(skip);
+                    sink.lost(skip);
                 }
             }
-            for (int k = skip; k < n; k++) {
-                if (marks.take(buf[k])) {
-                    give(buf[k]);
-                }
-            }
+            sink.slots(buf, skip, n);
             first += n;
         }
         pos = end;
         if (Settings.MODE == Settings.MODE_STREAM) {
             log.drained = pos;
         }
-        done = ended;
-        if (done) {
-            flushGap();
-        }
+        finish(ended);
     }
 
     /** The slots left of a thread whose ring was given back (see {@link ThreadLog#retire}). */
     private void takeRetired(TraceFile.Snapshot s) {
         long from = Math.max(pos, s.first);
-        if (from > pos) {
-            lose(from - pos);
-        }
         if (pos < s.first) {
-            marks.lose(); // the snapshot starts at a whole mark
+            sink.lost(s.first - pos); // the snapshot starts at a whole mark
         }
-        for (long k = from - s.first; k < s.len; k++) {
-            int slot = s.slot((int) k);
-            if (marks.take(slot)) {
-                give(slot);
+        int k = (int) (from - s.first);
+        while (k < s.len) {
+            int n = Math.min(CHUNK, s.len - k);
+            if (buf.length < n) {
+                buf = new int[Math.max(n, buf.length * 2)];
             }
+            for (int i = 0; i < n; i++) {
+                buf[i] = s.slot(k + i);
+            }
+            sink.slots(buf, 0, n);
+            k += n;
         }
         pos = s.first + s.len;
-        done = true;
-        flushGap();
+        finish(true);
     }
 
-    private void give(int slot) {
-        if (gone > 0 || marks.untimed != untimedSeen) {
-            flushGap();
+    private void finish(boolean ended) {
+        if (ended && !done) {
+            done = true;
+            sink.ended();
         }
-        records++;
-        follower.record(slot, marks.time);
-    }
-
-    /** Tells the follower of the records that went since the last it was given. */
-    private void flushGap() {
-        long n = gone + marks.untimed - untimedSeen;
-        untimedSeen = marks.untimed;
-        gone = 0;
-        if (n > 0) {
-            follower.gap(n);
-        }
-    }
-
-    private void lose(long slots) {
-        marks.lose();
-        gone += slots;
     }
 }

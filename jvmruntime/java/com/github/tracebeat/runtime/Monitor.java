@@ -43,8 +43,8 @@ final class Monitor implements Runnable {
     private final Triggers triggers;
     private final long period;
     private final List<Cursor> cursors = new ArrayList<Cursor>();
-    /** The followers whose records go to the stream, until the chunk after their thread ended. */
-    private final List<Follower> encoded = new ArrayList<Follower>();
+    /** The sinks whose records go to the stream, until the chunk after their thread ended. */
+    private final List<TokenSink> encoded = new ArrayList<TokenSink>();
     private int dumps;
     private long lastTriggers = Long.MIN_VALUE / 2;
     private long lastRebalance;
@@ -135,7 +135,7 @@ final class Monitor implements Runnable {
         if (watch != null) {
             if (!last) {
                 for (Cursor c : cursors) {
-                    watch.stall(c.follower, now);
+                    c.sink.lookForStall(watch, now);
                 }
             }
             writeReports(now);
@@ -159,13 +159,11 @@ final class Monitor implements Runnable {
     private void adopt() {
         for (ThreadLog log; (log = FRESH.poll()) != null;) {
             log.followed = true;
-            BlockEncoder e = stream != null ? new BlockEncoder() : null;
-            Follower f = new Follower(log, e, watch);
-            if (e != null) {
-                e.begin(f.stack, 0);
-                encoded.add(f);
+            TokenSink sink = new TokenSink(log, watch, stream != null);
+            if (stream != null) {
+                encoded.add(sink);
             }
-            Cursor c = new Cursor(log, f);
+            Cursor c = new Cursor(log, sink);
             log.cursor = c;
             cursors.add(c);
         }
@@ -190,9 +188,9 @@ final class Monitor implements Runnable {
         stream.chunk(encoded, now);
         int kept = 0;
         for (int i = 0; i < encoded.size(); i++) {
-            Follower f = encoded.get(i);
-            if (f.log.cursor != null || !f.encoder.empty()) {
-                encoded.set(kept++, f);
+            TokenSink t = encoded.get(i);
+            if (t.log.cursor != null || !t.empty()) {
+                encoded.set(kept++, t);
             }
         }
         encoded.subList(kept, encoded.size()).clear();

@@ -83,17 +83,17 @@ final class Stream {
         return e.getMessage() != null ? e.getMessage() : e.toString();
     }
 
-    /** Bytes of tokens the followers hold that no chunk has yet. */
-    static long held(List<Follower> followers) {
+    /** Bytes of tokens the sinks hold that no chunk has yet. */
+    static long held(List<TokenSink> sinks) {
         long n = 0;
-        for (Follower f : followers) {
-            n += f.encoder.tokens.n;
+        for (TokenSink t : sinks) {
+            n += t.size();
         }
         return n;
     }
 
-    /** Writes what the followers hold as one data chunk (none when they hold nothing), then keeps the bounds. */
-    void chunk(List<Follower> followers, long now) {
+    /** Writes what the sinks hold as one data chunk (none when they hold nothing), then keeps the bounds. */
+    void chunk(List<TokenSink> sinks, long now) {
         lastChunkAt = now;
         if (failed) {
             return;
@@ -108,18 +108,16 @@ final class Stream {
         long first = Long.MAX_VALUE;
         long last = 0;
         long records = 0;
-        for (Follower f : followers) {
-            BlockEncoder e = f.encoder;
-            if (e.empty()) {
+        for (TokenSink t : sinks) {
+            if (t.empty()) {
                 continue;
             }
-            if (e.firstTime() >= 0) {
-                first = Math.min(first, e.firstTime());
-                last = Math.max(last, e.lastTime());
+            if (t.firstTime() >= 0) {
+                first = Math.min(first, t.firstTime());
+                last = Math.max(last, t.lastTime());
             }
-            records += e.records();
-            e.finish(payload, f.log.threadId, f.log.name(), f.log.virtual, deflater, scratch);
-            e.begin(f.stack, 0);
+            records += t.records();
+            t.finish(payload, t.log.name(), deflater, scratch);
             blocks++;
         }
         if (blocks == 0) {

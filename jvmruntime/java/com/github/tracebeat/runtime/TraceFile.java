@@ -34,7 +34,7 @@ import java.util.zip.Deflater;
  * </pre>
  *
  * The chunk types are in {@link #BUILDS} and the constants after it; the
- * tokens of a data chunk's blocks in {@link BlockEncoder}.
+ * tokens of a data chunk's blocks in {@link TokenSink}.
  */
 final class TraceFile {
     static final int VERSION = 4;
@@ -280,9 +280,9 @@ final class TraceFile {
         private final OutputStream out;
         private final long from;
         private final long to;
-        private final BlockEncoder encoder = new BlockEncoder();
         private final Deflater deflater = Settings.DEFLATE ? new Deflater(1, true) : null;
         private final byte[] scratch = new byte[1 << 16];
+        private final int[] buf = new int[1 << 14];
         private final Bytes payload = new Bytes(CHUNK_BYTES + (1 << 16));
         private long seq;
         private int blocks;
@@ -309,46 +309,39 @@ final class TraceFile {
             }
         }
 
+        /** One thread's slots, a block at a time: a block ends after BLOCK_TOKENS bytes of tokens. */
         private void thread(ThreadLog log, Snapshot s) throws IOException {
-            Follower f = new Follower(log, null, null);
-            MarkReader marks = new MarkReader();
-            boolean begun = false;
+            TokenSink sink = new TokenSink(log, null, true);
+            sink.window(from, to);
+            if (from == 0) {
+                sink.lostBefore(s.lost);
+            }
             String name = log.name();
-            for (int k = 0; k < s.len; k++) {
-                int slot = s.slot(k);
-                if (!marks.take(slot)) {
-                    continue;
+            for (int k = 0; k < s.len;) {
+                int m = Math.min(buf.length, s.len - k);
+                for (int i = 0; i < m; i++) {
+                    buf[i] = s.slot(k + i);
                 }
-                long t = marks.time;
-                if (t > to) {
-                    break;
-                }
-                if (!begun && t >= from) {
-                    f.encoder = encoder;
-                    encoder.begin(f.stack, from == 0 ? s.lost : 0);
-                    begun = true;
-                }
-                f.record(slot, t);
-                if (begun && encoder.tokens.n >= BLOCK_TOKENS) {
-                    block(log, name);
-                    encoder.begin(f.stack, 0);
+                sink.slots(buf, 0, m);
+                k += m;
+                if (sink.size() >= BLOCK_TOKENS) {
+                    block(sink, name);
                 }
             }
-            if (!begun && from == 0 && s.lost > 0) {
-                encoder.begin(f.stack, s.lost);
-                begun = true;
-            }
-            if (begun && !encoder.empty()) {
-                block(log, name);
+            if (!sink.empty()) {
+                block(sink, name);
+            } else if (from == 0 && s.lost > 0) {
+                sink.begin(s.lost); // a thread whose records all went: its count
+                block(sink, name);
             }
         }
 
-        private void block(ThreadLog log, String name) throws IOException {
-            if (encoder.firstTime() >= 0) {
-                first = Math.min(first, encoder.firstTime());
-                last = Math.max(last, encoder.lastTime());
+        private void block(TokenSink sink, String name) throws IOException {
+            if (sink.firstTime() >= 0) {
+                first = Math.min(first, sink.firstTime());
+                last = Math.max(last, sink.lastTime());
             }
-            encoder.finish(payload, log.threadId, name, log.virtual, deflater, scratch);
+            sink.finish(payload, name, deflater, scratch);
             blocks++;
             if (payload.n >= CHUNK_BYTES) {
                 endChunk();
@@ -434,10 +427,15 @@ final class TraceFile {
                 snap.off = cap == 0 ? 0 : (int) first & (cap - 1);
                 snap.len1 = Math.min(n, cap - snap.off);
             } else {
+                // Two block copies (the ring may wrap): a thread that makes
+                // hundreds of millions of records a second overwrites a
+                // 16 MiB ring in a few milliseconds, a slot-by-slot copy
+                // takes longer than that.
                 int[] copy = new int[n];
-                for (int k = 0; k < n; k++) {
-                    copy[k] = r[(int) (first + k) & (cap - 1)];
-                }
+                int at = (int) first & (cap - 1);
+                int part = Math.min(n, cap - at);
+                System.arraycopy(r, at, copy, 0, part);
+                System.arraycopy(r, 0, copy, part, n - part);
                 // Slots the thread reused while we copied hold newer
                 // records: drop them from the front.
                 if (r == log.ring) {

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * Matrix's two tracers for every JVM thread: a call that ran longer than
  * {@code tracebeat.slow} (EvilMethodTracer) and a thread stuck for longer
  * than {@code tracebeat.stall} inside a call (AnrTracer). The monitor
- * follows each thread's calls ({@link Follower}); this decides which to
+ * follows each thread's calls ({@link TokenSink}); this decides which to
  * report and queues them, and {@link Reports} writes them.
  *
  * <p>Of nested slow calls only the innermost is reported: its callers are
@@ -39,38 +39,41 @@ final class Watch {
         stallMethods = names.matching(Settings.STALL_METHODS, "tracebeat.stall.methods");
     }
 
-    /** The call at index i of f's stack returns at t. */
-    void returned(Follower f, int i, long t) {
-        CallStack s = f.stack;
-        if (Settings.SLOW_NANOS <= 0 || t - s.enters[i] < Settings.SLOW_NANOS
-            || (s.flags[i] & (CallStack.REPORTED | CallStack.INNER_REPORTED)) != 0) {
-            return;
+    /**
+     * A call of word that ran from entered to exited, longer than the
+     * threshold, with no reported call inside it: queues its report when
+     * the thread and the method are watched. True when queued (the caller
+     * marks it, so that its callers are not reported for it).
+     */
+    boolean slow(ThreadLog log, int word, long entered, long exited) {
+        if (!method(slowMethods, word) || !thread(Settings.SLOW_THREADS, log)) {
+            return false;
         }
-        int word = s.words[i];
-        if (!method(slowMethods, word) || !thread(Settings.SLOW_THREADS, f.log)) {
-            return;
-        }
-        s.flags[i] |= CallStack.REPORTED;
-        add(TraceFile.REPORT_SLOW, f.log, word, s.enters[i], t);
+        add(TraceFile.REPORT_SLOW, log, word, entered, exited);
+        return true;
     }
 
-    /** Looks for a stall in f at now. */
-    void stall(Follower f, long now) {
-        CallStack s = f.stack;
-        int top = s.depth - 1;
-        if (Settings.STALL_NANOS <= 0 || top < 0 || f.lastTime < 0 || now - f.lastTime < Settings.STALL_NANOS
-            || now - s.enters[top] < Settings.STALL_NANOS || (s.flags[top] & CallStack.STALL_REPORTED) != 0) {
-            return;
+    /**
+     * Whether a thread has stalled at now: it made no record since
+     * lastTime, inside its innermost open call (words[depth - 1], entered
+     * at enter), both longer than the threshold ago; then queues the
+     * report (the caller marks the call, reported once) and says true. With
+     * a method pattern, any of the open calls words[0..depth) may match.
+     */
+    boolean stall(ThreadLog log, long now, long lastTime, int[] words, int depth, long enter) {
+        if (Settings.STALL_NANOS <= 0 || depth <= 0 || lastTime < 0 || now - lastTime < Settings.STALL_NANOS
+            || now - enter < Settings.STALL_NANOS) {
+            return false;
         }
         boolean matched = stallMethods == null;
-        for (int i = 0; i <= top && !matched; i++) {
-            matched = method(stallMethods, s.words[i]);
+        for (int i = 0; i < depth && !matched; i++) {
+            matched = method(stallMethods, words[i]);
         }
-        if (!matched || !thread(Settings.STALL_THREADS, f.log)) {
-            return;
+        if (!matched || !thread(Settings.STALL_THREADS, log)) {
+            return false;
         }
-        s.flags[top] |= CallStack.STALL_REPORTED;
-        add(TraceFile.REPORT_STALL, f.log, s.words[top], s.enters[top], now);
+        add(TraceFile.REPORT_STALL, log, words[depth - 1], enter, now);
+        return true;
     }
 
     private void add(int kind, ThreadLog log, int word, long entered, long end) {
