@@ -59,6 +59,13 @@ type SlowestCalls struct {
 	pending   [][]*callNode // pending[d]: closed calls at depth d awaiting their caller
 	childMax  []uint64      // childMax[d]: largest eff among pending[d]
 	openNodes int           // closed calls in the tree of the open top-level call
+	// floor is the rank of the last of the maxStack calls the open tree's
+	// last trim kept (floorSet: there was one): a call that closes below
+	// it can never be kept, nor can a call inside it, so it is dropped
+	// without a node (most calls of a long tree).
+	floorEff uint64
+	floorSeq int64
+	floorSet bool
 	roots     []*callNode   // closed top-level calls still in the running
 	topLevel  int64         // top-level calls in the forest so far
 }
@@ -77,8 +84,8 @@ func NewSlowestCalls(top, maxStack int) *SlowestCalls {
 
 // Add takes frames in the order a Pairer emits them.
 func (s *SlowestCalls) Add(f Frame) {
-	node := &callNode{frame: f, eff: f.Cost()}
 	if f.NoEnter {
+		node := &callNode{frame: f, eff: f.Cost()}
 		// The buffer started inside this call: it encloses every call so far,
 		// and nothing is open (the Pairer only reports these on an empty stack).
 		node.children = s.roots
@@ -86,16 +93,24 @@ func (s *SlowestCalls) Add(f Frame) {
 		s.roots = []*callNode{node}
 		s.childMax[0] = node.eff
 		s.topLevel = 1
+		s.floorSet = false
 		s.trimTree(node)
 		return
 	}
 	d := f.Depth
 	s.ensureDepth(d + 1)
+	if eff := max(f.Cost(), s.childMax[d+1]); d > 0 && s.floorSet && (eff < s.floorEff || eff == s.floorEff && f.Seq > s.floorSeq) {
+		s.pending[d+1], s.childMax[d+1] = nil, 0
+		s.childMax[d] = max(s.childMax[d], eff)
+		return
+	}
+	node := &callNode{frame: f, eff: f.Cost()}
 	node.children = s.pending[d+1]
 	node.eff = max(node.eff, s.childMax[d+1])
 	s.pending[d+1], s.childMax[d+1] = nil, 0
 	if d == 0 {
 		s.openNodes = 0
+		s.floorSet = false
 		s.trimTree(node)
 		s.roots = append(s.roots, node)
 		s.childMax[0] = max(s.childMax[0], node.eff)
@@ -137,7 +152,11 @@ func (s *SlowestCalls) trimOpenTree() {
 	for d := 1; d < len(s.pending); d++ {
 		forest = append(forest, s.pending[d]...)
 	}
-	s.openNodes = markTop(forest, s.maxStack)
+	var last *callNode
+	s.openNodes, last = markTopLast(forest, s.maxStack)
+	if last != nil {
+		s.floorEff, s.floorSeq, s.floorSet = last.eff, last.frame.Seq, true
+	}
 	for d := 1; d < len(s.pending); d++ {
 		s.pending[d] = filterKept(s.pending[d])
 	}
@@ -153,6 +172,13 @@ func trimForest(forest []*callNode, n int) []*callNode {
 // markTop sets kept on the n best-ranked nodes of the forest and clears it
 // on the rest; it returns the number kept.
 func markTop(forest []*callNode, n int) int {
+	kept, _ := markTopLast(forest, n)
+	return kept
+}
+
+// markTopLast is markTop, and the last-ranked of the kept when more than n
+// were there (nil otherwise).
+func markTopLast(forest []*callNode, n int) (int, *callNode) {
 	var all []*callNode
 	var walk func([]*callNode)
 	walk = func(nodes []*callNode) {
@@ -163,14 +189,16 @@ func markTop(forest []*callNode, n int) int {
 		}
 	}
 	walk(forest)
+	var last *callNode
 	if len(all) > n {
 		slices.SortFunc(all, compareRank)
 		all = all[:n]
+		last = all[n-1]
 	}
 	for _, c := range all {
 		c.kept = true
 	}
-	return len(all)
+	return len(all), last
 }
 
 // filterKept removes unkept nodes from the list and, recursively, from the
