@@ -9,8 +9,8 @@
 #   ring        recording, the default ring mode (the newest 16 MiB)
 #   stream      -Dtracebeat.mode=stream: every record, written as it runs
 #   stream-raw  the same with -Dtracebeat.compress=none (tokens not deflated)
-#   watch       ring mode with -Dtracebeat.slow=1h: the slow-call watch
-#               follows every call, and no call is slow
+#   watch       ring mode with -Dtracebeat.slow=1h -Dtracebeat.stall=1h:
+#               the watch follows every call, and no call is slow
 # It checks that every run's output is the plain run's, reports each way's
 # median wall time as a ratio to plain; for the last stream recording its
 # bytes per record, its records lost (must be 0) and how fast decode reads
@@ -50,7 +50,7 @@ run() {
     ring) props=(-Dtracebeat.trace=ring.trace) ;;
     stream) props=(-Dtracebeat.trace=stream.trace -Dtracebeat.mode=stream) ;;
     stream-raw) props=(-Dtracebeat.trace=raw.trace -Dtracebeat.mode=stream -Dtracebeat.compress=none) ;;
-    watch) props=(-Dtracebeat.trace=watch.trace -Dtracebeat.slow=1h) ;;
+    watch) props=(-Dtracebeat.trace=watch.trace -Dtracebeat.slow=1h -Dtracebeat.stall=1h) ;;
   esac
   rm -f out.jar out-mapping.txt
   local t0 t1
@@ -117,6 +117,7 @@ for n in 1 2 3; do
   sleep 1
 done
 kill "$dense_pid" 2>/dev/null || true
+wait "$dense_pid" 2>/dev/null || true
 dump_ms=$(median "$dumps")
 echo "dump of a full ring (16 MiB): median $dump_ms ms of three ($dumps ms), $(stat -c %s dump2.trace) bytes"
 echo "whole-run:$summary dump_ms=$dump_ms"

@@ -61,8 +61,14 @@ func (r *reportCall) frame(f Frame, open func() []int) {
 }
 
 // write says what the report is about, and the call's stack.
-func (r *reportCall) write(bw *bufio.Writer, h *recording.Recording, name func(int) string, thread string) {
+func (r *reportCall) write(bw *bufio.Writer, h *recording.Recording, names func(int) string, thread string) {
 	rep := r.rep
+	name := func(id int) string {
+		if id < 0 {
+			return "a call whose start its thread's ring no longer held"
+		}
+		return names(id)
+	}
 	threshold := recording.FormatDuration(rep.Threshold)
 	span := fmt.Sprintf("from %s to %s after the start", formatNs(rep.Entered), formatNs(rep.End))
 	switch rep.Kind {
@@ -86,6 +92,6 @@ func (r *reportCall) write(bw *bufio.Writer, h *recording.Recording, name func(i
 		fmt.Fprintf(bw, "the report's records do not hold the call's start (its thread's ring had lost it): no stack\n\n")
 		return
 	}
-	writeStackText(bw, fmt.Sprintf("the call, as Matrix reports it (trimmed to %d calls)", r.calls.maxStack), *r.stack, name)
+	writeStackText(bw, fmt.Sprintf("the call, as Matrix reports it (trimmed to %d calls)", r.calls.maxStack), *r.stack, names)
 	bw.WriteString("\n")
 }

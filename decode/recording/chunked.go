@@ -62,7 +62,7 @@ type Report struct {
 	Kind      int    // ReportSlow or ReportStall
 	Tid       int64  // the thread
 	Thread    string // its name
-	ID        int    // the call's method id (or SectionID)
+	ID        int    // the call's method id (or SectionID); -1: unknown (a stall whose call's enter the ring lost)
 	Entered   uint64 // when it started, ns after Start
 	End       uint64 // when it returned (slow), or when the report was written (stall: still open)
 	Threshold uint64 // the threshold it passed, ns
@@ -302,7 +302,11 @@ func (v *v4) take(rec *Recording, typ byte, p []byte, off int64, builds map[stri
 		}
 	case chunkReport:
 		rp := &Report{Kind: int(r.u8()), Tid: int64(r.u64()), Thread: r.str()}
-		rp.ID = wordID(r.u32())
+		if w := r.u32(); w == 0xFFFFFFFF {
+			rp.ID = -1 // a stalled call whose enter the thread's ring no longer held
+		} else {
+			rp.ID = wordID(w)
+		}
 		rp.Entered, rp.End, rp.Threshold, rp.From, rp.To = r.u64(), r.u64(), r.u64(), r.u64(), r.u64()
 		if r.err == nil {
 			rec.Report = rp

@@ -25,6 +25,8 @@ final class Monitor implements Runnable {
 
     /** How often triggers are looked for. */
     static final long TRIGGER_EVERY_NANOS = 100000000L;
+    /** How often the stream's monitor takes the threads' records (a ring holds that long). */
+    static final long STREAM_EVERY_NANOS = 10000000L;
     /** Token bytes held after which the stream writes a chunk before its time. */
     static final long CHUNK_HELD = 4L << 20;
 
@@ -48,6 +50,9 @@ final class Monitor implements Runnable {
     private int dumps;
     private long lastTriggers = Long.MIN_VALUE / 2;
     private long lastRebalance;
+    private long lastStalls = Long.MIN_VALUE / 2;
+    /** How often threads are looked at for stalls (thresholds are seconds). */
+    static final long STALL_EVERY_NANOS = 50000000L;
     private boolean failed;
     private volatile boolean stopped;
 
@@ -60,9 +65,9 @@ final class Monitor implements Runnable {
             watch = null;
             reports = null;
         }
-        following = stream != null || watch != null;
+        following = stream != null;
         triggers = new Triggers();
-        period = stream != null ? 10000000L : watch != null ? 20000000L : TRIGGER_EVERY_NANOS;
+        period = stream != null ? STREAM_EVERY_NANOS : watch != null ? 20000000L : TRIGGER_EVERY_NANOS;
     }
 
     /** Starts the monitor; false when no thread can be started (a SecurityManager). */
@@ -85,6 +90,12 @@ final class Monitor implements Runnable {
 
     static Monitor current() {
         return current;
+    }
+
+    /** The watch, or null (no tracebeat.slow or tracebeat.stall, or no monitor). */
+    static Watch watch() {
+        Monitor m = current;
+        return m == null ? null : m.watch;
     }
 
     static boolean running() {
@@ -133,9 +144,14 @@ final class Monitor implements Runnable {
             follow(now);
         }
         if (watch != null) {
-            if (!last) {
-                for (Cursor c : cursors) {
-                    c.sink.lookForStall(watch, now);
+            if (!last && Settings.STALL_NANOS > 0 && now - lastStalls >= STALL_EVERY_NANOS) {
+                lastStalls = now;
+                if (following) {
+                    for (Cursor c : cursors) {
+                        c.sink.lookForStall(watch, now);
+                    }
+                } else {
+                    Recorder.lookForStalls(watch, now);
                 }
             }
             writeReports(now);
@@ -214,10 +230,9 @@ final class Monitor implements Runnable {
                 return TraceFile.writeSnapshot(path, new ArrayList<ThreadLog>(Recorder.LOGS), TraceFile.KIND_REPORT, r.from, r.to, r);
             }
         };
-        for (Watch.Due d : watch.due) {
+        for (Watch.Due d; (d = watch.due.poll()) != null;) {
             reports.write(d, writer);
         }
-        watch.due.clear();
     }
 
     private void dump(String asked, long now) {

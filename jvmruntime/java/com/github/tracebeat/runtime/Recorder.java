@@ -202,6 +202,66 @@ public final class Recorder {
         return BUDGET / Math.max(1, HELD.get()) / ThreadLog.SLOT_BYTES;
     }
 
+    /**
+     * Ring mode's stall watch: a thread that has made no record for the
+     * threshold, inside a call begun longer ago than that, is stuck there
+     * (its depth and the calls' starts are its own, read here while it is
+     * quiet, so they no longer change). The call is found in its ring: the
+     * last enter that no exit closed.
+     */
+    static void lookForStalls(Watch watch, long now) {
+        for (ThreadLog log : HOLDING) {
+            int d = log.depth;
+            long[] e = log.enters;
+            long last = log.lastTime;
+            if (d <= 0 || e == null || d > e.length || last < 0 || now - last < Settings.STALL_NANOS || log.ended()) {
+                continue;
+            }
+            long enter = e[d - 1];
+            if (log.stallDepth == d && log.stallEnter == enter) {
+                continue; // reported
+            }
+            int[] words = openWords(log, d);
+            if (words != null && watch.stall(log, now, last, words, d, enter)) {
+                log.stallDepth = d;
+                log.stallEnter = enter;
+            }
+        }
+    }
+
+    /**
+     * The words of the innermost calls open, as far back as the ring holds
+     * their enters (the others are -1): read backwards from the newest
+     * record, an enter no exit after it closed is open. Null when the ring
+     * is empty.
+     */
+    private static int[] openWords(ThreadLog log, int depth) {
+        int[] ring = log.ring;
+        long count = log.count;
+        int cap = ring.length;
+        if (cap == 0) {
+            return null;
+        }
+        int[] words = new int[depth];
+        java.util.Arrays.fill(words, -1);
+        int exits = 0;
+        int at = depth - 1;
+        for (long k = count - 1; k >= Math.max(0, count - cap) && at >= 0; k--) {
+            int slot = ring[(int) k & (cap - 1)];
+            if ((slot & ThreadLog.MARK_BITS) == ThreadLog.MARK_BITS) {
+                continue;
+            }
+            if (slot < 0) {
+                exits++;
+            } else if (exits > 0) {
+                exits--;
+            } else {
+                words[at--] = slot;
+            }
+        }
+        return words;
+    }
+
     /** Bytes a ring gave back (it shrank). */
     static void release(long bytes) {
         UNRESERVED.addAndGet(bytes);

@@ -59,10 +59,17 @@ final class Settings {
         return MODE == MODE_STREAM;
     }
 
-    /** Whether a thread follows every thread's calls as they are made (slow or stall reports). */
+    /** Whether slow calls or stalls are watched. */
     static boolean watching() {
         return SLOW_NANOS > 0 || STALL_NANOS > 0;
     }
+
+    /**
+     * Ring mode's watch: each thread keeps the depth of its calls and when
+     * each began as it records (see {@link ThreadLog#record}); in stream
+     * mode the monitor follows every record anyway, and watches there.
+     */
+    static final boolean OWNER_WATCH = (SLOW_NANOS > 0 || STALL_NANOS > 0) && MODE == MODE_RING;
 
     private static String text(String key) {
         String v = System.getProperty(key);

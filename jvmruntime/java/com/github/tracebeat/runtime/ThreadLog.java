@@ -89,6 +89,17 @@ final class ThreadLog {
     volatile int shrinkTo;
     /** The monitor's reading state of this thread (owned by the monitor thread). */
     Cursor cursor;
+
+    // Ring mode's watch (Settings.OWNER_WATCH), written by the owner only.
+    /** The calls open, as the records go: one deeper at an enter, one up at an exit. */
+    int depth;
+    /** When each open call began (the time the thread's records carried then). */
+    long[] enters;
+    /** The calls below this depth hold a call reported slow: they are not reported for it. */
+    int reportedBelow;
+    /** The monitor's: the call whose stall it reported (its depth and start), not again. */
+    int stallDepth = -1;
+    long stallEnter;
     /**
      * What the thread kept, once it ended and {@link Recorder#reclaim} gave
      * its ring back to the budget; null before.
@@ -110,7 +121,7 @@ final class ThreadLog {
     private long check;
     /** The clock's tick this thread last read the time at, and that time. */
     private int seenTick = -1;
-    private long lastTime = -1;
+    long lastTime = -1;
     /** count just after the thread's last time mark: the records from here on carry lastTime. */
     private long markedAt;
     /** count at the thread's last full mark, in this ring (-1: none), and its time. */
@@ -314,6 +325,40 @@ final class ThreadLog {
         long c = log.count;
         log.slots[(int) c & log.mask] = word;
         log.count = c + 1;
+        if (Settings.OWNER_WATCH) {
+            log.follow(word);
+        }
+    }
+
+    /**
+     * Ring mode's watch, on the thread's own records (the JIT drops it
+     * without tracebeat.slow or tracebeat.stall): an enter keeps its time
+     * at its depth; an exit finds its call's start there and, when it ran
+     * longer than tracebeat.slow, tells the watch, unless a call inside it
+     * was reported. A few instructions a record: far less than a monitor
+     * thread reading every record back (see docs/runtime.md).
+     */
+    private void follow(int word) {
+        int d = depth;
+        long[] e = enters;
+        if (word >= 0) {
+            if (e == null || d == e.length) {
+                e = enters = e == null ? new long[64] : java.util.Arrays.copyOf(e, d * 2);
+            }
+            e[d] = lastTime;
+            depth = d + 1;
+            if (d < reportedBelow) {
+                reportedBelow = d;
+            }
+        } else if (d > 0) {
+            depth = --d;
+            if (lastTime - e[d] >= Settings.SLOW_NANOS && Settings.SLOW_NANOS > 0 && d >= reportedBelow) {
+                Watch w = Monitor.watch();
+                if (w != null && w.slow(this, word & ~Recorder.EXIT, e[d], lastTime)) {
+                    reportedBelow = d + 1; // its callers hold it
+                }
+            }
+        }
     }
 
     void beginSection(int word) {

@@ -1,8 +1,7 @@
 package com.github.tracebeat.runtime;
 
-import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.regex.Pattern;
 
 /**
@@ -31,7 +30,8 @@ final class Watch {
     final MethodNames names;
     private final BitSet slowMethods;
     private final BitSet stallMethods;
-    final List<Due> due = new ArrayList<Due>();
+    /** Reports to write: the monitor writes them, a thread that found its call slow may queue one. */
+    final ConcurrentLinkedQueue<Due> due = new ConcurrentLinkedQueue<Due>();
 
     Watch(MethodNames names) {
         this.names = names;
