@@ -266,11 +266,10 @@ final class Monitor implements Runnable {
         IO.lock();
         try {
             if (following) {
-                long now = Clock.now();
-                step(now, true);
-                LockSupport.parkNanos(Cursor.QUIET_NANOS + 1000000L);
                 step(Clock.now(), true);
+                LockSupport.parkNanos(Cursor.QUIET_NANOS + 1000000L);
             }
+            step(Clock.now(), true); // the reports the threads queued last too
             if (stream != null) {
                 stream.close(Clock.now(), TraceFile.KIND_STREAM);
                 return true;
