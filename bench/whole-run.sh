@@ -8,7 +8,9 @@
 #   plain       the original program
 #   ring        recording, the default ring mode (the newest 16 MiB)
 #   stream      -Dtracebeat.mode=stream: every record, written as it runs
-#   stream-raw  the same with -Dtracebeat.compress=none (tokens not deflated)
+#               (its tokens LZ4-compressed, the default)
+#   deflate     the same with -Dtracebeat.compress=deflate
+#   stream-raw  the same with -Dtracebeat.compress=none
 #   watch       ring mode with -Dtracebeat.slow=1h -Dtracebeat.stall=1h:
 #               the watch follows every call, and no call is slow
 # It checks that every run's output is the plain run's, reports each way's
@@ -49,6 +51,7 @@ run() {
     plain) cp="$PROGUARD" ;;
     ring) props=(-Dtracebeat.trace=ring.trace) ;;
     stream) props=(-Dtracebeat.trace=stream.trace -Dtracebeat.mode=stream) ;;
+    deflate) props=(-Dtracebeat.trace=deflate.trace -Dtracebeat.mode=stream -Dtracebeat.compress=deflate) ;;
     stream-raw) props=(-Dtracebeat.trace=raw.trace -Dtracebeat.mode=stream -Dtracebeat.compress=none) ;;
     watch) props=(-Dtracebeat.trace=watch.trace -Dtracebeat.slow=1h -Dtracebeat.stall=1h) ;;
   esac
@@ -68,7 +71,7 @@ run() {
   fi
   times[$mode]+="$(( (t1 - t0) / 1000000 )) "
 }
-modes=(plain ring stream stream-raw watch)
+modes=(plain ring stream deflate stream-raw watch)
 for ((r = 1; r <= rounds; r++)); do
   for mode in "${modes[@]}"; do
     run "$mode"
@@ -88,7 +91,7 @@ for mode in "${modes[@]}"; do
   summary+=" ${mode}=$(ratio "$m" "$plain")"
 done
 echo
-for trace in stream.trace raw.trace; do
+for trace in stream.trace deflate.trace raw.trace; do
   size=$(stat -c %s "$trace")
   GOMAXPROCS=1 /usr/bin/time -o time.txt -f "%e %M" ./tracebeat decode --map inst/methodMapping.txt --top 1 --max-stack 1 "$trace" >summary.txt 2>notes.txt
   read -r wall rss_kb <time.txt

@@ -39,6 +39,13 @@ const (
 	chunkFooter   = 'F'
 )
 
+// Encodings of a block's tokens.
+const (
+	encRaw     = 0
+	encDeflate = 1
+	encLZ      = 2
+)
+
 // Report kinds.
 const (
 	ReportSlow  = 1
@@ -367,8 +374,11 @@ func (v *v4) data(r *payloadReader, off int64) error {
 		if int64(b.stored) > int64(len(r.b)-r.off) {
 			return fmt.Errorf("block %d of %d: %d bytes of tokens where %d are left: damaged", i+1, n, b.stored, len(r.b)-r.off)
 		}
-		if b.enc > 1 {
-			return fmt.Errorf("block %d of %d: encoding %d is neither 0 (raw) nor 1 (deflate)", i+1, n, b.enc)
+		if b.enc > encLZ {
+			return fmt.Errorf("block %d of %d: encoding %d is not 0 (raw), 1 (deflate) or 2 (LZ4)", i+1, n, b.enc)
+		}
+		if b.enc == encRaw && b.stored != b.raw || b.raw > maxChunk {
+			return fmt.Errorf("block %d of %d: %d token bytes stored as %d: damaged", i+1, n, b.raw, b.stored)
 		}
 		b.off = off + chunkHeader + int64(r.off)
 		r.off += int(b.stored)

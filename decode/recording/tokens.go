@@ -62,11 +62,19 @@ func (v *v4) records(rec *Recording, fn func(enter bool, id int, t uint64) error
 			return fmt.Errorf("%s: thread %d (%s): block %d: %v", v.src, t.Index+1, t.Label(), i+1, err)
 		}
 		tokens := stored
-		if b.enc == 1 {
+		if b.enc != encRaw {
 			raw = grow(raw, int(b.raw))
-			n, err := io.ReadFull(flate.NewReader(bytes.NewReader(stored)), raw)
-			if err != nil || n != int(b.raw) {
-				rec.Notes = append(rec.Notes, fmt.Sprintf("%s: thread %d (%s): block %d at byte %d does not inflate (%v): its %d records are skipped",
+			var err error
+			if b.enc == encDeflate {
+				var n int
+				if n, err = io.ReadFull(flate.NewReader(bytes.NewReader(stored)), raw); err == nil && n != int(b.raw) {
+					err = fmt.Errorf("%d bytes where the block says %d", n, b.raw)
+				}
+			} else {
+				err = unlz(stored, raw)
+			}
+			if err != nil {
+				rec.Notes = append(rec.Notes, fmt.Sprintf("%s: thread %d (%s): block %d at byte %d does not decompress (%v): its %d records are skipped",
 					v.src, t.Index+1, t.Label(), i+1, b.off, err, b.records))
 				st.tok = st.tok[:0]
 				continue

@@ -67,7 +67,8 @@ final class Reports {
     }
 
     private String describe(Watch.Due d) {
-        String ms = String.format(Locale.ROOT, "%.3f ms", (d.end - d.entered) / 1e6);
+        long ns = d.end - d.entered; // as decode shows it: whole microseconds, not rounded
+        String ms = String.format(Locale.ROOT, "%d.%03d ms", ns / 1000000, ns / 1000 % 1000);
         String thread = "thread \"" + d.log.name() + "\" (tid " + d.log.threadId + ")";
         if (d.kind == TraceFile.REPORT_SLOW) {
             return "slow call: " + watch.names.name(d.word) + " took " + ms + " on " + thread;

@@ -17,7 +17,7 @@ import java.util.regex.PatternSyntaxException;
  * tracebeat.maxsize=1g       stream: the file's bound (0: none); the oldest chunks go first
  * tracebeat.maxage=DURATION  stream: chunks older than this go (default: none)
  * tracebeat.flush=1s         stream: how often records reach the file
- * tracebeat.compress=deflate|none
+ * tracebeat.compress=lz|deflate|none  the stream's tokens (the files written from the rings are not compressed)
  * tracebeat.slow=DURATION    a call that ran longer writes a report when it returns
  * tracebeat.stall=DURATION   a thread that made no record for longer, inside a call, writes one while stuck
  * tracebeat.slow.threads / tracebeat.stall.threads=REGEX   only threads whose name matches
@@ -40,7 +40,7 @@ final class Settings {
     static final long MAX_SIZE = size("tracebeat.maxsize", 1L << 30);
     static final long MAX_AGE_NANOS = duration("tracebeat.maxage", 0);
     static final long FLUSH_NANOS = Math.max(10000000L, duration("tracebeat.flush", 1000000000L));
-    static final boolean DEFLATE = !"none".equals(lower(System.getProperty("tracebeat.compress")));
+    static final int COMPRESS = compress(System.getProperty("tracebeat.compress"));
     static final long SLOW_NANOS = duration("tracebeat.slow", 0);
     static final long STALL_NANOS = duration("tracebeat.stall", 0);
     static final Pattern SLOW_THREADS = pattern("tracebeat.slow.threads");
@@ -94,6 +94,21 @@ final class Settings {
         }
         warn("tracebeat.mode=" + v + " is not ring or stream; using ring");
         return MODE_RING;
+    }
+
+    private static int compress(String v) {
+        String c = lower(v);
+        if (c.isEmpty() || c.equals("lz")) {
+            return Packer.LZ;
+        }
+        if (c.equals("deflate")) {
+            return Packer.DEFLATE;
+        }
+        if (c.equals("none")) {
+            return Packer.RAW;
+        }
+        warn("tracebeat.compress=" + v + " is not lz, deflate or none; using lz");
+        return Packer.LZ;
     }
 
     private static String dumpDir() {

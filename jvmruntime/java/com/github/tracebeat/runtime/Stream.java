@@ -8,7 +8,6 @@ import java.io.RandomAccessFile;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.zip.Deflater;
 
 /**
  * The whole run (tracebeat.mode=stream): the monitor takes every thread's
@@ -48,8 +47,7 @@ final class Stream {
     private long droppedLast;
     private int droppedWhy;
     private final Bytes payload = new Bytes(1 << 16);
-    private final Deflater deflater = Settings.DEFLATE ? new Deflater(1, true) : null;
-    private final byte[] scratch = new byte[1 << 16];
+    private final Packer packer = Packer.forStream();
     private boolean failed;
     private boolean rollRefused;
     long lastChunkAt;
@@ -117,7 +115,7 @@ final class Stream {
                 last = Math.max(last, t.lastTime());
             }
             records += t.records();
-            t.finish(payload, t.log.name(), deflater, scratch);
+            t.finish(payload, t.log.name(), packer);
             blocks++;
         }
         if (blocks == 0) {
@@ -166,9 +164,7 @@ final class Stream {
             Settings.warn("cannot finish " + path + ": " + e.getMessage());
         } finally {
             failed = true;
-            if (deflater != null) {
-                deflater.end();
-            }
+            packer.end();
         }
     }
 

@@ -1,7 +1,5 @@
 package com.github.tracebeat.runtime;
 
-import java.util.zip.Deflater;
-
 /**
  * Follows one thread's slots in order, in one loop: reads the time marks,
  * keeps the calls open, tells the slow and stall watch of what returned,
@@ -55,12 +53,6 @@ final class TokenSink implements SlotSink {
     static final int LEAF_FAR = 0xF2;
     static final int ENTER_FAR = 0xF3;
     static final int GAP = 0xF4;
-
-    /** Encodings of a block's tokens. */
-    static final int RAW = 0;
-    static final int DEFLATED = 1;
-    /** Token bytes below which deflate is not worth its header. */
-    private static final int DEFLATE_FROM = 256;
 
     /** Call flags: the watch reported the call, or a call inside it, or its stall. */
     static final int REPORTED = 1;
@@ -657,7 +649,7 @@ final class TokenSink implements SlotSink {
      * the start, the lost records, and the tokens (deflated when that makes
      * them smaller); then starts the next block here.
      */
-    void finish(Bytes into, String name, Deflater deflater, byte[] scratch) {
+    void finish(Bytes into, String name, Packer packer) {
         if (lost > 0 && time < 0) {
             gap();
         }
@@ -674,36 +666,7 @@ final class TokenSink implements SlotSink {
             into.u64(openEnters[i]);
         }
         into.u64(Math.max(t0, 0));
-        int raw = n;
-        boolean stored = false;
-        if (deflater != null && raw >= DEFLATE_FROM) {
-            deflater.reset();
-            deflater.setInput(out, 0, raw);
-            deflater.finish();
-            int mark = into.n;
-            into.u8(DEFLATED);
-            into.u32(raw);
-            int lenAt = into.n;
-            into.u32(0);
-            int size = 0;
-            while (!deflater.finished() && size < raw) {
-                int k = deflater.deflate(scratch);
-                into.bytes(scratch, 0, k);
-                size += k;
-            }
-            if (size < raw) {
-                into.u32At(lenAt, size);
-                stored = true;
-            } else {
-                into.n = mark; // no smaller: stored raw instead
-            }
-        }
-        if (!stored) {
-            into.u8(RAW);
-            into.u32(raw);
-            into.u32(raw);
-            into.bytes(out, 0, raw);
-        }
+        packer.pack(out, n, into);
         if (begun && !over) {
             begin(0);
         }

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.CRC32;
-import java.util.zip.Deflater;
 
 /**
  * Writes recordings, format version 4 (big-endian; decode/recording/RECORDING.md
@@ -55,7 +54,7 @@ final class TraceFile {
      * u64 sequence, u64 first and u64 last time of its records, u64 how late a time may be so far,
      * u32 blocks, each: u64 thread id, string name, u8 flags, u64 records lost just before,
      * u32 records, u32 open calls, each u32 word and u64 time entered, u64 the first record's time,
-     * u8 encoding (0 raw, 1 deflate), u32 token bytes, u32 stored bytes, the stored bytes.
+     * u8 encoding (0 raw, 1 deflate, 2 LZ4 block), u32 token bytes, u32 stored bytes, the stored bytes.
      */
     static final int DATA = 'T';
     /** u64 chunks, u64 records, u64 first and u64 last time, u8 why (1 size, 2 age): what a stream's bounds took. */
@@ -280,8 +279,10 @@ final class TraceFile {
         private final OutputStream out;
         private final long from;
         private final long to;
-        private final Deflater deflater = Settings.DEFLATE ? new Deflater(1, true) : null;
-        private final byte[] scratch = new byte[1 << 16];
+        // Not compressed: what the rings hold is bounded by the budget (16
+        // MiB of slots make about 4.5 MB of tokens), and a file at exit
+        // holds the program's exit up: deflate took a quarter second there.
+        private final Packer packer = new Packer(Packer.RAW);
         private final int[] buf = new int[1 << 14];
         private final Bytes payload = new Bytes(CHUNK_BYTES + (1 << 16));
         private long seq;
@@ -303,9 +304,7 @@ final class TraceFile {
                 }
                 endChunk();
             } finally {
-                if (deflater != null) {
-                    deflater.end();
-                }
+                packer.end();
             }
         }
 
@@ -341,7 +340,7 @@ final class TraceFile {
                 first = Math.min(first, sink.firstTime());
                 last = Math.max(last, sink.lastTime());
             }
-            sink.finish(payload, name, deflater, scratch);
+            sink.finish(payload, name, packer);
             blocks++;
             if (payload.n >= CHUNK_BYTES) {
                 endChunk();
