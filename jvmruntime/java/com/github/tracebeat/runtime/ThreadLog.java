@@ -410,8 +410,11 @@ final class ThreadLog {
 
     /**
      * Stream mode, a ring full of slots the monitor has not taken and no
-     * budget to grow: waits up to {@link #STREAM_WAIT_NANOS} for it, rather
-     * than lose records. True when it took some.
+     * budget to grow: waits for it to take some, rather than lose records
+     * (the program slows down to what the monitor keeps up with). Gives up
+     * only when the monitor took nothing for {@link #STREAM_WAIT_NANOS}
+     * (it is stuck, or gone), and the ring then overwrites. True when it
+     * took some.
      */
     private boolean waitForMonitor() {
         PUBLISH.lazySet(this, count);
@@ -420,15 +423,15 @@ final class ThreadLog {
             return false;
         }
         long until = System.nanoTime() + STREAM_WAIT_NANOS;
-        while (drained == before && System.nanoTime() < until) {
+        while (drained == before && System.nanoTime() < until && Monitor.running()) {
             Monitor.hurry();
             java.util.concurrent.locks.LockSupport.parkNanos(100000L);
         }
         return drained != before;
     }
 
-    /** How long a thread in stream mode waits for the monitor before it overwrites records. */
-    static final long STREAM_WAIT_NANOS = 200000000L;
+    /** How long a thread in stream mode waits for a monitor that takes nothing before it overwrites records. */
+    static final long STREAM_WAIT_NANOS = 2000000000L;
 
     /**
      * Gives an ended thread's ring back: keeps a copy of its records (see
