@@ -27,8 +27,8 @@ type WrongMapError struct {
 
 func (e *WrongMapError) Error() string {
 	return fmt.Sprintf("%s was recorded from build %s, but %s is the map of build %s: its ids name other methods. "+
-		"Decode with the methodMapping.txt written with that build (`tracebeat instrument` prints build=%s next to its path), "+
-		"or pass --any-map to decode with this one anyway",
+		"Use the methodMapping.txt written with that build (`tracebeat instrument` prints build=%s next to its path), "+
+		"or pass --any-map to use this one anyway",
 		e.Source, strings.Join(e.Builds, " and "), e.Map.Path, e.Map.ID, e.Builds[0])
 }
 

@@ -66,8 +66,8 @@ type SlowestCalls struct {
 	floorEff uint64
 	floorSeq int64
 	floorSet bool
-	roots     []*callNode   // closed top-level calls still in the running
-	topLevel  int64         // top-level calls in the forest so far
+	roots    []*callNode // closed top-level calls still in the running
+	topLevel int64       // top-level calls in the forest so far
 }
 
 // NewSlowestCalls keeps the `top` slowest top-level calls, each trimmed to

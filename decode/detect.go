@@ -91,7 +91,7 @@ func DetectKind(head []byte) (InputKind, error) {
 		case numberPattern.MatchString(line):
 			kind, pattern = KindBufferText, numberPattern
 		default:
-			return "", notATrace("line %d %q is none of the formats; use --input-kind (one of %s) if it is one", i+1, shorten(line, 60), kindList())
+			return "", notATraceHint(fmt.Sprintf("use --input-kind (one of %s) if it is one", kindList()), "line %d %q is none of the formats", i+1, shorten(line, 60))
 		}
 		// One line that looks right is not enough: most lines of the
 		// sample must. (A few bad ones are reported by the reader, with
@@ -106,7 +106,7 @@ func DetectKind(head []byte) (InputKind, error) {
 			}
 		}
 		if good*2 < all {
-			return "", notATrace("only %d of %d lines read as %s lines; use --input-kind if it is one", good, all, kind)
+			return "", notATraceHint("use --input-kind if it is one", "only %d of %d lines read as %s lines", good, all, kind)
 		}
 		return kind, nil
 	}
@@ -115,7 +115,26 @@ func DetectKind(head []byte) (InputKind, error) {
 
 // notATrace is the error of an input in none of the formats.
 func notATrace(format string, args ...any) error {
-	return fmt.Errorf("not a recognised trace (%s)", fmt.Sprintf(format, args...))
+	return &NotATraceError{Why: fmt.Sprintf(format, args...)}
+}
+
+func notATraceHint(hint, format string, args ...any) error {
+	return &NotATraceError{Why: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// NotATraceError says that an input is in none of the formats: why, and
+// what decode's --input-kind could do about it (a command without that
+// flag leaves the hint out).
+type NotATraceError struct {
+	Why  string
+	Hint string
+}
+
+func (e *NotATraceError) Error() string {
+	if e.Hint != "" {
+		return fmt.Sprintf("not a recognised trace (%s; %s)", e.Why, e.Hint)
+	}
+	return fmt.Sprintf("not a recognised trace (%s)", e.Why)
 }
 
 // bufferEvidence tells why head is not a buffer of records, or "" when

@@ -6,6 +6,8 @@ package diff
 
 import (
 	"cmp"
+	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,6 +24,26 @@ const (
 	Gone      = "gone" // only BASE calls it
 )
 
+// Why a method that both builds call is the same.
+const (
+	WithinThreshold = "threshold" // moved by no more than the thresholds
+	WithinClock     = "clock"     // by no more than the clock's resolution may account for
+	WithinNoise     = "noise"     // not more than the runs' spread can make (statistics)
+	TooFewRuns      = "runs"      // a side has too few runs to tell
+)
+
+// MinRuns is the least number of runs a side needs for a verdict from
+// statistics. Two are too few: on a loaded machine a method's time in a
+// JVM run can take one of two levels (what the JIT made of it, a pause
+// that hit it), and two runs of one side at the same level look like a
+// change of build (docs/diff.md: with two runs a side allowed, one of
+// the 100 splits of jsoup's runs on a loaded machine failed the gate; none
+// of the 40 with three a side or more).
+const MinRuns = 3
+
+// DefaultRisk is the comparison's risk of a false verdict unless told.
+const DefaultRisk = 0.01
+
 // Options set the verdicts.
 type Options struct {
 	// Threshold is the change, in percent of BASE's time, that a method's
@@ -32,8 +54,20 @@ type Options struct {
 	MinMs float64
 	// ByTotal decides by total (inclusive) time instead of self time.
 	ByTotal bool
-	// Only, when set, compares the methods whose names it matches alone.
+	// Only, when set, gives verdicts to the methods whose names it matches
+	// alone (the noise is learnt from all of them).
 	Only *regexp.Regexp
+	// Risk is the chance, for the whole comparison, that a method is
+	// called regressed or improved when the builds are the same (default
+	// DefaultRisk).
+	Risk float64
+	// Strict decides with fewer than MinRuns runs a side, by the
+	// thresholds and the clock alone.
+	Strict bool
+
+	// unguarded leaves sizeNoise's guard out: the tests' measure of what
+	// it prevents.
+	unguarded bool
 }
 
 // Side is one build: its runs' profiles.
@@ -45,8 +79,13 @@ type Side struct {
 // Method is one method compared: medians over each side's runs, with the
 // least and the most of any run, times in milliseconds.
 type Method struct {
-	Name   string `json:"name"`
-	Status string `json:"status"`
+	Name string `json:"name"`
+	// BaseName is BASE's name of a method whose descriptor changed (the
+	// same class and method name, the only one of each build).
+	BaseName string `json:"base_name,omitempty"`
+	Status   string `json:"status"`
+	// Reason says why a method both builds call is the same.
+	Reason string `json:"reason,omitempty"`
 
 	CallsBase int64 `json:"calls_base"`
 	CallsNew  int64 `json:"calls_new"`
@@ -68,15 +107,25 @@ type Method struct {
 	// DeltaPercent is the deciding time's change in percent of BASE's (0
 	// when BASE's is 0).
 	DeltaPercent float64 `json:"delta_percent"`
+	// ClockMs is how far the clock's resolution may move the deciding
+	// time: the records' typical lateness times the records involved.
+	ClockMs float64 `json:"clock_ms"`
+	// Q is the method's p-value adjusted for all the methods compared
+	// (with statistics only).
+	Q *float64 `json:"q,omitempty"`
 }
 
 // Result is a comparison.
 type Result struct {
 	Base, New SideInfo
 	Options   Options
-	Methods   []Method // the largest change of the deciding time first
+	Methods   []Method // the regressed first, then the other changes, the largest first
 	Counts    map[string]int
 	Notes     []string
+	// Compared is how many methods both builds call.
+	Compared int
+	// Statistics: both sides had MinRuns runs or more.
+	Statistics bool
 }
 
 // SideInfo describes a side.
@@ -85,6 +134,15 @@ type SideInfo struct {
 	Runs   []string `json:"runs"`
 	Calls  int64    `json:"calls"` // median over the runs
 	Builds []string `json:"builds,omitempty"`
+	// TotalMs is each run's time in traced code (its threads' top calls).
+	TotalMs []float64 `json:"total_ms"`
+	// Spread is how far the runs' TotalMs are apart, in percent of the
+	// least.
+	Spread float64 `json:"spread_percent"`
+	// ResolutionMs is the most a record's time was late in any run;
+	// TypicalMs the records' typical lateness (the larger of the runs').
+	ResolutionMs float64 `json:"resolution_ms"`
+	TypicalMs    float64 `json:"typical_resolution_ms"`
 }
 
 // Regressed reports whether a method regressed: the gate fails.
@@ -98,32 +156,100 @@ func Compare(base, next Side, opt Options) *Result {
 	if opt.MinMs == 0 {
 		opt.MinMs = 1
 	}
+	if opt.Risk == 0 {
+		opt.Risk = DefaultRisk
+	}
 	res := &Result{Base: info(base), New: info(next), Options: opt, Counts: map[string]int{}}
-	names := map[string]bool{}
-	unknown := [2]int{}
+	var names [2]map[string]bool
 	for i, side := range []Side{base, next} {
+		names[i] = map[string]bool{}
+		unknown := false
 		for _, p := range side.Runs {
 			for name := range p.Methods {
-				if strings.HasPrefix(name, "<unknown id ") {
-					unknown[i]++ // an id's number means nothing across builds
-					continue
-				}
-				if opt.Only == nil || opt.Only.MatchString(name) {
-					names[name] = true
+				switch {
+				case strings.HasPrefix(name, "<unknown id "):
+					unknown = true // an id's number means nothing across builds
+				default:
+					names[i][name] = true
 				}
 			}
 		}
-	}
-	for i, n := range unknown {
-		if n > 0 {
-			label := []string{base.Label, next.Label}[i]
-			res.Notes = append(res.Notes, label+": ids not in its map are left out of the comparison (the map of another build?)")
+		if unknown {
+			res.Notes = append(res.Notes, side.Label+": ids not in its map are left out of the comparison (the map of another build?)")
 		}
 	}
-	for name := range names {
-		m := compareMethod(name, base.Runs, next.Runs, opt)
+	pairs := signaturePairs(names[0], names[1])
+	paired := map[string]bool{}
+	for _, b := range pairs {
+		paired[b] = true
+	}
+	var both []Method
+	var samples []sample
+	var runMs [][2][]float64
+	for _, name := range slices.Sorted(maps.Keys(names[1])) {
+		baseName, isPair := pairs[name]
+		switch {
+		case names[0][name]:
+			baseName = name
+		case !isPair:
+			res.add(Method{Name: name, Status: New}, base.Runs, next.Runs, opt)
+			continue
+		}
+		m, s, r := measure(baseName, name, base.Runs, next.Runs, opt)
+		if isPair {
+			m.BaseName = baseName
+		}
+		both = append(both, m)
+		samples = append(samples, s)
+		runMs = append(runMs, r)
+	}
+	for name := range names[0] {
+		if !names[1][name] && !paired[name] {
+			res.add(Method{Name: name, Status: Gone}, base.Runs, next.Runs, opt)
+		}
+	}
+	res.Compared = len(both)
+	res.Statistics = len(base.Runs) >= MinRuns && len(next.Runs) >= MinRuns
+	var guard []noise
+	if res.Statistics && len(both) > 0 {
+		if !opt.unguarded {
+			guard = sizeNoise(both, samples, runMs, opt)
+		}
+		normalizeRuns(samples)
+		vars := make([]float64, len(samples))
+		df := 0
+		for i, smp := range samples {
+			vars[i], df = smp.pooled()
+		}
+		pr := fitPrior(vars, df)
+		ps := make([]float64, len(samples))
+		for i, smp := range samples {
+			t, d := moderatedT(smp, pr)
+			ps[i] = twoSidedP(t, d)
+		}
+		for i, q := range benjaminiHochberg(ps) {
+			q = round4(q)
+			both[i].Q = &q
+		}
+	}
+	for i, m := range both {
+		var n noise
+		if guard != nil {
+			n = guard[i]
+		}
+		m.Status, m.Reason = verdict(m, opt, res.Statistics, n)
 		res.Methods = append(res.Methods, m)
+	}
+	if opt.Only != nil {
+		// The statistics and the guard learnt from every method; the
+		// verdicts shown and gated on are the chosen ones'.
+		res.Methods = slices.DeleteFunc(res.Methods, func(m Method) bool { return !opt.Only.MatchString(m.Name) })
+	}
+	for _, m := range res.Methods {
 		res.Counts[m.Status]++
+	}
+	if !res.Statistics && !opt.Strict {
+		res.Notes = append(res.Notes, tooFewNote(min(len(base.Runs), len(next.Runs))))
 	}
 	slices.SortFunc(res.Methods, func(a, b Method) int {
 		if c := cmp.Compare(order(a), order(b)); c != 0 {
@@ -135,6 +261,84 @@ func Compare(base, next Side, opt Options) *Result {
 		return strings.Compare(a.Name, b.Name)
 	})
 	return res
+}
+
+// tooFewNote says why no method got a verdict.
+func tooFewNote(runs int) string {
+	what := "a side with a single run shows no noise"
+	if runs > 1 {
+		what = fmt.Sprintf("a side with %d runs shows too little of its noise (%d a side at least)", runs, MinRuns)
+	}
+	return what + ": no method is called regressed or improved (tracebeat record -n 5 makes repetitions; --strict decides by the thresholds alone)"
+}
+
+// add puts a method found in one build only in the result.
+func (r *Result) add(m Method, base, next []*profile.Profile, opt Options) {
+	full, _, _ := measure(m.Name, m.Name, base, next, opt)
+	full.Status = m.Status
+	full.ClockMs = 0
+	r.Methods = append(r.Methods, full)
+}
+
+// verdict decides a method both builds call: regressed or improved when
+// its median moved by more than the thresholds, more than the clock may
+// account for, and (with MinRuns runs a side or more) more than the runs'
+// noise makes: significant at the comparison's risk (its q), and a move
+// larger than n (sizeNoise: what nine methods in ten of its size do
+// between runs of one build).
+func verdict(m Method, opt Options, stats bool, n noise) (status, reason string) {
+	baseT, newT := deciders(m, opt)
+	d := newT - baseT
+	switch {
+	case !changed(d, baseT, opt) && !changed(-d, baseT, opt):
+		return Same, WithinThreshold
+	case abs(d) <= m.ClockMs:
+		return Same, WithinClock
+	case !stats && !opt.Strict:
+		return Same, TooFewRuns
+	case stats && (m.Q == nil || *m.Q > opt.Risk || n.hides(baseT, newT)):
+		return Same, WithinNoise
+	case d > 0:
+		return Regressed, ""
+	}
+	return Improved, ""
+}
+
+// deciders are the medians the verdict is made on.
+func deciders(m Method, opt Options) (base, next float64) {
+	if opt.ByTotal {
+		return m.TotalMsBase, m.TotalMsNew
+	}
+	return m.SelfMsBase, m.SelfMsNew
+}
+
+// signaturePairs finds methods whose descriptor changed: a name in NEW
+// only and one in BASE only, the same class and method name, the only one
+// of each: NEW's name -> BASE's.
+func signaturePairs(base, next map[string]bool) map[string]string {
+	stem := func(name string) string {
+		if i := strings.IndexByte(name, '('); i > 0 {
+			return name[:i]
+		}
+		return ""
+	}
+	only := func(in, other map[string]bool) map[string][]string {
+		out := map[string][]string{}
+		for n := range in {
+			if !other[n] && stem(n) != "" {
+				out[stem(n)] = append(out[stem(n)], n)
+			}
+		}
+		return out
+	}
+	gone, fresh := only(base, next), only(next, base)
+	pairs := map[string]string{}
+	for s, ns := range fresh {
+		if g := gone[s]; len(ns) == 1 && len(g) == 1 {
+			pairs[ns[0]] = g[0]
+		}
+	}
+	return pairs
 }
 
 // order puts the regressed first, then the other changes, then the same.
@@ -172,54 +376,77 @@ func info(s Side) SideInfo {
 				in.Builds = append(in.Builds, b)
 			}
 		}
+		var total int64
+		if p.Tree != nil {
+			for _, c := range p.Tree.Children {
+				total += c.Stat.Total
+			}
+		}
+		in.TotalMs = append(in.TotalMs, ms(total))
+		in.ResolutionMs = max(in.ResolutionMs, float64(p.Resolution)/1e6)
+		in.TypicalMs = max(in.TypicalMs, float64(typical(p))/1e6)
 	}
 	slices.Sort(in.Builds)
 	in.Calls = int64(median(calls))
+	if len(in.TotalMs) > 1 && slices.Min(in.TotalMs) > 0 {
+		in.Spread = round2((slices.Max(in.TotalMs) - slices.Min(in.TotalMs)) / slices.Min(in.TotalMs) * 100)
+	}
 	return in
 }
 
-func compareMethod(name string, base, next []*profile.Profile, opt Options) Method {
+// typical is a run's typical lateness of a record (its worst when the
+// recording does not say), in ns.
+func typical(p *profile.Profile) int64 {
+	if p.TypicalResolution > 0 {
+		return p.TypicalResolution
+	}
+	return p.Resolution
+}
+
+// measure compares one method, named baseName in BASE and name in NEW:
+// its medians, ranges and clock allowance, and its deciding times a run,
+// on the log scale for the statistics and in ms (BASE's, NEW's).
+func measure(baseName, name string, base, next []*profile.Profile, opt Options) (Method, sample, [2][]float64) {
 	m := Method{Name: name}
-	var baseCalls, nextCalls, baseSelf, nextSelf, baseTotal, nextTotal []float64
-	for _, p := range base {
-		s := p.Methods[name]
-		baseCalls, baseSelf, baseTotal = append(baseCalls, float64(s.Calls)), append(baseSelf, ms(s.Self)), append(baseTotal, ms(s.Total))
+	type runs struct{ calls, children, self, total []float64 }
+	collect := func(ps []*profile.Profile, name string) (r runs, clockMs float64) {
+		for _, p := range ps {
+			s := p.Methods[name]
+			r.calls = append(r.calls, float64(s.Calls))
+			r.children = append(r.children, float64(s.ChildCalls))
+			r.self = append(r.self, ms(s.Self))
+			r.total = append(r.total, ms(s.Total))
+			clockMs = max(clockMs, float64(typical(p))/1e6)
+		}
+		return r, clockMs
 	}
-	for _, p := range next {
-		s := p.Methods[name]
-		nextCalls, nextSelf, nextTotal = append(nextCalls, float64(s.Calls)), append(nextSelf, ms(s.Self)), append(nextTotal, ms(s.Total))
-	}
-	m.CallsBase, m.CallsNew = int64(median(baseCalls)), int64(median(nextCalls))
-	m.SelfMsBase, m.SelfMsNew = median(baseSelf), median(nextSelf)
-	m.TotalMsBase, m.TotalMsNew = median(baseTotal), median(nextTotal)
+	b, baseClock := collect(base, baseName)
+	n, newClock := collect(next, name)
+	m.CallsBase, m.CallsNew = int64(median(b.calls)), int64(median(n.calls))
+	m.SelfMsBase, m.SelfMsNew = median(b.self), median(n.self)
+	m.TotalMsBase, m.TotalMsNew = median(b.total), median(n.total)
 	m.SelfMsDelta, m.TotalMsDelta = round3(m.SelfMsNew-m.SelfMsBase), round3(m.TotalMsNew-m.TotalMsBase)
-	m.SelfMsBaseRange, m.SelfMsNewRange = spread(baseSelf), spread(nextSelf)
-	m.TotalMsBaseRange, m.TotalMsNewRange = spread(baseTotal), spread(nextTotal)
-	inBase, inNew := slices.Max(baseCalls) > 0, slices.Max(nextCalls) > 0
-	baseT, newT, baseR, newR := m.SelfMsBase, m.SelfMsNew, m.SelfMsBaseRange, m.SelfMsNewRange
-	if opt.ByTotal {
-		baseT, newT, baseR, newR = m.TotalMsBase, m.TotalMsNew, m.TotalMsBaseRange, m.TotalMsNewRange
+	m.SelfMsBaseRange, m.SelfMsNewRange = spread(b.self), spread(n.self)
+	m.TotalMsBaseRange, m.TotalMsNewRange = spread(b.total), spread(n.total)
+	// A call's time is the difference of two records' times, each late by
+	// up to the clock's bound: the interval is off by at most one bound. A
+	// self time takes its calls' intervals less those of the calls they
+	// made, so it may carry one bound for each of both.
+	records := func(r runs) float64 {
+		if opt.ByTotal {
+			return median(r.calls)
+		}
+		return median(r.calls) + median(r.children)
 	}
+	m.ClockMs = round3(max(baseClock*records(b), newClock*records(n)))
+	baseT, newT := deciders(m, opt)
 	if baseT > 0 {
 		m.DeltaPercent = round2((newT - baseT) / baseT * 100)
 	}
-	// With several runs a side, a change must also stand out of the noise:
-	// the runs' ranges apart, and the change larger than either range.
-	repeated := len(base) >= 2 && len(next) >= 2
-	noise := max(baseR[1]-baseR[0], newR[1]-newR[0])
-	switch {
-	case !inBase:
-		m.Status = New
-	case !inNew:
-		m.Status = Gone
-	case changed(newT-baseT, baseT, opt) && (!repeated || newR[0] > baseR[1] && newT-baseT > noise):
-		m.Status = Regressed
-	case changed(baseT-newT, baseT, opt) && (!repeated || newR[1] < baseR[0] && baseT-newT > noise):
-		m.Status = Improved
-	default:
-		m.Status = Same
+	if opt.ByTotal {
+		return m, sample{base: logTimes(b.total), next: logTimes(n.total)}, [2][]float64{b.total, n.total}
 	}
-	return m
+	return m, sample{base: logTimes(b.self), next: logTimes(n.self)}, [2][]float64{b.self, n.self}
 }
 
 // changed reports whether a growth of d ms over base ms passes both
@@ -230,8 +457,9 @@ func changed(d, base float64, opt Options) bool {
 
 func ms(ns int64) float64 { return round3(float64(ns) / 1e6) }
 
-func round3(x float64) float64 { return float64(int64(x*1000+copysign(0.5, x))) / 1000 }
 func round2(x float64) float64 { return float64(int64(x*100+copysign(0.5, x))) / 100 }
+func round3(x float64) float64 { return float64(int64(x*1000+copysign(0.5, x))) / 1000 }
+func round4(x float64) float64 { return float64(int64(x*10000+copysign(0.5, x))) / 10000 }
 
 func copysign(v, sign float64) float64 {
 	if sign < 0 {

@@ -10,12 +10,14 @@ import (
 )
 
 // WriteHTML writes the differential flame graph as decode's interactive
-// page (decode/htmlview): NEW's call paths, each coloured by the change
-// of its self time from BASE, searchable and zoomable, BASE's figures in
-// each frame's tooltip. Times are the means over each side's runs.
-func WriteHTML(w io.Writer, base, next Side, title string, notes []string) error {
+// page (decode/htmlview): NEW's call paths, each coloured by its method's
+// verdict in res (the table's), searchable and zoomable, BASE's figures in
+// each frame's tooltip; times are the medians over each side's runs, as
+// the table's are. The page has a legend and lists the gone methods.
+func WriteHTML(w io.Writer, res *Result, base, next Side, title string, notes []string) error {
 	root := mergeTrees(base, next)
-	meta := htmlview.Meta{Title: title, Notes: notes, Diff: true}
+	meta := htmlview.Meta{Title: title, Notes: notes, Diff: true, Gone: res.goneLines(50)}
+	v := verdictsOf(res)
 	index := map[string]int{}
 	name := func(s string) int64 {
 		i, ok := index[s]
@@ -23,6 +25,13 @@ func WriteHTML(w io.Writer, base, next Side, title string, notes []string) error
 			i = len(meta.Names)
 			index[s] = i
 			meta.Names = append(meta.Names, s)
+			m, ok := v[s]
+			status := ""
+			if ok {
+				status = m.Status
+			}
+			meta.Status = append(meta.Status, status)
+			meta.Change = append(meta.Change, m.DeltaPercent)
 		}
 		return int64(i)
 	}
@@ -37,7 +46,7 @@ func WriteHTML(w io.Writer, base, next Side, title string, notes []string) error
 		for _, k := range keys {
 			c := n.children[k]
 			if c.newTotal <= 0 {
-				continue // a path only BASE took: NEW's graph has no place for it
+				continue // a path only BASE took: NEW's graph has no place for it (the gone list has the methods)
 			}
 			count++
 			me := count

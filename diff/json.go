@@ -22,12 +22,21 @@ type jsonVerdicts struct {
 	MinMs        float64 `json:"min_ms"`
 	Only         string  `json:"only,omitempty"`
 	Regressed    bool    `json:"regressed"`
+	// Statistics: both sides had several runs, and a verdict needed the
+	// change to stand out of their noise at risk_percent for all the
+	// compared methods together (a moderated t-test on log times, the
+	// p-values adjusted by Benjamini-Hochberg: each method's "q").
+	Statistics  bool    `json:"statistics"`
+	Strict      bool    `json:"strict,omitempty"`
+	Compared    int     `json:"compared"`
+	RiskPercent float64 `json:"risk_percent"`
 }
 
 // WriteJSON writes the comparison as one JSON document.
 func (r *Result) WriteJSON(w io.Writer) error {
 	doc := jsonDoc{Base: r.Base, New: r.New, Counts: r.Counts, Methods: r.Methods, Notes: r.Notes,
-		Verdicts: jsonVerdicts{By: "self", ThresholdPct: r.Options.Threshold, MinMs: r.Options.MinMs, Regressed: r.Regressed()}}
+		Verdicts: jsonVerdicts{By: "self", ThresholdPct: r.Options.Threshold, MinMs: r.Options.MinMs, Regressed: r.Regressed(),
+			Statistics: r.Statistics, Strict: r.Options.Strict, Compared: r.Compared, RiskPercent: r.Options.Risk * 100}}
 	if r.Options.ByTotal {
 		doc.Verdicts.By = "total"
 	}

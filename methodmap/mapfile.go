@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
 )
@@ -135,6 +136,12 @@ func parseMapLine(line string) (Entry, error) {
 	idText, rest, ok1 := strings.Cut(line, ",")
 	accText, member, ok2 := strings.Cut(rest, ",")
 	if !ok1 || !ok2 {
+		if !utf8.ValidString(line) || strings.ContainsRune(line, 0) {
+			return Entry{}, fmt.Errorf("not text (a trace, a jar? a methodMapping.txt holds <id>,<access>,<class> <method> <descriptor> lines)")
+		}
+		if len(line) > 80 {
+			line = line[:77] + "..."
+		}
 		return Entry{}, fmt.Errorf("want <id>,<access>,<class> <method> <descriptor>, got %q", line)
 	}
 	id, err := parseDecimal(idText, "id", 1<<31-1)

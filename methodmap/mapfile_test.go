@@ -250,3 +250,17 @@ func TestWriteMapFileRefusesInvalidMaps(t *testing.T) {
 		t.Errorf("left behind: %v", entries)
 	}
 }
+
+// TestMapOfBinary: a file that is no text (a trace given as the map) is
+// said to be no text, not quoted byte for byte.
+func TestMapOfBinary(t *testing.T) {
+	_, err := ParseMap(strings.NewReader("TBREC\x00\x00\x04\x01\xa2!nN*\n"), "app.trace")
+	want := "app.trace: line 1: not text (a trace, a jar? a methodMapping.txt holds <id>,<access>,<class> <method> <descriptor> lines)"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	_, err = ParseMap(strings.NewReader(strings.Repeat("x", 200)+"\n"), "m.txt")
+	if err == nil || !strings.Contains(err.Error(), `got "`+strings.Repeat("x", 77)+`..."`) {
+		t.Errorf("a long line is cut in the message: %v", err)
+	}
+}

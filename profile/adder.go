@@ -61,6 +61,7 @@ type open struct {
 	method   int32
 	node     int32
 	children int64
+	kids     int64 // the calls it made
 }
 
 // thread pairs one thread's records with a decode.Pairer and keeps, beside
@@ -121,9 +122,11 @@ func (t *thread) closed(f decode.Frame) error {
 	self := max(dur-o.children, 0)
 	if f.Depth > 0 {
 		t.stack[f.Depth-1].children = satAdd(t.stack[f.Depth-1].children, dur)
+		t.stack[f.Depth-1].kids++
 	}
 	m := &t.a.stats[o.method]
 	m.stat.Calls++
+	m.stat.ChildCalls += o.kids
 	m.stat.Self = satAdd(m.stat.Self, self)
 	m.onStack--
 	if m.onStack == 0 {
@@ -131,6 +134,7 @@ func (t *thread) closed(f decode.Frame) error {
 	}
 	n := &t.a.nodes[o.node].stat
 	n.Calls++
+	n.ChildCalls += o.kids
 	n.Self = satAdd(n.Self, self)
 	n.Total = satAdd(n.Total, dur)
 	return nil
@@ -153,6 +157,7 @@ func (a *adder) profile(source string, name func(id int) string) *Profile {
 		names[i] = name(m.id)
 		s := p.Methods[names[i]] // two ids of one name (a map that repeats a method) add up
 		s.Calls += m.stat.Calls
+		s.ChildCalls += m.stat.ChildCalls
 		s.Self = satAdd(s.Self, m.stat.Self)
 		s.Total = satAdd(s.Total, m.stat.Total)
 		p.Methods[names[i]] = s
@@ -164,6 +169,7 @@ func (a *adder) profile(source string, name func(id int) string) *Profile {
 		n := a.nodes[i]
 		node := nodes[n.parent].Child(names[n.method], true)
 		node.Stat.Calls += n.stat.Calls
+		node.Stat.ChildCalls += n.stat.ChildCalls
 		node.Stat.Self = satAdd(node.Stat.Self, n.stat.Self)
 		node.Stat.Total = satAdd(node.Stat.Total, n.stat.Total)
 		nodes[i] = node

@@ -21,6 +21,10 @@ type Stat struct {
 	// calls itself (a recursive call inside another of the same method
 	// adds nothing more).
 	Total int64
+	// ChildCalls are the calls its calls made (directly): with Calls,
+	// the records whose times its self time is made of, each of which a
+	// coarse clock may have placed early (diff's allowance for the clock).
+	ChildCalls int64
 }
 
 // Profile is one trace added up.
@@ -37,9 +41,12 @@ type Profile struct {
 	// Builds are a recording's build identities (decode.Recording.Builds).
 	Builds []string
 	// Resolution is how late a time may be, in nanoseconds (decode's
-	// RecordingClock.Resolution; a Matrix buffer's millisecond).
-	Resolution int64
-	Notes      []string
+	// RecordingClock.Resolution; a Matrix buffer's millisecond), and
+	// TypicalResolution the records' mean bound (RecordingClock's
+	// TypicalResolution; the same for a buffer).
+	Resolution        int64
+	TypicalResolution int64
+	Notes             []string
 	// Missing says what the trace lost (records a full ring overwrote, a
 	// cut, a stream's dropped chunks), one line each; every output says it.
 	Missing []string

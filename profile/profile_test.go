@@ -57,19 +57,21 @@ func TestSelfTotalAndPaths(t *testing.T) {
 	)
 	p, err := Read(path, names(t), decode.MapBuild{})
 	require.NoError(t, err)
-	msStat := func(calls, self, total int64) Stat { return Stat{Calls: calls, Self: self * 1e6, Total: total * 1e6} }
+	msStat := func(calls, self, total, kids int64) Stat {
+		return Stat{Calls: calls, Self: self * 1e6, Total: total * 1e6, ChildCalls: kids}
+	}
 	require.Equal(t, map[string]Stat{
-		"app.Main.main([Ljava.lang.String;)V": msStat(1, 3, 12),
-		"app.Main.a()V":                       msStat(3, 6, 9),
-		"app.Main.b()V":                       msStat(1, 3, 3),
+		"app.Main.main([Ljava.lang.String;)V": msStat(1, 3, 12, 2),
+		"app.Main.a()V":                       msStat(3, 6, 9, 2), // b, and a recursive a
+		"app.Main.b()V":                       msStat(1, 3, 3, 0),
 	}, p.Methods)
 	require.Equal(t, int64(5), p.Calls)
 	main := p.Tree.Child("app.Main.main([Ljava.lang.String;)V", false)
 	require.NotNil(t, main)
 	a := main.Child("app.Main.a()V", false)
-	require.Equal(t, msStat(2, 4, 9), a.Stat)
-	require.Equal(t, msStat(1, 3, 3), a.Child("app.Main.b()V", false).Stat)
-	require.Equal(t, msStat(1, 2, 2), a.Child("app.Main.a()V", false).Stat)
+	require.Equal(t, msStat(2, 4, 9, 2), a.Stat)
+	require.Equal(t, msStat(1, 3, 3, 0), a.Child("app.Main.b()V", false).Stat)
+	require.Equal(t, msStat(1, 2, 2, 0), a.Child("app.Main.a()V", false).Stat)
 	require.Equal(t, int64(12e6), p.Tree.Stat.Total)
 }
 
@@ -86,7 +88,7 @@ func TestPartialCallsAreLeftOut(t *testing.T) {
 	p, err := Read(path, names(t), decode.MapBuild{})
 	require.NoError(t, err)
 	require.Equal(t, int64(1), p.Partial)
-	require.Equal(t, Stat{Calls: 1, Self: 1e6, Total: 5e6}, p.Methods["app.Main.a()V"])
+	require.Equal(t, Stat{Calls: 1, Self: 1e6, Total: 5e6, ChildCalls: 1}, p.Methods["app.Main.a()V"])
 	require.Equal(t, Stat{Calls: 1, Self: 4e6, Total: 4e6}, p.Methods["app.Main.b()V"])
 }
 

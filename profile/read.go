@@ -29,6 +29,10 @@ func Read(path string, names *decode.MethodNames, m decode.MapBuild) (*Profile, 
 	}
 	kind, err := decode.DetectKind(head)
 	if err != nil {
+		var nt *decode.NotATraceError
+		if errors.As(err, &nt) { // no --input-kind here: a trace is a recording or a buffer
+			return nil, fmt.Errorf("%s: not a recognised trace (%s): a recording of tracebeat's runtime or an AppMethodBeat buffer is", path, nt.Why)
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	switch kind {
@@ -108,6 +112,7 @@ func readRecording(r *bufio.Reader, ra io.ReaderAt, size int64, path string, nam
 	})
 	p.Builds = rec.Builds
 	p.Resolution = int64(rec.Clock.Resolution())
+	p.TypicalResolution = int64(rec.Clock.TypicalResolution())
 	if note != "" {
 		p.Notes = append(p.Notes, note)
 	}
@@ -149,5 +154,6 @@ func readBuffer(rr decode.RecordReader, path string, names *decode.MethodNames) 
 	}
 	p := a.profile(path, names.Name)
 	p.Resolution = 1e6
+	p.TypicalResolution = 1e6
 	return p, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/tracebeat/tracebeat/decode"
 	"github.com/tracebeat/tracebeat/diff"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
+	"github.com/tracebeat/tracebeat/internal/english"
 	"github.com/tracebeat/tracebeat/methodmap"
 	"github.com/tracebeat/tracebeat/profile"
 )
@@ -30,21 +31,29 @@ const diffUsage = `usage: tracebeat diff --base-map BASE-MAP --map NEW-MAP [flag
 
 Compares what two builds recorded, method by method, and fails when a
 method got slower. BASE and NEW are each a trace, or a folder of traces of
-one build (repeated runs: each method's median over them is compared, and
-the spread of the runs is shown). A trace is a recording of tracebeat's
-runtime or an AppMethodBeat buffer (binary or text). Methods are matched
-by name through each build's map, never by id: the ids of two builds
-differ once a method was added or removed.
+one build (repeated runs: tracebeat record -n 5 makes them; each method's
+median over them is compared, and the spread of the runs is shown). A
+trace is a recording of tracebeat's runtime or an AppMethodBeat buffer
+(binary or text). Methods are matched by name through each build's map,
+never by id: the ids of two builds differ once a method was added or
+removed; a method whose descriptor changed (the one of its class and name
+in each build) is compared with its old self.
 
 For each method: calls, self time (in its own code) and total time (with
 its callees). A method is
-  regressed  when its self time grew by more than --threshold percent and
-             by more than --min-ms (and, with several runs on each side,
-             every NEW run took longer than every BASE run, by more than
-             either side's runs are apart);
+  regressed  when its median self time grew by more than --threshold
+             percent and --min-ms, by more than the recordings' clock may
+             account for (its bound on a time, times the records the self
+             time is made of), and by more than the runs' noise makes: a
+             moderated t-test on the runs' log times, each run's overall
+             speed taken out, the p-values of all the methods adjusted
+             together so that the chance of any false verdict is at most
+             --risk percent;
   improved   the same, shrunk;
-  new, gone  when only one build calls it;
-  same       otherwise.
+  same       otherwise, with why when its median moved: (clock), (noise),
+             or (runs): a side with a single run shows no noise, and gives
+             no verdict unless --strict;
+  new, gone  when only one build calls it.
 Total time is shown but decides nothing unless --by total: a caller of a
 slower method is slower in total, not in itself.
 
@@ -53,9 +62,9 @@ Exit status: 0 nothing regressed, 1 a method regressed (listed first),
 build).
 
 Examples:
-  tracebeat diff --base-map main/methodMapping.txt --map pr/methodMapping.txt main.trace pr.trace
+  tracebeat diff --base-map main/methodMapping.txt --map pr/methodMapping.txt main-runs/ pr-runs/
   tracebeat diff --base-map a/methodMapping.txt --map b/methodMapping.txt --format json -o diff.json runs-a/ runs-b/
-  tracebeat diff --base-map a.txt --map b.txt --only 'com\.app\.Checkout\.' --png diff.png a.trace b.trace
+  tracebeat diff --base-map a.txt --map b.txt --only 'com\.app\.Checkout\.' --png diff.png runs-a/ runs-b/
 
 Flags:
 `
@@ -76,6 +85,8 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	output := fs.StringP("output", "o", "", "write the output to this file instead of standard output")
 	pngPath := fs.String("png", "", "also draw a differential flame graph to this PNG file")
 	anyMap := fs.Bool("any-map", false, "compare recordings with a map although they name another build")
+	risk := fs.Float64("risk", diff.DefaultRisk*100, "percent: the chance the comparison may take of any false verdict, over all the methods compared")
+	strict := fs.Bool("strict", false, "give verdicts with fewer than 3 runs on a side (by the thresholds and the clock alone: so few runs show too little noise)")
 	help := fs.BoolP("help", "h", false, "show this help")
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "tracebeat diff: "+format+"\nRun 'tracebeat diff --help' for usage.\n", a...)
@@ -96,7 +107,10 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if *baseMap == "" || *newMap == "" {
 		return usageErr("--base-map and --map are needed: methods are matched by name across builds")
 	}
-	opt := diff.Options{Threshold: *threshold, MinMs: *minMs}
+	if *risk <= 0 || *risk >= 50 {
+		return usageErr("--risk must be above 0 and below 50 (percent)")
+	}
+	opt := diff.Options{Threshold: *threshold, MinMs: *minMs, Risk: *risk / 100, Strict: *strict}
 	switch *by {
 	case "self":
 	case "total":
@@ -145,14 +159,14 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	case "json":
 		write = res.WriteJSON
 	case "html":
-		title := fmt.Sprintf("tracebeat diff: %s -> %s", filepath.Base(base.Label), filepath.Base(next.Label))
+		title := diffTitle(res)
 		var notes []string
 		for _, m := range res.Methods {
 			if m.Status == diff.Regressed {
 				notes = append(notes, fmt.Sprintf("regressed: %s, self %.3f -> %.3f ms", m.Name, m.SelfMsBase, m.SelfMsNew))
 			}
 		}
-		write = func(w io.Writer) error { return diff.WriteHTML(w, base, next, title, notes) }
+		write = func(w io.Writer) error { return diff.WriteHTML(w, res, base, next, title, notes) }
 	}
 	if *output != "" {
 		err = atomicfile.Write(*output, 0o644, write)
@@ -163,8 +177,8 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	if *pngPath != "" {
-		title := fmt.Sprintf("tracebeat diff: %s -> %s", filepath.Base(base.Label), filepath.Base(next.Label))
-		if err := atomicfile.Write(*pngPath, 0o644, func(w io.Writer) error { return diff.WriteFlamePNG(w, base, next, title) }); err != nil {
+		title := diffTitle(res)
+		if err := atomicfile.Write(*pngPath, 0o644, func(w io.Writer) error { return diff.WriteFlamePNG(w, res, base, next, title) }); err != nil {
 			return fail(err)
 		}
 	}
@@ -172,6 +186,23 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// diffTitle names the two sides by path, build and runs.
+func diffTitle(res *diff.Result) string {
+	side := func(in diff.SideInfo) string {
+		s := in.Label
+		if len(in.Builds) > 0 {
+			s += " (build " + strings.Join(in.Builds, " ")
+		} else {
+			s += " ("
+		}
+		if len(in.Builds) > 0 {
+			s += ", "
+		}
+		return s + english.Count(len(in.Runs), "run") + ")"
+	}
+	return "tracebeat diff: " + side(res.Base) + " -> " + side(res.New)
 }
 
 // readSide reads a build's traces: the file at path, or every file of the
@@ -203,7 +234,39 @@ func readSide(path, mapPath string, anyMap bool) (diff.Side, error) {
 		})
 	}
 	wg.Wait()
-	return side, errors.Join(errs...)
+	return side, sideError(path, errs)
+}
+
+// sideError joins the runs' errors; runs refused for one map of another
+// build are said once for the folder, not once a file.
+func sideError(path string, errs []error) error {
+	var wrong []*decode.WrongMapError
+	var others []error
+	for _, err := range errs {
+		var w *decode.WrongMapError
+		switch {
+		case err == nil:
+		case errors.As(err, &w):
+			wrong = append(wrong, w)
+		default:
+			others = append(others, err)
+		}
+	}
+	if len(wrong) > 1 {
+		first := *wrong[0]
+		first.Source = fmt.Sprintf("%s (%s of it)", path, english.Count(len(wrong), "run"))
+		same := true
+		for _, w := range wrong[1:] {
+			same = same && slices.Equal(w.Builds, first.Builds)
+		}
+		if same {
+			return errors.Join(append([]error{&first}, others...)...)
+		}
+	}
+	for _, w := range wrong {
+		others = append(others, w)
+	}
+	return errors.Join(others...)
 }
 
 // traceFiles lists path, or the files of the folder at path (sorted, dot
@@ -222,8 +285,12 @@ func traceFiles(path string) ([]string, error) {
 	}
 	var files []string
 	for _, e := range entries {
-		if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
-			files = append(files, filepath.Join(path, e.Name()))
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		f := filepath.Join(path, e.Name())
+		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() { // a link is followed to what it names
+			files = append(files, f)
 		}
 	}
 	if len(files) == 0 {

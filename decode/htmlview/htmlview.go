@@ -40,6 +40,12 @@ type Meta struct {
 	// NEW's total, self (ns) and calls, BASE's total, self and calls.
 	Tree []int64 `json:"tree,omitempty"`
 	Diff bool    `json:"diff"`
+	// A diff's verdict of each name (Status: regressed, improved, same,
+	// new; "" for none) and the change of its deciding time in percent,
+	// the colours of its frames; Gone lists the methods only BASE called.
+	Status []string  `json:"status,omitempty"`
+	Change []float64 `json:"change,omitempty"`
+	Gone   []string  `json:"gone,omitempty"`
 }
 
 // Thread is a thread's slices: the script blocks (id "tbN") that hold them

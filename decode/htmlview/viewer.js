@@ -91,13 +91,15 @@ var rects = [];
 function ms(ns) { return ns >= 1e6 ? (ns / 1e6).toFixed(3) + ' ms' : (ns / 1e3).toFixed(3) + ' µs'; }
 function hue(s) { var h = 0; for (var i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; return h; }
 function baseColor(name) { var h = hue(name); return 'hsl(' + (20 + (Math.abs(h) % 40)) + ',' + (70 + Math.abs(h >> 8) % 25) + '%,' + (58 + Math.abs(h >> 16) % 14) + '%)'; }
-function diffColor(n) {
-  if (!n.base || n.base.total === 0) return 'rgb(240,210,60)';
-  var d = n.self - n.base.self, ref = Math.max(n.self, n.base.self);
-  if (ref <= 0 || Math.abs(d) < ref * 0.02) return 'rgb(215,215,210)';
-  var k = Math.min(Math.abs(d) / ref, 1), l = Math.round(235 - 175 * k);
-  return d > 0 ? 'rgb(235,' + l + ',' + l + ')' : 'rgb(' + l + ',' + l + ',235)';
+// A diff's frame takes its method's verdict, the table's: red regressed,
+// blue improved (the deeper, the larger the change), yellow new, grey the same.
+function verdictColor(status, change) {
+  if (status === 'new') return 'rgb(240,210,60)';
+  if (status !== 'regressed' && status !== 'improved') return 'rgb(215,215,210)';
+  var l = Math.round(200 - 140 * Math.min(Math.abs(change) / 100, 1));
+  return status === 'regressed' ? 'rgb(235,' + l + ',' + l + ')' : 'rgb(' + l + ',' + l + ',235)';
 }
+function diffColor(n) { return verdictColor(meta.status[n.name], meta.change[n.name]); }
 function matches(n) { return state.search && state.search.test(names[n.name]); }
 function size(h) {
   var w = document.documentElement.clientWidth;
@@ -212,7 +214,8 @@ canvas.addEventListener('mousemove', function (e) {
   if (q.node) {
     var n = q.node, root = state.focus || tree;
     t = names[n.name] + '\ncalls ' + n.calls + ', self ' + ms(n.self) + ', total ' + ms(n.total) + ' (' + (100 * n.total / (root.total || 1)).toFixed(2) + '%)';
-    if (n.base) t += '\nBASE: calls ' + n.base.calls + ', self ' + ms(n.base.self) + ', total ' + ms(n.base.total);
+    if (n.base) t += '\nBASE: calls ' + n.base.calls + ', self ' + ms(n.base.self) + ', total ' + ms(n.base.total) +
+      '\n' + (meta.status[n.name] || 'same') + (meta.change[n.name] ? ' (' + (meta.change[n.name] > 0 ? '+' : '') + meta.change[n.name].toFixed(1) + '%)' : '');
   } else {
     var s = q.slice;
     t = names[s.name] + '\n' + ms(s.dur) + ' from ' + ms(s.start) + (s.flags & 1 ? '\n(no exit recorded)' : '') + (s.flags & 2 ? '\n(started before the buffer)' : '');
@@ -266,7 +269,16 @@ addEventListener('keydown', function (e) {
   else if (e.key === '0' && document.activeElement !== search) reset();
 });
 addEventListener('resize', draw);
-if (meta.diff) { document.getElementById('timeBtn').style.display = 'none'; sel.style.display = 'none'; }
+if (meta.diff) {
+  document.getElementById('timeBtn').style.display = 'none'; sel.style.display = 'none';
+  var lg = document.getElementById('legend');
+  lg.textContent = 'width: NEW\u2019s total time (median); colour: the method\u2019s verdict, as in the table: ';
+  [['regressed', 'regressed', 100], ['improved', 'improved', -100], ['new', 'new', 0], ['same', 'the same', 0]].forEach(function (v) {
+    var b = document.createElement('span'); b.className = 'swatch'; b.style.background = verdictColor(v[0], v[2]);
+    lg.appendChild(b); lg.appendChild(document.createTextNode(v[1] + '  '));
+  });
+  (meta.gone || []).forEach(function (g) { var d = document.createElement('div'); d.textContent = g; lg.appendChild(d); });
+}
 var notes = document.getElementById('notes');
 (meta.clock ? [meta.clock] : []).concat(meta.notes).forEach(function (n) { var li = document.createElement('li'); li.textContent = n; notes.appendChild(li); });
 

@@ -37,6 +37,7 @@ const (
 	chunkDropped  = 'D'
 	chunkReport   = 'R'
 	chunkFooter   = 'F'
+	chunkClock    = 'C'
 )
 
 // Encodings of a block's tokens.
@@ -272,6 +273,8 @@ func chunkName(typ byte) string {
 		return "report"
 	case chunkFooter:
 		return "footer"
+	case chunkClock:
+		return "clock"
 	}
 	return fmt.Sprintf("type %q", typ)
 }
@@ -317,6 +320,15 @@ func (v *v4) take(rec *Recording, typ byte, p []byte, off int64, builds map[stri
 		rp.Entered, rp.End, rp.Threshold, rp.From, rp.To = r.u64(), r.u64(), r.u64(), r.u64(), r.u64()
 		if r.err == nil {
 			rec.Report = rp
+		}
+	case chunkClock:
+		bound, sum, n := r.u64(), r.u64(), r.u64()
+		if r.err == nil {
+			v.bound = max(v.bound, bound)
+			if n > 0 {
+				rec.Clock.Typical = sum / n // the last such chunk's: its figures add up from the start
+				rec.Clock.TypicalKnown = true
+			}
 		}
 	case chunkFooter:
 		end, bound := r.u64(), r.u64()

@@ -23,6 +23,26 @@ type RecordingClock struct {
 	// Adaptive (version 3 on): while the clock thread was late, threads
 	// read the clock for every record.
 	Adaptive bool
+	// Typical (version 4) is how late a record's time may have been on
+	// average over the records, where LongestGap is the worst: most
+	// records' bound is far below the worst, which one late tick of a busy
+	// machine sets for the whole recording (TypicalKnown: the recording
+	// said it).
+	Typical      uint64
+	TypicalKnown bool
+}
+
+// TypicalResolution is the mean of the records' bounds when the recording
+// says it, else Resolution: what an error added up over many records is
+// weighed against.
+func (c RecordingClock) TypicalResolution() uint64 {
+	if !c.Shared {
+		return 0
+	}
+	if c.TypicalKnown {
+		return min(c.Typical, c.LongestGap)
+	}
+	return c.Resolution()
 }
 
 // coarseNs is the resolution from which decode calls a recording's times
@@ -60,6 +80,9 @@ func (c RecordingClock) String() string {
 	if c.Adaptive {
 		line = fmt.Sprintf("clock: shared, read after each %s tick, every %d records, and for every record while the clock thread is late; a time may be up to %s late, never out of order",
 			FormatDuration(c.Tick), c.ReadEvery, FormatDuration(c.LongestGap))
+		if c.TypicalKnown && c.Typical < c.LongestGap {
+			line += fmt.Sprintf(" (%s on average over the records)", FormatDuration(c.Typical))
+		}
 	} else {
 		line = fmt.Sprintf("clock: shared, read after each %s tick and every %d records; a time may be up to %s late (the longest gap between ticks), never out of order",
 			FormatDuration(c.Tick), c.ReadEvery, FormatDuration(c.LongestGap))

@@ -68,42 +68,43 @@ final class Clock {
     /**
      * Notes a thread's read of the clock at now: words is how many records
      * it wrote since its last time mark, made at markTime (-1: none yet)
-     * when it had seen tick seen; tick is the tick now. Notes how late those
-     * records' time may have been, and returns whether the clock thread is
-     * late (the thread then reads for every record).
+     * when it had seen tick seen; tick is the tick now. Returns how late
+     * those records' time may have been (0 when they were one, or none),
+     * and keeps the largest.
      */
-    static boolean noteRead(long now, long markTime, long words, int seen, int tick) {
-        if (markTime >= 0 && words > 1) {
-            // The first word after a mark was made at its time; the others
-            // were made before this read, and before the first tick after
-            // the mark (a thread that sees a tick reads): that bounds how
-            // late their time was, without the time the thread spent
-            // blocked after them. A thread that missed more ticks than the
-            // table holds (it slept) finds that tick gone; it came at most
-            // the longest gap between two ticks after the one the thread
-            // saw, which came before the mark. (Taking the oldest tick the
-            // table holds instead stated a bound of seconds for a thread
-            // that slept for seconds.)
-            long until = now;
-            if (tick != seen) {
-                if (tick - seen < TICK_TIMES.length) {
-                    until = Math.min(now, TICK_TIMES[(seen + 1) & (TICK_TIMES.length - 1)]);
-                } else {
-                    until = Math.min(now, markTime + longestGap);
-                }
-            }
-            if (until - markTime > worstLate) {
-                worstLate = until - markTime; // racy max: a lost update loses a lateness another thread saw too
+    static long lateness(long now, long markTime, long words, int seen, int tick) {
+        if (markTime < 0 || words <= 1) {
+            return 0;
+        }
+        // The first word after a mark was made at its time; the others
+        // were made before this read, and before the first tick after the
+        // mark (a thread that sees a tick reads): that bounds how late
+        // their time was, without the time the thread spent blocked after
+        // them. A thread that missed more ticks than the table holds (it
+        // slept) finds that tick gone; it came at most the longest gap
+        // between two ticks after the one the thread saw, which came
+        // before the mark. (Taking the oldest tick the table holds instead
+        // stated a bound of seconds for a thread that slept for seconds.)
+        long until = now;
+        if (tick != seen) {
+            if (tick - seen < TICK_TIMES.length) {
+                until = Math.min(now, TICK_TIMES[(seen + 1) & (TICK_TIMES.length - 1)]);
+            } else {
+                until = Math.min(now, markTime + longestGap);
             }
         }
+        long late = Math.max(0, until - markTime);
+        if (late > worstLate) {
+            worstLate = late; // racy max: a lost update loses a lateness another thread saw too
+        }
+        return late;
+    }
+
+    /** Whether the clock thread is late at now: a thread then reads the clock for every record. */
+    static boolean behind(long now) {
         return now - lastTick > LATE_NANOS;
     }
 
-    /**
-     * How late any record's time may be, in nanoseconds: the largest
-     * lateness a read measured, or the time since the last tick, for the
-     * records made since.
-     */
     static long bound() {
         return worstLate();
     }

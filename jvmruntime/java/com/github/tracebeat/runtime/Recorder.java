@@ -67,6 +67,25 @@ public final class Recorder {
     static final ConcurrentHashMap<Integer, String> SECTION_NAMES = new ConcurrentHashMap<Integer, String>();
     private static final AtomicInteger NEXT_SECTION = new AtomicInteger();
 
+    /** The clock's lateness of the threads no longer in LOGS (see {@link #lateness}). */
+    private static volatile long goneLateSum;
+    private static volatile long goneTimed;
+
+    /**
+     * How late the records' times may have been, added up (ns) over the
+     * records counted, of every thread: [sum, records]. Read while threads
+     * write: a thread's last few are left out, which the mean does not miss.
+     */
+    static long[] lateness() {
+        long sum = goneLateSum;
+        long n = goneTimed;
+        for (ThreadLog log : LOGS) {
+            sum += log.lateSum;
+            n += log.timed;
+        }
+        return new long[] {sum, n};
+    }
+
     /** When a thread last found no budget for a ring of its own (Clock.now), or -1. */
     private static volatile long starvedAt = -1;
 
@@ -338,7 +357,10 @@ public final class Recorder {
                 // A long run starts threads all along: in the stream, those
                 // that ended are in the file, and need not be remembered.
                 for (Iterator<ThreadLog> it = LOGS.iterator(); it.hasNext();) {
-                    if (it.next().retired != null) {
+                    ThreadLog log = it.next();
+                    if (log.retired != null) {
+                        goneLateSum += log.lateSum;
+                        goneTimed += log.timed;
                         it.remove();
                     }
                 }

@@ -130,6 +130,7 @@ final class Stream {
             if (names != null) {
                 append(TraceFile.SECTIONS, names);
             }
+            append(TraceFile.CLOCK, TraceFile.clock());
             Ref r = new Ref();
             r.offset = size;
             r.first = first;
@@ -158,6 +159,7 @@ final class Stream {
         }
         try {
             append(TraceFile.BUILDS, TraceFile.builds()); // classes loaded since the start may name more
+            append(TraceFile.CLOCK, TraceFile.clock());
             append(TraceFile.FOOTER, TraceFile.footer(end, why));
             out.close();
         } catch (IOException e) {
@@ -175,6 +177,7 @@ final class Stream {
             @Override
             public void writeTo(OutputStream o) throws IOException {
                 copyRange(o, 0, upTo);
+                TraceFile.chunk(o, TraceFile.CLOCK, TraceFile.clock());
                 TraceFile.chunk(o, TraceFile.FOOTER, TraceFile.footer(Clock.now(), why));
             }
         });
@@ -197,6 +200,7 @@ final class Stream {
                         copyRange(o, r.offset, r.offset + r.length);
                     }
                 }
+                TraceFile.chunk(o, TraceFile.CLOCK, TraceFile.clock());
                 TraceFile.chunk(o, TraceFile.FOOTER, TraceFile.footer(Clock.now(), TraceFile.KIND_REPORT));
             }
         });

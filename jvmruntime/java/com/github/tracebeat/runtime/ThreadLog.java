@@ -127,6 +127,14 @@ final class ThreadLog {
     /** count at the thread's last full mark, in this ring (-1: none), and its time. */
     private long fullMarkAt = -1;
     private long markedTime;
+    /**
+     * How late the thread's records' times may have been, added up over
+     * its records (ns), and the records counted: their mean is the
+     * clock's typical lateness, where the bound is its worst (diff weighs
+     * a change against the typical one).
+     */
+    long lateSum;
+    long timed;
     /** Quick records in a row since the thread last found its code sparse or the clock thread late. */
     private int quick;
 
@@ -292,7 +300,12 @@ final class ThreadLog {
             if (fresh || tick != log.seenTick || log.count >= log.nextRead) {
                 long now = Clock.now();
                 long words = log.count - log.markedAt;
-                boolean late = Clock.noteRead(now, log.lastTime, words, log.seenTick, tick);
+                long lateness = Clock.lateness(now, log.lastTime, words, log.seenTick, tick);
+                if (words > 1) {
+                    log.lateSum += lateness * (words - 1);
+                }
+                log.timed += words;
+                boolean late = Clock.behind(now);
                 if (Clock.MODE == Clock.MODE_PRECISE || late || log.lastTime >= 0 && words > 0 && now - log.lastTime > words * Clock.SPARSE_NANOS) {
                     log.quick = 0;
                 } else if (log.quick < Clock.QUICK_RUN) {

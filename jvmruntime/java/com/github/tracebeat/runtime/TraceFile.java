@@ -63,6 +63,11 @@ final class TraceFile {
     static final int REPORT = 'R';
     /** u64 end (ns from the start), u64 how late a time may be, u8 why (see the kinds). */
     static final int FOOTER = 'F';
+    /**
+     * u64 how late a time may be (the worst), u64 the records' lateness added
+     * up (ns), u64 the records counted: their mean is the typical lateness.
+     */
+    static final int CLOCK = 'C';
 
     static final byte[] CHUNK_MAGIC = {'T', 'B', 'C', 'K'};
     static final int CHUNK_HEADER = 13;
@@ -139,6 +144,15 @@ final class TraceFile {
         return n == 0 ? null : b;
     }
 
+    static Bytes clock() {
+        long[] late = Recorder.lateness();
+        Bytes b = new Bytes(24);
+        b.u64(Clock.bound());
+        b.u64(late[0]);
+        b.u64(late[1]);
+        return b;
+    }
+
     static Bytes footer(long end, int why) {
         Bytes b = new Bytes(24);
         b.u64(end);
@@ -193,6 +207,7 @@ final class TraceFile {
                     chunk(out, REPORT, report.bytes());
                 }
                 new SnapshotWriter(out, from, to).write(logs);
+                chunk(out, CLOCK, clock());
                 chunk(out, FOOTER, footer(Clock.now(), kind));
             }
         });
