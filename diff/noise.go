@@ -31,7 +31,7 @@ const sizeWindow = 2
 
 // minOfASize is how many methods of its size a method needs for their
 // spreads to say something. A small program has fewer: then the move
-// must exceed, in milliseconds, the spread of nine in ten of all its
+// must exceed, in milliseconds, the spread of nine in ten of its other
 // methods (a program of eight methods, recorded on a loaded machine,
 // had its main's self time at 8 ms in half the runs and 22 ms in the
 // others, and no method of its size to show it).
@@ -62,8 +62,8 @@ func logRatio(b, a float64) float64 {
 // sizeNoise is, for each method, the noiseQuantile quantile of the
 // spreads of the methods whose smaller median is within sizeWindow of its
 // own: how far apart runs of one build of a method of its size may be
-// (with fewer than minOfASize such methods, of all methods' spreads in
-// ms). samples are the methods' log times, before normalizeRuns; runMs
+// (with fewer than minOfASize such methods, of the other methods'
+// spreads in ms). samples are the methods' log times, before normalizeRuns; runMs
 // their times in ms, a method's BASE runs then NEW's.
 func sizeNoise(ms []Method, samples []sample, runMs [][2][]float64, opt Options) []noise {
 	size := make([]float64, len(ms))
@@ -75,7 +75,7 @@ func sizeNoise(ms []Method, samples []sample, runMs [][2][]float64, opt Options)
 		spreads[i] = noiseWidth * math.Sqrt(max(variance(samples[i].base), variance(samples[i].next)))
 		msSpreads[i] = noiseWidth * math.Sqrt(max(variance(runMs[i][0]), variance(runMs[i][1])))
 	}
-	allMs := quantile(slices.Clone(msSpreads), noiseQuantile)
+	othersMs := othersQuantile(msSpreads, noiseQuantile)
 	out := make([]noise, len(ms))
 	near := make([]float64, 0, len(ms))
 	for i := range ms {
@@ -86,12 +86,33 @@ func sizeNoise(ms []Method, samples []sample, runMs [][2][]float64, opt Options)
 			}
 		}
 		if len(near) < minOfASize {
-			out[i] = noise{ms: allMs, inMs: true}
+			out[i] = noise{ms: othersMs(msSpreads[i]), inMs: true}
 			continue
 		}
 		out[i] = noise{log: quantile(near, noiseQuantile)}
 	}
 	return out
+}
+
+// othersQuantile gives, for a method's own spread, the q quantile of the
+// other methods' spreads. Its own stays out: the t-test has weighed it
+// already, and in a program of a few methods it would be the guard
+// itself, where a regressed method that also varies more (a 3 ms wait
+// became 9 ms, and the scheduler's pauses grew with it) hides its own
+// change: the rule this replaced failed that way.
+func othersQuantile(spreads []float64, q float64) func(own float64) float64 {
+	sorted := slices.Clone(spreads)
+	slices.Sort(sorted)
+	if len(sorted) < 2 {
+		return func(float64) float64 { return 0 }
+	}
+	k := min(len(sorted)-2, int(q*float64(len(sorted)-1)))
+	return func(own float64) float64 {
+		if own <= sorted[k] {
+			return sorted[k+1] // without own, what stood at k+1 moves to k
+		}
+		return sorted[k]
+	}
 }
 
 func variance(xs []float64) float64 {

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -83,4 +84,26 @@ func chiSquareQuantile(df int, p float64) float64 {
 		}
 	}
 	return lo
+}
+
+// TestOthersQuantile: the quantile of the other spreads, against leaving
+// each one out and taking the quantile of the rest, ties included.
+func TestOthersQuantile(t *testing.T) {
+	for _, spreads := range [][]float64{
+		{5},
+		{1, 2},
+		{3, 1, 2},
+		{4, 4, 4, 1, 9},
+		{0.5, 7, 7, 2, 30, 1, 1, 12, 3, 3, 8},
+	} {
+		others := othersQuantile(spreads, noiseQuantile)
+		for i, own := range spreads {
+			rest := append(slices.Clone(spreads[:i]), spreads[i+1:]...)
+			want := 0.0
+			if len(rest) > 0 {
+				want = quantile(rest, noiseQuantile)
+			}
+			assert.Equal(t, want, others(own), "%v without %v", spreads, own)
+		}
+	}
 }

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/decode"
+	"github.com/tracebeat/tracebeat/methodmap"
+	"github.com/tracebeat/tracebeat/profile"
+)
+
+// TestRecordRunsAProgramNTimes: `tracebeat record` on the instrumented
+// testdata/diff/v1, through JAVA_TOOL_OPTIONS and through {trace}: a
+// recording a run, each of the build and holding its calls; a folder that
+// holds runs is refused unless --replace; a run that fails or records
+// nothing stops it with a message that says which run and why.
+func TestRecordRunsAProgramNTimes(t *testing.T) {
+	classes := diffBuilds(t)[0]
+	dir := t.TempDir()
+	traced, methodMap, jar := filepath.Join(dir, "traced"), filepath.Join(dir, "methodMapping.txt"), filepath.Join(dir, "tracebeat-runtime.jar")
+	code, _, stderr := runCLI("instrument", "-q", "-o", traced, "--method-map", methodMap, classes)
+	require.Equal(t, exitOK, code, stderr)
+	code, _, stderr = runCLI("runtime", "-o", jar)
+	require.Equal(t, exitOK, code, stderr)
+	cp := jar + string(os.PathListSeparator) + filepath.Join(traced, filepath.Base(classes))
+	names, err := decode.LoadMethodNames(methodMap)
+	require.NoError(t, err)
+	id, err := methodmap.ReadBuildID(methodMap)
+	require.NoError(t, err)
+
+	runs := filepath.Join(dir, "runs")
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"JAVA_TOOL_OPTIONS", []string{"-n", "2", "-o", runs, "--", "java", "-cp", cp, "app.Work", "2", "1"}},
+		{"{trace}", []string{"-n", "2", "-o", runs, "--replace", "--", "java", "-Dtracebeat.trace={trace}", "-cp", cp, "app.Work", "2", "1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(append([]string{"record"}, c.args...)...)
+			require.Equal(t, exitOK, code, stderr)
+			assert.Equal(t, "true\ntrue\n", stdout, "the program's output is its own")
+			assert.Contains(t, stderr, "tracebeat record: 2 runs in "+runs)
+			files, err := filepath.Glob(filepath.Join(runs, "*"))
+			require.NoError(t, err)
+			require.Equal(t, []string{filepath.Join(runs, "run-1.trace"), filepath.Join(runs, "run-2.trace")}, files)
+			for _, f := range files {
+				p, err := profile.Read(f, names, decode.MapBuild{Path: methodMap, ID: id})
+				require.NoError(t, err, f)
+				assert.Equal(t, int64(2), p.Methods["app.Work.slowed(I)J"].Calls, f)
+			}
+		})
+	}
+
+	for _, c := range []struct {
+		name, want string
+		args       []string
+	}{
+		{"a folder of runs", "holds 2 recordings already (run-1.trace): give an empty folder, or --replace to remove them",
+			[]string{"-n", "1", "-o", runs, "--", "java", "-cp", cp, "app.Work", "2", "1"}},
+		{"a run that fails", "run 1 of 2: java exited with 1; the recordings so far are in",
+			[]string{"-n", "2", "-o", filepath.Join(dir, "failed"), "--", "java", "-cp", cp, "app.NoSuchClass"}},
+		{"a run that records nothing", "run 1 of 1 ran, but wrote no " + filepath.Join(dir, "untraced", "run-1.trace"),
+			[]string{"-n", "1", "-o", filepath.Join(dir, "untraced"), "--", "java", "-cp", classes, "app.Work", "1", "1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := runCLI(append([]string{"record"}, c.args...)...)
+			assert.Equal(t, exitFailure, code, stderr)
+			assert.Contains(t, stderr, c.want)
+		})
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", runs, "--"}, "expected the command to run after --"},
+		{[]string{"--", "java"}, "-o DIR is needed"},
+		{[]string{"-n", "0", "-o", runs, "--", "java"}, "-n must be at least 1"},
+	} {
+		code, _, stderr = runCLI(append([]string{"record"}, c.args...)...)
+		assert.Equal(t, exitUsage, code, c.args)
+		assert.True(t, strings.Contains(stderr, c.want), stderr)
+	}
+}
