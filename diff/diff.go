@@ -113,6 +113,9 @@ type Method struct {
 	// Q is the method's p-value adjusted for all the methods compared
 	// (with statistics only).
 	Q *float64 `json:"q,omitempty"`
+	// Callers are, for a regressed or improved method whose calls
+	// changed, the callers whose calls into it changed most (callers.go).
+	Callers []Caller `json:"callers,omitempty"`
 }
 
 // Result is a comparison.
@@ -245,6 +248,7 @@ func Compare(base, next Side, opt Options) *Result {
 		// verdicts shown and gated on are the chosen ones'.
 		res.Methods = slices.DeleteFunc(res.Methods, func(m Method) bool { return !opt.Only.MatchString(m.Name) })
 	}
+	addCallers(res.Methods, base.Runs, next.Runs)
 	for _, m := range res.Methods {
 		res.Counts[m.Status]++
 	}

@@ -306,3 +306,37 @@ func TestOrderAndJSON(t *testing.T) {
 	require.Equal(t, true, doc["verdicts"].(map[string]any)["statistics"])
 	require.Contains(t, doc["methods"].([]any)[0].(map[string]any), "q")
 }
+
+// TestCallersOfAMethodCalledMore: a method whose code is the same (1 ms a
+// call) is called 4 times from a instead of 2, and 6 times from a new
+// caller b: it regressed, and the verdict names a and b with their calls
+// into it, b's change first; a method whose calls did not change lists no
+// callers.
+func TestCallersOfAMethodCalledMore(t *testing.T) {
+	build := func(fromA, fromB int64, jitter float64) *profile.Profile {
+		p := run(map[string][2]float64{"p.C.a()V": {1, 1}, "p.C.b()V": {1, 1}, "p.C.steady()V": {20 + jitter, 20 + jitter}})
+		x := float64(fromA + fromB)
+		p.Methods["p.C.x()V"] = profile.Stat{Calls: fromA + fromB, Self: int64((x + jitter) * 1e6), Total: int64((x + jitter) * 1e6)}
+		a := p.Tree.Child("p.C.a()V", true)
+		a.Child("p.C.x()V", true).Stat.Calls = fromA
+		if fromB > 0 {
+			p.Tree.Child("p.C.b()V", true).Child("p.C.x()V", true).Stat.Calls = fromB
+		}
+		p.Tree.Child("p.C.steady()V", true).Stat.Calls = 1
+		return p
+	}
+	base := Side{Label: "base", Runs: []*profile.Profile{build(2, 0, 0), build(2, 0, 0.1), build(2, 0, -0.1)}}
+	next := Side{Label: "new", Runs: []*profile.Profile{build(4, 6, 0), build(4, 6, 0.1), build(4, 6, -0.1)}}
+	res := Compare(base, next, Options{})
+	byName := map[string]Method{}
+	for _, m := range res.Methods {
+		byName[m.Name] = m
+	}
+	x := byName["p.C.x()V"]
+	require.Equal(t, Regressed, x.Status)
+	assert.Equal(t, []Caller{{Name: "p.C.b()V", CallsBase: 0, CallsNew: 6}, {Name: "p.C.a()V", CallsBase: 2, CallsNew: 4}}, x.Callers)
+	assert.Empty(t, byName["p.C.steady()V"].Callers)
+	var out bytes.Buffer
+	require.NoError(t, res.WriteText(&out))
+	assert.Contains(t, out.String(), "  regressed p.C.x()V: 2 -> 10 calls\n    from p.C.b()V: 0 -> 6\n    from p.C.a()V: 2 -> 4\n")
+}

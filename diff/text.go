@@ -49,7 +49,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	} else if r.Options.Strict {
 		bw.WriteString(" (--strict: a single run on a side, no statistics)")
 	} else {
-		bw.WriteString(" (a side has a single run: no verdict, see the notes)")
+		bw.WriteString(" (too few runs on a side: no verdict, see the notes)")
 	}
 	if r.Options.Only != nil {
 		fmt.Fprintf(bw, "; methods matching %s only", r.Options.Only)
@@ -88,7 +88,27 @@ func (r *Result) WriteText(w io.Writer) error {
 	if n := r.Counts[Same] - same; n > 0 {
 		fmt.Fprintf(bw, "(and %d more the same)\n", n)
 	}
+	r.writeCallers(bw)
 	return bw.Flush()
+}
+
+// writeCallers says, for the changed methods whose calls changed, where
+// the calls came from: the callers whose code to look at.
+func (r *Result) writeCallers(bw *bufio.Writer) {
+	head := false
+	for _, m := range r.Methods {
+		if len(m.Callers) == 0 {
+			continue
+		}
+		if !head {
+			bw.WriteString("\nmethods called more or less often, and the callers whose calls into them changed most:\n")
+			head = true
+		}
+		fmt.Fprintf(bw, "  %s %s: %d -> %d calls\n", m.Status, m.Name, m.CallsBase, m.CallsNew)
+		for _, c := range m.Callers {
+			fmt.Fprintf(bw, "    from %s: %d -> %d\n", c.Name, c.CallsBase, c.CallsNew)
+		}
+	}
 }
 
 // sameFor counts the methods the same for reason.
