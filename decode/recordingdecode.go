@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -201,6 +202,11 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 			for _, n := range append(slices.Clone(res.BuildNotes), recordingNotes(res)...) {
 				ns.Note(n)
 			}
+		}
+		if ss, ok := events.(traceout.SpanSink); ok && res.Header != nil {
+			h := res.Header
+			lost := h.Cut || h.Dropped != nil || slices.ContainsFunc(res.Threads, func(t ThreadResult) bool { return t.Thread.Lost > 0 })
+			ss.Span(int64(min(h.End, math.MaxInt64)), lost)
 		}
 		return res, events.Close()
 	}

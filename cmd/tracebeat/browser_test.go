@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/tracebeat/tracebeat/internal/ci"
@@ -120,6 +121,10 @@ func TestHTMLViewerInABrowser(t *testing.T) {
 	recordingPage := filepath.Join(dir, "recording.html")
 	code, _, stderr := runDecodeArgs("--map", methodMap, "--format", "html", "-o", recordingPage, trace)
 	require.Equal(t, exitOK, code, stderr)
+	html, err := os.ReadFile(recordingPage)
+	require.NoError(t, err)
+	require.Regexp(t, `"length_ns":\d+`, string(html), "the page knows the recording's length")
+	require.NotContains(t, string(html), `"lost":true`, "a recording that kept every call is not said to have lost any")
 	shot := pageCheck(t, browser, recordingPage, "fixture.Threads$Worker.compute(I)J")
 	if os.Getenv("TRACEBEAT_UPDATE_SCREENSHOT") == "1" {
 		require.NoError(t, os.WriteFile(filepath.Join("..", "..", "docs", "viewer.png"), shot, 0o644))
@@ -168,4 +173,97 @@ func TestPageNamesLostRecords(t *testing.T) {
 	visible, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('notes').getBoundingClientRect().height > 0`))
 	require.NoError(t, err)
 	require.True(t, visible, "the notes are shown, not hidden")
+}
+
+// TestViewerReading: what a person reading decode's page of a recording
+// that lost records meets. The header says which part of the recording
+// the page holds; the flame graph opens with its root at the bottom of the
+// window, labels lead with the class's simple name, the total says it sums
+// the threads, and a zoom to a frame with a long name leaves the canvas
+// where it was. On the timeline the ruler follows the keys (W zooms in, D
+// moves on), and a drag that ends over a slice pans and never zooms.
+func TestViewerReading(t *testing.T) {
+	browser := chromium(t)
+	classes := threadsProgram(t)
+	trace, methodMap, _ := recordThreads(t, classes, nil, nil, []string{"-Dtracebeat.budget=8k"}, 4, 400)
+	page := filepath.Join(t.TempDir(), "lost.html")
+	code, _, stderr := runDecodeArgs("--map", methodMap, "--format", "html", "-o", page, trace)
+	require.Equal(t, exitOK, code, stderr)
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.Headless, chromedp.WindowSize(1280, 720))...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+page)))
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.tracebeat && window.tracebeat.ready`))
+	require.NoError(t, err)
+	eval := func(js string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+		require.NoError(t, err, js)
+		return v
+	}
+	num := func(js string) float64 {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[float64](js))
+		require.NoError(t, err, js)
+		return v
+	}
+
+	assert.Regexp(t, `^the calls from [\d.]+ (ms|µs) to [\d.]+ ms after the start of a [\d.]+ ms recording: the recording lost records, the page holds part of the run`, eval(`document.getElementById('covers').textContent`))
+	assert.Equal(t, "part", eval(`document.getElementById('covers').className`))
+	assert.Equal(t, "Threads$Worker.compute", eval(`tracebeat.labels[JSON.parse(document.getElementById('tbmeta').textContent).names.indexOf('fixture.Threads$Worker.compute(I)J')]`))
+	assert.Regexp(t, `^total [\d.]+ ms \([2-5] threads summed\)$`, eval(`document.getElementById('info').textContent`))
+
+	// The root: the bottom rows of the window are one frame across.
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	img, err := png.Decode(bytes.NewReader(shot))
+	require.NoError(t, err)
+	b := img.Bounds()
+	painted := 0
+	for x := b.Min.X; x < b.Max.X; x++ {
+		r, g, bl, _ := img.At(x, b.Max.Y-8).RGBA()
+		if r>>8 != 0xfa || g>>8 != 0xfa || bl>>8 != 0xf7 {
+			painted++
+		}
+	}
+	assert.Greater(t, painted, b.Dx()*9/10, "the root frame spans the bottom of the window as the page opens")
+
+	canvasTop := `document.getElementById('canvas').getBoundingClientRect().top + scrollY`
+	before := num(canvasTop)
+	center, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]float64](`tracebeat.frameCenter('fixture.Threads.main([Ljava.lang.String;)V')`))
+	require.NoError(t, err)
+	require.NotNil(t, center)
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(center["x"], center["y"])))
+	assert.Contains(t, eval(`document.getElementById('info').textContent`), "zoomed: Threads.main, total")
+	assert.Equal(t, before, num(canvasTop), "the toolbar does not move the canvas")
+
+	eval(`tracebeat.setView('timeline'), ''`)
+	ticks := eval(`tracebeat.state.ticks.join(' ')`)
+	assert.Regexp(t, `^(\d+ ms ){5,}`, ticks, "the ruler: ms from the recording's start, ticks about 100 px apart")
+	span := num(`tracebeat.state.t1 - tracebeat.state.t0`)
+	for range 5 {
+		require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent("w")))
+	}
+	assert.InDelta(t, span*0.8*0.8*0.8*0.8*0.8, num(`tracebeat.state.t1 - tracebeat.state.t0`), span*1e-6, "W zooms in")
+	assert.NotEqual(t, ticks, eval(`tracebeat.state.ticks.join(' ')`), "the ruler follows the zoom")
+	t0 := num(`tracebeat.state.t0`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent("d")))
+	assert.Greater(t, num(`tracebeat.state.t0`), t0, "D moves on")
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent("0")))
+	span = num(`tracebeat.state.t1 - tracebeat.state.t0`)
+	slice, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]float64](`tracebeat.frameCenter('fixture.Threads.main([Ljava.lang.String;)V')`))
+	require.NoError(t, err)
+	require.NotNil(t, slice, "main's slice is drawn on the timeline")
+	x, y := slice["x"], slice["y"]
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MousePressed, x+80, y, chromedp.ButtonLeft, chromedp.ClickCount(1))))
+	for _, dx := range []float64{60, 40, 20, 0} {
+		require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, x+dx, y, chromedp.ButtonLeft)))
+	}
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseReleased, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1))))
+	assert.InDelta(t, span, num(`tracebeat.state.t1 - tracebeat.state.t0`), span*1e-9, "a drag that ends over a slice pans, it does not zoom")
 }

@@ -33,6 +33,11 @@ type Meta struct {
 	Process string   `json:"process"`
 	Clock   string   `json:"clock"`
 	Notes   []string `json:"notes"`
+	// LengthNs is the recording's length (0: unknown), beside which the
+	// page says which part of it its calls cover.
+	LengthNs int64 `json:"length_ns,omitempty"`
+	// Lost: the recording lost records (the notes say which and where).
+	Lost    bool     `json:"lost,omitempty"`
 	Names   []string `json:"names"`
 	Threads []Thread `json:"threads"`
 	// Tree is a diff's call tree, 8 numbers a node: the parent's index

@@ -90,7 +90,29 @@ function depthOf(n) { var d = 0; n.children.forEach(function (c) { d = Math.max(
 var rects = [];
 function ms(ns) { return ns >= 1e6 ? (ns / 1e6).toFixed(3) + ' ms' : (ns / 1e3).toFixed(3) + ' µs'; }
 function hue(s) { var h = 0; for (var i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; return h; }
-function baseColor(name) { var h = hue(name); return 'hsl(' + (20 + (Math.abs(h) % 40)) + ',' + (70 + Math.abs(h >> 8) % 25) + '%,' + (58 + Math.abs(h >> 16) % 14) + '%)'; }
+// A frame's label leads with what tells it apart: the class's simple name
+// and the method ("Element.text" for org.jsoup.nodes.Element.text()L...;);
+// the full name is in the tooltip.
+function shortName(full) {
+  var p = full.indexOf('('), head = p >= 0 ? full.slice(0, p) : full;
+  var dot = head.lastIndexOf('.'), cls = head.lastIndexOf('.', dot - 1);
+  return dot > 0 ? head.slice(cls + 1) : head;
+}
+// The package of a method's class ("" for none).
+function packageOf(full) {
+  var p = full.indexOf('('), head = p >= 0 ? full.slice(0, p) : full;
+  var dot = head.lastIndexOf('.'), cls = head.lastIndexOf('.', dot - 1);
+  return cls > 0 ? head.slice(0, cls) : '';
+}
+var labels = names.map(shortName);
+// Colours tell packages apart (a hue for each), the JDK's and Kotlin's own
+// in greys; methods of one package differ a little in lightness.
+var colors = names.map(function (full) {
+  var pkg = packageOf(full), h = hue(full);
+  if (/^(java|javax|jdk|sun|kotlin|kotlinx|scala)(\.|$)/.test(pkg)) return 'hsl(40,6%,' + (70 + Math.abs(h) % 12) + '%)';
+  return 'hsl(' + (Math.abs(hue(pkg)) % 360) + ',' + (45 + Math.abs(h >> 8) % 20) + '%,' + (66 + Math.abs(h >> 16) % 12) + '%)';
+});
+function baseColor(n) { return colors[n]; }
 // A diff's frame takes its method's verdict, the table's: red regressed,
 // blue improved (the deeper, the larger the change), yellow new, grey the same.
 function verdictColor(status, change) {
@@ -112,7 +134,10 @@ function size(h) {
 var tree = null;
 function drawFlame() {
   var focus = state.focus || tree, levels = Math.min(depthOf(tree) + 1, Math.floor(MAXPX / ROW) - 1);
-  var h = Math.max(levels * ROW + 4, 200), w = size(h);
+  // The graph fills the window below the toolbar; a deeper one scrolls,
+  // and opens scrolled to its root (drawFirst).
+  var room = innerHeight - (canvas.getBoundingClientRect().top + scrollY);
+  var h = Math.max(levels * ROW + 4, room, 200), w = size(h);
   ctx.clearRect(0, 0, w, h);
   rects = [];
   var y = function (level) { return state.invert ? level * ROW : h - (level + 1) * ROW; };
@@ -133,11 +158,11 @@ function drawFlame() {
   function box(n, x, bw, level) {
     if (level < 0) return;
     var yy = y(level), m = matches(n);
-    ctx.fillStyle = m ? 'rgb(200,60,200)' : meta.diff ? diffColor(n) : baseColor(names[n.name]);
+    ctx.fillStyle = m ? 'rgb(200,60,200)' : meta.diff ? diffColor(n) : baseColor(n.name);
     ctx.fillRect(x, yy, Math.max(bw - 0.5, 0.5), ROW - 1);
     if (bw > 30) {
       ctx.fillStyle = '#000';
-      var label = names[n.name], max = Math.floor((bw - 6) / 6.5);
+      var label = labels[n.name], max = Math.floor((bw - 6) / 6.5);
       ctx.fillText(label.length > max ? label.slice(0, Math.max(max - 1, 1)) + '…' : label, x + 3, yy + ROW / 2);
     }
     rects.push({ x: x, y: yy, w: bw, h: ROW - 1, node: n });
@@ -159,12 +184,13 @@ function updateMatches(focus) {
 function drawTimeline() {
   var shown = threads.map(function (s, i) { return i; }).filter(function (i) { return state.thread < 0 || state.thread === i; });
   var rowsOf = function (s) { return Math.min(s.maxDepth + 1, 40); };
-  var h = 0; shown.forEach(function (i) { h += (rowsOf(threads[i]) + 1) * ROW + 4; });
+  var h = RULER; shown.forEach(function (i) { h += (rowsOf(threads[i]) + 1) * ROW + 4; });
   h = Math.min(Math.max(h, 200), MAXPX);
   var w = size(h), span = state.t1 - state.t0, scale = w / span;
   ctx.clearRect(0, 0, w, h);
   rects = [];
-  var top = 0;
+  drawRuler(w, h, scale);
+  var top = RULER;
   shown.forEach(function (ti) {
     var s = threads[ti], rows = rowsOf(s);
     ctx.fillStyle = '#333'; ctx.fillText(s.label + ' (' + s.n + ' calls)', 4, top + ROW / 2);
@@ -183,22 +209,56 @@ function drawTimeline() {
         ctx.fillStyle = '#999'; ctx.fillRect(px, yy, 1, ROW - 1);
         continue;
       }
-      ctx.fillStyle = matches(n) ? 'rgb(200,60,200)' : baseColor(names[n.name]);
-      ctx.fillRect(x0, yy, x1 - x0, ROW - 1);
-      if (x1 - x0 > 30) { ctx.fillStyle = '#000'; var label = names[n.name], max = Math.floor((x1 - x0 - 6) / 6.5); ctx.fillText(label.length > max ? label.slice(0, Math.max(max - 1, 1)) + '…' : label, Math.max(x0, 0) + 3, yy + ROW / 2); }
+      ctx.fillStyle = matches(n) ? 'rgb(200,60,200)' : baseColor(n.name);
+      ctx.fillRect(x0, yy, Math.max(x1 - x0 - 1, 1), ROW - 1); // a pixel apart: two calls of one method do not merge
+      if (x1 - x0 > 30) { ctx.fillStyle = '#000'; var label = labels[n.name], max = Math.floor((x1 - x0 - 6) / 6.5); ctx.fillText(label.length > max ? label.slice(0, Math.max(max - 1, 1)) + '…' : label, Math.max(x0, 0) + 3, yy + ROW / 2); }
       rects.push({ x: x0, y: yy, w: x1 - x0, h: ROW - 1, slice: n });
     }
     top += rows * ROW + 4;
   });
   document.getElementById('matched').textContent = '';
 }
+// The time ruler: ticks at 1, 2 or 5 times a power of ten, about every
+// 100 px, labelled from the recording's start in the unit that suits the
+// zoom, with faint lines down the tracks.
+var RULER = 20;
+function tickStep(nsPerPx) {
+  var raw = nsPerPx * 100, p = Math.pow(10, Math.floor(Math.log10(raw)));
+  return [1, 2, 5, 10].map(function (m) { return m * p; }).find(function (v) { return v >= raw; });
+}
+function tickLabel(ns, step) {
+  var unit = step >= 1e6 ? [1e6, ' ms'] : step >= 1e3 ? [1e3, ' µs'] : [1, ' ns'];
+  var digits = Math.max(0, Math.ceil(-Math.log10(step / unit[0]) - 1e-9));
+  return (ns / unit[0]).toFixed(digits) + unit[1];
+}
+function drawRuler(w, h, scale) {
+  var step = tickStep(1 / scale), first = Math.ceil(state.t0 / step) * step;
+  ctx.fillStyle = '#eeede6'; ctx.fillRect(0, 0, w, RULER - 2);
+  ctx.fillStyle = '#444'; ctx.strokeStyle = 'rgba(0,0,0,0.08)';
+  state.ticks = [];
+  for (var t = first; t <= state.t1; t += step) {
+    var x = Math.round((t - state.t0) * scale) + 0.5;
+    ctx.fillRect(x - 0.5, RULER - 7, 1, 5);
+    ctx.beginPath(); ctx.moveTo(x, RULER); ctx.lineTo(x, h); ctx.stroke();
+    var label = tickLabel(t, step);
+    state.ticks.push(label);
+    ctx.fillText(label, x + 3, (RULER - 4) / 2);
+  }
+}
 function draw() {
   var s = performance.now();
   if (state.view === 'flame') drawFlame(); else drawTimeline();
   state.drawMs = performance.now() - s;
   document.getElementById('info').textContent = state.view === 'flame'
-    ? (state.focus && state.focus !== tree ? 'zoomed: ' + names[state.focus.name] + ', ' : '') + 'total ' + ms((state.focus || tree).total)
-    : 'showing ' + ms(state.t1 - state.t0) + ' of ' + ms(tmax - tmin) + ' (wheel: zoom, drag: move)';
+    ? (state.focus && state.focus !== tree ? 'zoomed: ' + labels[state.focus.name] + ', ' : '') + 'total ' + ms((state.focus || tree).total) + whose()
+    : 'showing ' + ms(state.t1 - state.t0) + ' of ' + ms(tmax - tmin) + ' (wheel or W/S: zoom, drag or A/D: move)';
+}
+
+// whose says what a flame graph's total adds up.
+function whose() {
+  if (meta.diff) return ' (NEW, medians)';
+  if (state.thread >= 0) return ' (' + threads[state.thread].label + ')';
+  return threads.length > 1 ? ' (' + threads.length + ' threads summed)' : '';
 }
 
 // --- interaction ---
@@ -218,13 +278,14 @@ canvas.addEventListener('mousemove', function (e) {
       '\n' + (meta.status[n.name] || 'same') + (meta.change[n.name] ? ' (' + (meta.change[n.name] > 0 ? '+' : '') + meta.change[n.name].toFixed(1) + '%)' : '');
   } else {
     var s = q.slice;
-    t = names[s.name] + '\n' + ms(s.dur) + ' from ' + ms(s.start) + (s.flags & 1 ? '\n(no exit recorded)' : '') + (s.flags & 2 ? '\n(started before the buffer)' : '');
+    t = names[s.name] + '\nstarts ' + ms(s.start) + ' after the recording\u2019s start, lasts ' + ms(s.dur) + (s.flags & 1 ? '\n(no exit recorded)' : '') + (s.flags & 2 ? '\n(started before the buffer)' : '');
   }
   tip.textContent = t; tip.style.display = 'block';
   tip.style.left = Math.min(e.clientX + 12, innerWidth - 300) + 'px'; tip.style.top = (e.clientY + 12) + 'px';
 });
 canvas.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
 canvas.addEventListener('click', function (e) {
+  if (dragMoved > 3) return; // the end of a drag, not a click
   var q = hit(e);
   if (state.view === 'flame' && q && q.node) { state.focus = q.node; state.zoomed = q.node !== tree; draw(); }
   else if (state.view === 'timeline' && q && q.slice) { zoomTime(q.slice.start, q.slice.start + Math.max(q.slice.dur, 1)); }
@@ -237,14 +298,19 @@ canvas.addEventListener('wheel', function (e) {
   var k = e.deltaY > 0 ? 1.25 : 0.8, ns = Math.max(span * k, 1000), at = state.t0 + f * span;
   state.t0 = at - f * ns; state.t1 = state.t0 + ns; state.zoomed = true; draw();
 }, { passive: false });
-var dragX = null;
-canvas.addEventListener('mousedown', function (e) { if (state.view === 'timeline') dragX = e.clientX; });
+var dragX = null, dragMoved = 0;
+canvas.addEventListener('mousedown', function (e) { dragMoved = 0; if (state.view === 'timeline') dragX = e.clientX; });
 addEventListener('mouseup', function () { dragX = null; });
 addEventListener('mousemove', function (e) {
   if (dragX === null) return;
+  dragMoved += Math.abs(e.clientX - dragX);
   var dx = (e.clientX - dragX) / canvas.clientWidth * (state.t1 - state.t0);
-  state.t0 -= dx; state.t1 -= dx; dragX = e.clientX; draw();
+  state.t0 -= dx; state.t1 -= dx; dragX = e.clientX; state.zoomed = true; draw();
 });
+// W/S zoom the timeline in and out about its middle, A/D move it, as in
+// Perfetto.
+function zoomBy(k) { var mid = (state.t0 + state.t1) / 2, ns = Math.max((state.t1 - state.t0) * k, 1000); state.t0 = mid - ns / 2; state.t1 = mid + ns / 2; state.zoomed = true; draw(); }
+function panBy(f) { var d = (state.t1 - state.t0) * f; state.t0 += d; state.t1 += d; state.zoomed = true; draw(); }
 function reset() { state.focus = null; state.zoomed = false; state.t0 = tmin; state.t1 = Math.max(tmax, tmin + 1); draw(); }
 document.getElementById('reset').onclick = reset;
 function setView(v) {
@@ -266,7 +332,12 @@ search.oninput = function () {
 };
 addEventListener('keydown', function (e) {
   if ((e.ctrlKey || e.metaKey) && e.key === 'f') { e.preventDefault(); search.focus(); }
-  else if (e.key === '0' && document.activeElement !== search) reset();
+  else if (document.activeElement === search) return;
+  else if (e.key === '0') reset();
+  else if (state.view === 'timeline' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    var k = e.key.toLowerCase();
+    if (k === 'w') zoomBy(0.8); else if (k === 's') zoomBy(1.25); else if (k === 'a') panBy(-0.1); else if (k === 'd') panBy(0.1);
+  }
 });
 addEventListener('resize', draw);
 if (meta.diff) {
@@ -281,9 +352,18 @@ if (meta.diff) {
 }
 var notes = document.getElementById('notes');
 (meta.clock ? [meta.clock] : []).concat(meta.notes).forEach(function (n) { var li = document.createElement('li'); li.textContent = n; notes.appendChild(li); });
+// Which part of the run the page holds: the calls' span against the
+// recording's length (a ring keeps only its newest records).
+var covers = document.getElementById('covers');
+if (meta.length_ns > 0 && threads.some(function (s) { return s.n > 0; })) {
+  covers.textContent = 'the calls from ' + ms(tmin) + ' to ' + ms(tmax) + ' after the start of a ' + ms(meta.length_ns) + ' recording' +
+    (meta.lost ? ': the recording lost records, the page holds part of the run (the notes say what went)' : ': every call it recorded');
+  covers.className = meta.lost ? 'part' : '';
+}
 
 tree = buildTree(-1);
 draw();
+if (!state.invert && document.documentElement.scrollHeight > innerHeight) scrollTo(0, document.documentElement.scrollHeight); // the root, at the bottom
 // For tests and scripts: the state, and where a frame named so is drawn.
 window.tracebeat = {
   state: state,
@@ -293,6 +373,7 @@ window.tracebeat = {
     return null;
   },
   setView: setView,
+  labels: labels,
   calls: threads.reduce(function (a, s) { return a + s.n; }, 0),
   renderMs: performance.now() - t0,
   ready: true

@@ -42,6 +42,12 @@ type Sink interface {
 // NoteSink is an eventSink that shows decode's notes with the trace.
 type NoteSink interface{ Note(string) }
 
+// SpanSink is an eventSink told how long the recording is (ns from its
+// start) and whether it lost records (a ring that wrapped, a stream's
+// bound, a cut), so that it can say which part of the run the calls it
+// holds cover.
+type SpanSink interface{ Span(lengthNs int64, lost bool) }
+
 // traceEventWriter streams {"traceEvents":[...],"displayTimeUnit":"ms"},
 // on one line (a newline per event would be a byte of the 160 a slice
 // may take), holding nothing but a write buffer and the quoted names.

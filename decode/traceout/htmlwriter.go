@@ -27,6 +27,8 @@ type htmlWriter struct {
 	clock   string
 	process string
 	notes   []string
+	length  int64 // the recording's, ns from its start (0: not told)
+	lost    bool  // the recording lost records
 	blocks  int
 	err     error
 }
@@ -135,6 +137,10 @@ func (t *htmlThread) slice(name int, start, dur int64, depth int, flags uint64) 
 // missing, what is rough).
 func (h *htmlWriter) Note(s string) { h.notes = append(h.notes, s) }
 
+// Span takes the recording's length: the page says which part of it the
+// calls it holds cover.
+func (h *htmlWriter) Span(lengthNs int64, lost bool) { h.length, h.lost = lengthNs, lost }
+
 func (h *htmlWriter) name(s string) int {
 	if i, ok := h.names[s]; ok {
 		return i
@@ -189,7 +195,7 @@ func (h *htmlWriter) Close() error {
 	if h.err != nil {
 		return h.err
 	}
-	meta := htmlview.Meta{Title: h.title, Process: h.process, Clock: h.clock, Notes: h.notes, Names: h.list}
+	meta := htmlview.Meta{Title: h.title, Process: h.process, Clock: h.clock, Notes: h.notes, Names: h.list, LengthNs: h.length, Lost: h.lost}
 	for _, t := range h.order {
 		if t.slices > 0 {
 			meta.Threads = append(meta.Threads, htmlview.Thread{Pid: t.pid, Tid: t.tid, Name: t.name, Slices: t.slices, Blocks: t.blocks, Unsorted: t.unsorted})
