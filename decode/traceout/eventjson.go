@@ -46,7 +46,9 @@ type NoteSink interface{ Note(string) }
 // start) and whether it lost records (a ring that wrapped, a stream's
 // bound, a cut), so that it can say which part of the run the calls it
 // holds cover.
-type SpanSink interface{ Span(lengthNs int64, lost bool) }
+type SpanSink interface {
+	Span(lengthNs int64, lost bool)
+}
 
 // traceEventWriter streams {"traceEvents":[...],"displayTimeUnit":"ms"},
 // on one line (a newline per event would be a byte of the 160 a slice
