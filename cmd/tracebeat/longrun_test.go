@@ -173,8 +173,8 @@ func TestDumpsOnDemand(t *testing.T) {
 	// Without the command: a file beside the recording, then a signal.
 	require.NoError(t, os.WriteFile(trace+".dump", nil, 0o644))
 	waitForFile(t, filepath.Join(dir, "app-dump-2.trace"))
-	if runtime.GOOS != "windows" {
-		require.NoError(t, jp.cmd.Process.Signal(syscall.SIGUSR2))
+	if dumpSignal != nil {
+		require.NoError(t, jp.cmd.Process.Signal(dumpSignal))
 		waitForFile(t, filepath.Join(dir, "app-dump-3.trace"))
 	}
 	require.NoError(t, jp.wait(t))
