@@ -17,7 +17,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tracebeat/tracebeat/decode"
 	"github.com/tracebeat/tracebeat/internal/ci"
+	"github.com/tracebeat/tracebeat/profile"
 )
 
 // chromium finds a Chromium to drive. Without one the test is skipped
@@ -266,4 +268,112 @@ func TestViewerReading(t *testing.T) {
 	}
 	require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseReleased, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1))))
 	assert.InDelta(t, span, num(`tracebeat.state.t1 - tracebeat.state.t0`), span*1e-9, "a drag that ends over a slice pans, it does not zoom")
+}
+
+// TestViewerTables: the page's methods table and sandwich against
+// profile's own figures, and the timeline's selection, on testdata/diff/v2
+// (25 rounds of steady, busy 400 µs, slowed, 3 ms, and tail, 200 µs;
+// the precise clock). The table, by self time, has slowed first and every
+// row's calls, self and total as profile adds them up; a header sorts;
+// main's callees and slowed's callers are what the call tree says; a
+// shift-drag over the whole timeline puts slowed first, a selection inside
+// one steady call puts steady first.
+func TestViewerTables(t *testing.T) {
+	browser := chromium(t)
+	classes := diffBuilds(t)[1]
+	trace, methodMap, _ := recordProgram(t, classes, "app.Work", nil, nil, []string{"-Dtracebeat.clock=precise"}, "25", "1")
+	page := filepath.Join(t.TempDir(), "work.html")
+	code, _, stderr := runDecodeArgs("--map", methodMap, "--format", "html", "-o", page, trace)
+	require.Equal(t, exitOK, code, stderr)
+	names, err := decode.LoadMethodNames(methodMap)
+	require.NoError(t, err)
+	prof, err := profile.Read(trace, names, decode.MapBuild{})
+	require.NoError(t, err)
+
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.Headless, chromedp.WindowSize(1280, 720))...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+page)))
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`window.tracebeat && window.tracebeat.ready`))
+	require.NoError(t, err)
+	type row struct {
+		Name               string
+		Calls, Self, Total float64
+	}
+	rowsOf := func(js string) []row {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]row](js))
+		require.NoError(t, err, js)
+		return v
+	}
+	const slowed, steady, main = "app.Work.slowed(I)J", "app.Work.steady(I)J", "app.Work.main([Ljava.lang.String;)V"
+
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`tracebeat.setView('table'), true`))
+	require.NoError(t, err)
+	rows := rowsOf(`tracebeat.state.tableRows`)
+	require.Len(t, rows, len(prof.Methods))
+	assert.Equal(t, slowed, rows[0].Name, "the most self time first")
+	for i, r := range rows {
+		st := prof.Methods[r.Name]
+		assert.Equal(t, float64(st.Calls), r.Calls, r.Name)
+		assert.InDelta(t, float64(st.Self), r.Self, 1, r.Name)
+		assert.InDelta(t, float64(st.Total), r.Total, 1, r.Name)
+		if i > 0 {
+			assert.GreaterOrEqual(t, rows[i-1].Self, r.Self, "sorted by self time")
+		}
+	}
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#methods th[data-key=calls]`))))
+	rows = rowsOf(`tracebeat.state.tableRows`)
+	for i := 1; i < len(rows); i++ {
+		assert.GreaterOrEqual(t, rows[i-1].Calls, rows[i].Calls, "sorted by calls")
+	}
+
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`tracebeat.pick(%q), true`, main)))
+	require.NoError(t, err)
+	callees := rowsOf(`tracebeat.state.sandwich.callees`)
+	mainNode := prof.Tree.Child(main, false)
+	require.NotNil(t, mainNode)
+	require.Len(t, callees, len(mainNode.Children))
+	for _, c := range callees {
+		n := mainNode.Children[c.Name]
+		require.NotNil(t, n, c.Name)
+		assert.Equal(t, float64(n.Stat.Calls), c.Calls, c.Name)
+		assert.InDelta(t, float64(n.Stat.Total), c.Total, 1, c.Name)
+	}
+	assert.Equal(t, []row{{Name: "(top level)", Calls: 1, Total: float64(mainNode.Stat.Total)}}, rowsOf(`tracebeat.state.sandwich.callers`))
+	// A click on a row of the table picks its method.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#methods td[title=%q]`, slowed)))))
+	callers := rowsOf(`tracebeat.state.sandwich.callers`)
+	require.Len(t, callers, 1)
+	assert.Equal(t, main, callers[0].Name)
+	assert.Equal(t, float64(25), callers[0].Calls)
+	search, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('search').value`))
+	require.NoError(t, err)
+	assert.Equal(t, `^app\.Work\.slowed\(I\)J$`, search, "the flame graph and the timeline highlight the method picked")
+
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`tracebeat.setView('timeline'), true`))
+	require.NoError(t, err)
+	box, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]float64](`(function () { var r = document.getElementById('canvas').getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top }; })()`))
+	require.NoError(t, err)
+	y := box["top"] + 60
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MousePressed, box["left"]+1, y, chromedp.ButtonLeft, chromedp.ClickCount(1), chromedp.ButtonModifiers(chromedp.ModifierShift))))
+	for x := box["left"] + 100; x < box["right"]; x += 200 {
+		require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, x, y, chromedp.ButtonLeft, chromedp.ButtonModifiers(chromedp.ModifierShift))))
+	}
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseReleased, box["right"]-1, y, chromedp.ButtonLeft, chromedp.ClickCount(1), chromedp.ButtonModifiers(chromedp.ModifierShift))))
+	sel := rowsOf(`tracebeat.state.selRows`)
+	require.NotEmpty(t, sel, "a shift-drag selects")
+	assert.Equal(t, slowed, sel[0].Name, "over the whole run, slowed has the most self time")
+	steadyCalls, err := chromedp.Run(ctx, chromedp.Evaluate[[][2]float64](fmt.Sprintf(`tracebeat.slicesOf(%q)`, steady)))
+	require.NoError(t, err)
+	require.Len(t, steadyCalls, 25)
+	c := steadyCalls[10]
+	sel = rowsOf(fmt.Sprintf(`tracebeat.select(%f, %f)`, c[0]+c[1]*0.1, c[0]+c[1]*0.9))
+	require.NotEmpty(t, sel)
+	assert.Equal(t, steady, sel[0].Name, "inside a steady call, steady has the most self time")
+	assert.InDelta(t, c[1]*0.8, sel[0].Self, c[1]*0.01, "and its self time there is the span's")
 }

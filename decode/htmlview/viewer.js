@@ -6,7 +6,7 @@ var names = meta.names;
 var ROW = 16, MAXPX = 32767;
 var canvas = document.getElementById('canvas'), ctx = canvas.getContext('2d');
 var tip = document.getElementById('tip');
-var state = { view: 'flame', thread: -1, invert: false, focus: null, search: null, matchCount: 0, matchedShare: 0, zoomed: false, t0: 0, t1: 0 };
+var state = { view: 'flame', sortBy: 'self', picked: null, sel: null, thread: -1, invert: false, focus: null, search: null, matchCount: 0, matchedShare: 0, zoomed: false, t0: 0, t1: 0 };
 
 // --- the data: each thread's slices, unpacked from its base64 blocks ---
 function bytesOf(id) {
@@ -110,7 +110,8 @@ var labels = names.map(shortName);
 var colors = names.map(function (full) {
   var pkg = packageOf(full), h = hue(full);
   if (/^(java|javax|jdk|sun|kotlin|kotlinx|scala)(\.|$)/.test(pkg)) return 'hsl(40,6%,' + (70 + Math.abs(h) % 12) + '%)';
-  return 'hsl(' + (Math.abs(hue(pkg)) % 360) + ',' + (45 + Math.abs(h >> 8) % 20) + '%,' + (66 + Math.abs(h >> 16) % 12) + '%)';
+  var hh = Math.abs(hue(pkg)) % 310; if (hh >= 280) hh += 50; // never the search's magenta (280 to 330)
+  return 'hsl(' + hh + ',' + (45 + Math.abs(h >> 8) % 20) + '%,' + (66 + Math.abs(h >> 16) % 12) + '%)';
 });
 function baseColor(n) { return colors[n]; }
 // A diff's frame takes its method's verdict, the table's: red regressed,
@@ -216,6 +217,11 @@ function drawTimeline() {
     }
     top += rows * ROW + 4;
   });
+  if (state.sel) {
+    var sa = (Math.min(state.sel[0], state.sel[1]) - state.t0) * scale, sb = (Math.max(state.sel[0], state.sel[1]) - state.t0) * scale;
+    ctx.fillStyle = 'rgba(60,110,220,0.15)'; ctx.fillRect(sa, RULER, Math.max(sb - sa, 1), h - RULER);
+    ctx.fillStyle = 'rgba(60,110,220,0.8)'; ctx.fillRect(sa, RULER, 1, h - RULER); ctx.fillRect(sb, RULER, 1, h - RULER);
+  }
   document.getElementById('matched').textContent = '';
 }
 // The time ruler: ticks at 1, 2 or 5 times a power of ten, about every
@@ -247,11 +253,113 @@ function drawRuler(w, h, scale) {
 }
 function draw() {
   var s = performance.now();
-  if (state.view === 'flame') drawFlame(); else drawTimeline();
+  var table = state.view === 'table';
+  document.getElementById('view').hidden = table; document.getElementById('tablePane').hidden = !table;
+  var shownRows = 0;
+  if (state.view === 'flame') drawFlame(); else if (table) shownRows = drawTable(); else drawTimeline();
+  showSelection();
   state.drawMs = performance.now() - s;
-  document.getElementById('info').textContent = state.view === 'flame'
+  document.getElementById('info').textContent = table ? shownRows + ' methods' + (state.search && state.picked === null ? ' matching' : '') + whose() + ', click a header to sort, a method for its callers and callees'
+    : state.view === 'flame'
     ? (state.focus && state.focus !== tree ? 'zoomed: ' + labels[state.focus.name] + ', ' : '') + 'total ' + ms((state.focus || tree).total) + whose()
     : 'showing ' + ms(state.t1 - state.t0) + ' of ' + ms(tmax - tmin) + ' (wheel or W/S: zoom, drag or A/D: move)';
+}
+
+// --- methods: per method over a span of time, and one method's callers
+// and callees (the sandwich) ---
+// Each call counts the part of it inside [from, to]: its total that part,
+// its self that part less its callees' parts; a call of a method already
+// open on its thread's stack adds to the calls and self but not again to
+// the total (the total of a recursive method is counted once, as decode
+// counts it).
+var TOP = '(top level)';
+function methodStats(which, from, to, pick) {
+  var stats = new Map(), callers = new Map(), callees = new Map();
+  function get(m, k) { var v = m.get(k); if (!v) { v = { name: k, calls: 0, self: 0, total: 0 }; m.set(k, v); } return v; }
+  threads.forEach(function (s, ti) {
+    if (which >= 0 && which !== ti) return;
+    var stack = [], open = new Map();
+    for (var i = 0; i < s.n; i++) {
+      var d = Math.min(s.depth[i], stack.length);
+      while (stack.length > d) { var j = stack.pop(); open.set(s.name[j], open.get(s.name[j]) - 1); }
+      var a = s.start[i], b = a + s.dur[i];
+      stack.push(i); open.set(s.name[i], (open.get(s.name[i]) || 0) + 1);
+      if (!(a < to && b > from) && !(a === b && a >= from && a <= to)) continue;
+      var part = Math.min(b, to) - Math.max(a, from), st = get(stats, s.name[i]);
+      st.calls++; st.self += part;
+      if (open.get(s.name[i]) === 1) st.total += part;
+      var parent = stack.length > 1 ? stack[stack.length - 2] : -1;
+      if (parent >= 0) get(stats, s.name[parent]).self -= part;
+      if (pick === undefined) continue;
+      if (s.name[i] === pick) { var c = get(callers, parent >= 0 ? s.name[parent] : TOP); c.calls++; c.total += part; }
+      if (parent >= 0 && s.name[parent] === pick) { var e = get(callees, s.name[i]); e.calls++; e.total += part; }
+    }
+  });
+  return { methods: Array.from(stats.values()), callers: Array.from(callers.values()), callees: Array.from(callees.values()) };
+}
+function nameOf(k) { return k === TOP ? TOP : names[k]; }
+function labelOf(k) { return k === TOP ? TOP : labels[k]; }
+// rowsTable fills a table body with rows of methods: the label (the full
+// name as its title) and the figures.
+function rowsTable(body, rows, cols, onPick) {
+  body.textContent = '';
+  rows.forEach(function (r) {
+    var tr = document.createElement('tr');
+    var td = document.createElement('td'); td.textContent = labelOf(r.name); td.title = nameOf(r.name); tr.appendChild(td);
+    cols.forEach(function (c) { var x = document.createElement('td'); x.textContent = c === 'calls' ? r.calls : ms(r[c]); tr.appendChild(x); });
+    if (r.name === state.picked) tr.className = 'picked';
+    if (onPick && r.name !== TOP) tr.onclick = function () { onPick(r.name); };
+    body.appendChild(tr);
+  });
+}
+function smallTable(title, rows, cols) {
+  var box = document.createElement('div'), h = document.createElement('h3'); h.textContent = title; box.appendChild(h);
+  var t = document.createElement('table'); t.className = 'grid';
+  var head = document.createElement('tr');
+  ['method'].concat(cols).forEach(function (c) { var th = document.createElement('th'); th.textContent = c; head.appendChild(th); });
+  var thead = document.createElement('thead'); thead.appendChild(head); t.appendChild(thead);
+  var body = document.createElement('tbody'); t.appendChild(body); box.appendChild(t);
+  rowsTable(body, rows, cols, pickMethod);
+  return box;
+}
+var TABLE_ROWS = 500;
+function drawTable() {
+  var st = methodStats(state.thread, -Infinity, Infinity, state.picked === null ? undefined : state.picked);
+  var key = state.sortBy, rows = st.methods.filter(function (r) { return !state.search || state.picked !== null || state.search.test(names[r.name]); }); // a pick highlights, a search typed filters
+  rows.sort(function (a, b) { return key === 'name' ? (labels[a.name] < labels[b.name] ? -1 : 1) : b[key] - a[key] || a.name - b.name; });
+  state.tableRows = rows.slice(0, TABLE_ROWS).map(function (r) { return { name: names[r.name], calls: r.calls, self: r.self, total: r.total }; });
+  rowsTable(document.querySelector('#methods tbody'), rows.slice(0, TABLE_ROWS), ['calls', 'self', 'total'], pickMethod);
+  document.querySelectorAll('#methods th').forEach(function (th) { th.className = th.dataset.key === key ? 'sorted' : ''; });
+  var sw = document.getElementById('sandwich'); sw.textContent = '';
+  state.sandwich = null;
+  if (state.picked !== null) {
+    var byTotal = function (a, b) { return b.total - a.total; };
+    st.callers.sort(byTotal); st.callees.sort(byTotal);
+    state.sandwich = { callers: st.callers.map(function (r) { return { name: nameOf(r.name), calls: r.calls, total: r.total }; }),
+      callees: st.callees.map(function (r) { return { name: nameOf(r.name), calls: r.calls, total: r.total }; }) };
+    sw.appendChild(smallTable('callers of ' + labels[state.picked] + ' (its calls from each, their time)', st.callers, ['calls', 'total']));
+    sw.appendChild(smallTable('callees of ' + labels[state.picked] + ' (its calls of each, their time)', st.callees, ['calls', 'total']));
+  }
+  return rows.length;
+}
+// pickMethod chooses a method: the sandwich shows its callers and
+// callees, and the flame graph and the timeline highlight it.
+function pickMethod(k) {
+  state.picked = k;
+  search.value = '^' + names[k].replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$';
+  state.search = new RegExp(search.value);
+  draw();
+}
+// The selection on the timeline: the methods in it, aggregated.
+function showSelection() {
+  var box = document.getElementById('selection'); box.textContent = ''; state.selRows = null;
+  if (!state.sel || state.view !== 'timeline') return;
+  var a = Math.min(state.sel[0], state.sel[1]), b = Math.max(state.sel[0], state.sel[1]);
+  var st = methodStats(state.thread, a, b);
+  st.methods.sort(function (x, y) { return y.self - x.self || x.name - y.name; });
+  state.selRows = st.methods.map(function (r) { return { name: names[r.name], calls: r.calls, self: r.self, total: r.total }; });
+  var calls = st.methods.reduce(function (n, r) { return n + r.calls; }, 0);
+  box.appendChild(smallTable('selected: ' + ms(b - a) + ' from ' + ms(a) + ' to ' + ms(b) + ', ' + calls + ' calls in it (shift-drag selects, Esc clears)', st.methods.slice(0, 100), ['calls', 'self', 'total']));
 }
 
 // whose says what a flame graph's total adds up.
@@ -298,11 +406,18 @@ canvas.addEventListener('wheel', function (e) {
   var k = e.deltaY > 0 ? 1.25 : 0.8, ns = Math.max(span * k, 1000), at = state.t0 + f * span;
   state.t0 = at - f * ns; state.t1 = state.t0 + ns; state.zoomed = true; draw();
 }, { passive: false });
-var dragX = null, dragMoved = 0;
-canvas.addEventListener('mousedown', function (e) { dragMoved = 0; if (state.view === 'timeline') dragX = e.clientX; });
-addEventListener('mouseup', function () { dragX = null; });
+var dragX = null, dragMoved = 0, selecting = false;
+function timeAt(clientX) { var r = canvas.getBoundingClientRect(); return state.t0 + (clientX - r.left) / r.width * (state.t1 - state.t0); }
+canvas.addEventListener('mousedown', function (e) {
+  dragMoved = 0;
+  if (state.view !== 'timeline') return;
+  dragX = e.clientX; selecting = e.shiftKey;
+  if (selecting) { var t = timeAt(e.clientX); state.sel = [t, t]; }
+});
+addEventListener('mouseup', function (e) { dragX = null; if (selecting) { selecting = false; state.sel[1] = timeAt(e.clientX); draw(); } });
 addEventListener('mousemove', function (e) {
   if (dragX === null) return;
+  if (selecting) { dragMoved += Math.abs(e.clientX - dragX); dragX = e.clientX; state.sel[1] = timeAt(e.clientX); drawTimeline(); return; }
   dragMoved += Math.abs(e.clientX - dragX);
   var dx = (e.clientX - dragX) / canvas.clientWidth * (state.t1 - state.t0);
   state.t0 -= dx; state.t1 -= dx; dragX = e.clientX; state.zoomed = true; draw();
@@ -317,16 +432,20 @@ function setView(v) {
   state.view = v;
   document.getElementById('flameBtn').className = v === 'flame' ? 'on' : '';
   document.getElementById('timeBtn').className = v === 'timeline' ? 'on' : '';
+  document.getElementById('tableBtn').className = v === 'table' ? 'on' : '';
   draw();
 }
 document.getElementById('flameBtn').onclick = function () { setView('flame'); };
 document.getElementById('timeBtn').onclick = function () { setView('timeline'); };
+document.getElementById('tableBtn').onclick = function () { setView('table'); };
+document.querySelectorAll('#methods th').forEach(function (th) { th.onclick = function () { state.sortBy = th.dataset.key; draw(); }; });
 document.getElementById('invert').onchange = function (e) { state.invert = e.target.checked; draw(); };
 var sel = document.getElementById('thread');
 sel.innerHTML = '<option value="-1">all threads, merged</option>' + threads.map(function (s, i) { return '<option value="' + i + '">' + s.label.replace(/[<&]/g, '') + '</option>'; }).join('');
 sel.onchange = function () { state.thread = +sel.value; tree = buildTree(state.thread); state.focus = null; draw(); };
 var search = document.getElementById('search');
 search.oninput = function () {
+  state.picked = null;
   try { state.search = search.value ? new RegExp(search.value) : null; search.style.background = ''; } catch (err) { state.search = null; search.style.background = '#fdd'; }
   draw();
 };
@@ -334,6 +453,7 @@ addEventListener('keydown', function (e) {
   if ((e.ctrlKey || e.metaKey) && e.key === 'f') { e.preventDefault(); search.focus(); }
   else if (document.activeElement === search) return;
   else if (e.key === '0') reset();
+  else if (e.key === 'Escape') { state.sel = null; draw(); }
   else if (state.view === 'timeline' && !e.ctrlKey && !e.metaKey && !e.altKey) {
     var k = e.key.toLowerCase();
     if (k === 'w') zoomBy(0.8); else if (k === 's') zoomBy(1.25); else if (k === 'a') panBy(-0.1); else if (k === 'd') panBy(0.1);
@@ -341,7 +461,7 @@ addEventListener('keydown', function (e) {
 });
 addEventListener('resize', draw);
 if (meta.diff) {
-  document.getElementById('timeBtn').style.display = 'none'; sel.style.display = 'none';
+  document.getElementById('timeBtn').style.display = 'none'; document.getElementById('tableBtn').style.display = 'none'; sel.style.display = 'none';
   var lg = document.getElementById('legend');
   lg.textContent = 'width: NEW\u2019s total time (median); colour: the method\u2019s verdict, as in the table: ';
   [['regressed', 'regressed', 100], ['improved', 'improved', -100], ['new', 'new', 0], ['same', 'the same', 0]].forEach(function (v) {
@@ -374,6 +494,13 @@ window.tracebeat = {
   },
   setView: setView,
   labels: labels,
+  pick: function (full) { pickMethod(names.indexOf(full)); },
+  select: function (a, b) { state.sel = [a, b]; draw(); return state.selRows; },
+  slicesOf: function (full) {
+    var k = names.indexOf(full), out = [];
+    threads.forEach(function (s) { for (var i = 0; i < s.n; i++) if (s.name[i] === k) out.push([s.start[i], s.dur[i]]); });
+    return out;
+  },
   calls: threads.reduce(function (a, s) { return a + s.n; }, 0),
   renderMs: performance.now() - t0,
   ready: true
