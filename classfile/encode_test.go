@@ -167,6 +167,23 @@ func TestEncodeTables(t *testing.T) {
 	assert.Equal(t, 6, labels[c.End])
 }
 
+// TestEncodeEmptyTables: a LineNumberTable, a LocalVariableTable and a
+// StackMapTable with no entries are legal (javac writes none, other
+// compilers may) and come out as a count of zero.
+func TestEncodeEmptyTables(t *testing.T) {
+	c := &cf.Code{MaxStack: 1, MaxLocals: 1}
+	c.End = c.NewLabel()
+	c.Insns = []cf.Insn{{Op: cf.RETURN}}
+	c.Attributes = []cf.CodeAttribute{
+		{Kind: cf.AttrLineNumberTable, Name: 1},
+		{Kind: cf.AttrLocalVariableTable, Name: 2},
+		{Kind: cf.AttrStackMapTable, Name: 3},
+	}
+	body, err := c.Encode()
+	require.NoError(t, err)
+	assert.Equal(t, []byte{0, 3, 0, 1, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0}, tail(t, body)[2:])
+}
+
 // TestEncodeFrameForms pins each frame form at the offset deltas where
 // the short forms end.
 func TestEncodeFrameForms(t *testing.T) {

@@ -211,6 +211,7 @@ func TestMalformedCodeDetails(t *testing.T) {
 		{"trailing bytes after the attributes", append(withAttrs(), 0), "trailing"},
 		{"a line table cut", withAttrs(attr("LineNumberTable", []byte{0})), "truncated: need 2 bytes, have 1"},
 		{"a line table of the wrong size", withAttrs(attr("LineNumberTable", cat(u2(2), u2(0), u2(1)))), "2 entries need 8 bytes, have 4"},
+		{"a line table with trailing bytes", withAttrs(attr("LineNumberTable", cat(u2(1), u2(0), u2(1), u2(7)))), "1 entries need 4 bytes, have 6"},
 		{"a line inside nothing", withAttrs(attr("LineNumberTable", cat(u2(1), u2(3), u2(1)))), "attribute LineNumberTable"},
 		{"a local starting past the code", withAttrs(attr("LocalVariableTable", cat(u2(1), u2(4), u2(0), u2(1), u2(1), u2(0)))), "attribute LocalVariableTable"},
 		{"a local ending past the code", withAttrs(attr("LocalVariableTable", cat(u2(1), u2(1), u2(3), u2(1), u2(1), u2(0)))), "attribute LocalVariableTable"},

@@ -244,6 +244,7 @@ func TestParseErrors(t *testing.T) {
 		{"missing arrow", "a.A -> a:\n    void run()\n", 2, "missing or bad '-> obfuscatedName'"},
 		{"obfuscated name with space", "a.A -> a:\n    void run() -> a b\n", 2, "missing or bad"},
 		{"missing return type", "a.A -> a:\n    run() -> a\n", 2, "missing return type"},
+		{"parameters first", "a.A -> a:\n    (int) -> a\n", 2, `malformed method line "    (int) -> a": missing return type`},
 		{"bad original range", "a.A -> a:\n    1:1:void run():x -> a\n", 2, "bad original line range"},
 		{"three original numbers", "a.A -> a:\n    1:1:void run():1:2:3 -> a\n", 2, "bad original line range"},
 		{"text after parameters", "a.A -> a:\n    void run() foo -> a\n", 2, "unexpected text after the parameters"},

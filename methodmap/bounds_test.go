@@ -43,7 +43,7 @@ func TestParseMapLimits(t *testing.T) {
 	}
 }
 
-// TestValidateIDBounds: ids 1 and the highest are in range, 0 and one
+// TestValidateIDBounds: ids 1 and the highest are in range, 0, -1 and one
 // past are not; duplicates are found at both ends of the range and
 // outside it; lines give "file:line", in-memory entries the name alone.
 func TestValidateIDBounds(t *testing.T) {
@@ -58,6 +58,13 @@ func TestValidateIDBounds(t *testing.T) {
 	assert.Contains(t, vs[2].Msg, "m.txt:5: id 0 of")
 	assert.Contains(t, vs[3].Msg, "id 6 of")
 	assert.Contains(t, vs[5].Msg, "m.txt:7: duplicate id 6")
+
+	// A negative id (a map written by hand) is out of range, and found
+	// again as a duplicate, without a panic.
+	vs = validateEntries([]Entry{e(-1, 1, "a"), e(-1, 2, "b")}, "m.txt", validateOptions{maxID: 5})
+	assert.Equal(t, []string{KindIDOutOfRange, KindIDOutOfRange, KindDuplicateID}, kinds(vs))
+	assert.Contains(t, vs[0].Msg, "m.txt:1: id -1 of a.B a ()V is out of range 1..5")
+	assert.Contains(t, vs[2].Msg, "m.txt:2: duplicate id -1")
 
 	vs = validateEntries([]Entry{e(2, 0, "a"), e(2, 0, "b")}, "memory", validateOptions{maxID: 5})
 	require.Len(t, vs, 1)

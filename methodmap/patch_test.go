@@ -77,6 +77,11 @@ func TestPatchMapIsEncodeMap(t *testing.T) {
 			[]Entry{{ID: 3, Access: 1, Key: MethodKey{Class: "a/B", Name: "x", Desc: "()V"}}}, old.HighWater)
 		assert.ErrorContains(t, err, "id 3 twice")
 	})
+	t.Run("refuses one new id given twice", func(t *testing.T) {
+		_, err := PatchMap(oldText, map[string]bool{"a/B": true}, nil,
+			[]Entry{{ID: 9, Access: 1, Key: MethodKey{Class: "a/B", Name: "x", Desc: "()V"}}, {ID: 9, Access: 1, Key: MethodKey{Class: "a/B", Name: "y", Desc: "()V"}}}, 9)
+		assert.ErrorContains(t, err, "id 9 twice")
+	})
 	t.Run("refuses lines of other classes", func(t *testing.T) {
 		_, err := PatchMap(oldText, map[string]bool{"a/B": true}, nil,
 			[]Entry{{ID: 9, Access: 1, Key: MethodKey{Class: "a/C", Name: "x", Desc: "()V"}}}, 9)
