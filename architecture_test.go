@@ -36,6 +36,7 @@ var layers = map[string][]string{
 	"decode/htmlview":  nil,
 	"profile":          {"decode", "decode/recording"},
 	"diff":             {"profile", "decode/htmlview"},
+	"view":             {"decode/traceout", "decode/htmlview"},
 	"jvmruntime":       {"classfile"},
 	"gradle":           nil,
 	"cmd/tracebeat":    {"*"},

@@ -218,6 +218,9 @@ func newEventSink(format Format, w io.Writer) traceout.Sink {
 	if s, ok := w.(SliceSink); ok {
 		return newSliceAdapter(s)
 	}
+	if s, ok := w.(EventSinker); ok {
+		return s.EventSink()
+	}
 	switch format {
 	case FormatPerfetto:
 		return traceout.NewPerfettoWriter(w)
@@ -229,6 +232,13 @@ func newEventSink(format Format, w io.Writer) traceout.Sink {
 		return traceout.NewHTMLWriter(w, "tracebeat decode")
 	}
 	return traceout.NewJSONWriter(w)
+}
+
+// EventSinker is an output that takes decode's events itself (in an
+// event format, whichever is asked): view's index of a recording.
+type EventSinker interface {
+	io.Writer
+	EventSink() traceout.Sink
 }
 
 // eventFormat reports whether a format is written through an eventSink.

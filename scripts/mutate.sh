@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # usage: scripts/mutate.sh [FLAGS...] [PACKAGES...]
-#   (default: classfile instrument/rewrite methodmap mapping blacklist decode)
+#   (default: classfile instrument/rewrite methodmap mapping blacklist decode
+#   (with decode/recording and decode/traceout below it) diff profile
+#   instrument/scan instrument/jario)
 #   FLAGS go to the tool: -results FILE keeps every outcome and takes the
 #   detected mutants from it on the next run while the code is unchanged;
 #   -files REGEXP mutates only the files it matches.
@@ -28,7 +30,7 @@ while (($#)) && [[ $1 == -* ]]; do
   esac
 done
 packages=("$@")
-((${#packages[@]})) || packages=(classfile instrument/rewrite methodmap mapping blacklist decode)
+((${#packages[@]})) || packages=(classfile instrument/rewrite methodmap mapping blacklist decode diff profile instrument/scan instrument/jario)
 # End-to-end tests that run a JVM program (seconds each, for every mutant).
 skip='^(TestRuntimeStubsWriteWhatDecodeReads|TestFixtureSourcesCompile)$'
 exec go run ./internal/tools/mutate -skip "$skip" -equivalent scripts/mutate-equivalent.txt ${flags[@]+"${flags[@]}"} "${packages[@]}"

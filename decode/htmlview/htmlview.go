@@ -51,6 +51,12 @@ type Meta struct {
 	Status []string  `json:"status,omitempty"`
 	Change []float64 `json:"change,omitempty"`
 	Gone   []string  `json:"gone,omitempty"`
+	// Server: the page is served by `tracebeat view`: the flame graph is
+	// Tree's, and the timeline asks the server for the calls of the window
+	// it shows (/window), between TMin and TMax.
+	Server bool  `json:"server,omitempty"`
+	TMin   int64 `json:"t_min,omitempty"`
+	TMax   int64 `json:"t_max,omitempty"`
 }
 
 // Thread is a thread's slices: the script blocks (id "tbN") that hold them
@@ -65,6 +71,8 @@ type Thread struct {
 	Blocks []int  `json:"blocks"`
 	// Unsorted: the slices were packed as they ended; the page sorts them.
 	Unsorted bool `json:"unsorted,omitempty"`
+	// MaxDepth: a served page's thread, whose slices come later.
+	MaxDepth int `json:"max_depth,omitempty"`
 }
 
 // WriteTail writes the page's data and code, after the blocks.

@@ -6,7 +6,7 @@ var names = meta.names;
 var ROW = 16, MAXPX = 32767;
 var canvas = document.getElementById('canvas'), ctx = canvas.getContext('2d');
 var tip = document.getElementById('tip');
-var state = { view: 'flame', sortBy: 'self', picked: null, sel: null, thread: -1, invert: false, focus: null, search: null, matchCount: 0, matchedShare: 0, zoomed: false, t0: 0, t1: 0 };
+var state = { fetches: 0, view: 'flame', sortBy: 'self', picked: null, sel: null, thread: -1, invert: false, focus: null, search: null, matchCount: 0, matchedShare: 0, zoomed: false, t0: 0, t1: 0 };
 
 // --- the data: each thread's slices, unpacked from its base64 blocks ---
 function bytesOf(id) {
@@ -36,8 +36,14 @@ function unpack(th) {
   }
   return r;
 }
-var threads = meta.threads.map(function (th) { var s = unpack(th); s.label = th.name; return s; });
+// A served page (tracebeat view) has no slices yet: the timeline asks the
+// server for those of the window it shows (fetchWindow).
+function emptyThread(th) {
+  return { name: new Int32Array(0), start: new Float64Array(0), dur: new Float64Array(0), depth: new Int32Array(0), flags: new Uint8Array(0), maxDepth: th.max_depth || 0, n: 0, calls: th.slices };
+}
+var threads = meta.threads.map(function (th) { var s = meta.server ? emptyThread(th) : unpack(th); s.label = th.name; if (!meta.server) s.calls = s.n; return s; });
 var tmin = Infinity, tmax = -Infinity;
+if (meta.server) { tmin = meta.t_min || 0; tmax = meta.t_max || 1; }
 threads.forEach(function (s) { for (var i = 0; i < s.n; i++) { if (s.start[i] < tmin) tmin = s.start[i]; if (s.start[i] + s.dur[i] > tmax) tmax = s.start[i] + s.dur[i]; } });
 if (!isFinite(tmin)) { tmin = 0; tmax = 1; }
 state.t0 = tmin; state.t1 = Math.max(tmax, tmin + 1);
@@ -52,7 +58,7 @@ Node.prototype.child = function (name) {
 };
 function buildTree(which) {
   var root = new Node(-1, null);
-  if (meta.diff) return diffTree();
+  if (meta.diff || meta.server) return diffTree(); // a served page's tree comes whole, all threads merged
   threads.forEach(function (s, ti) {
     if (which >= 0 && which !== ti) return;
     var stack = [], kids = [];
@@ -76,10 +82,11 @@ function diffTree() {
   var t = meta.tree, nodes = [new Node(-1, null)], root = nodes[0];
   for (var i = 0; i < t.length; i += 8) {
     var n = nodes[t[i]].child(t[i + 1]);
-    n.total = t[i + 2]; n.self = t[i + 3]; n.calls = t[i + 4]; n.base = { total: t[i + 5], self: t[i + 6], calls: t[i + 7] };
+    n.total = t[i + 2]; n.self = t[i + 3]; n.calls = t[i + 4];
+    if (meta.diff) n.base = { total: t[i + 5], self: t[i + 6], calls: t[i + 7] };
     nodes.push(n);
   }
-  root.children.forEach(function (c) { root.total += c.total; });
+  root.children.forEach(function (c) { root.total += c.total; root.calls += c.calls; });
   sortTree(root);
   return root;
 }
@@ -194,7 +201,7 @@ function drawTimeline() {
   var top = RULER;
   shown.forEach(function (ti) {
     var s = threads[ti], rows = rowsOf(s);
-    ctx.fillStyle = '#333'; ctx.fillText(s.label + ' (' + s.n + ' calls)', 4, top + ROW / 2);
+    ctx.fillStyle = '#333'; ctx.fillText(s.label + ' (' + s.calls + ' calls)', 4, top + ROW / 2);
     top += ROW;
     var lastPx = new Float64Array(rows).fill(-1);
     for (var i = 0; i < s.n; i++) {
@@ -202,6 +209,13 @@ function drawTimeline() {
       var x0 = (s.start[i] - state.t0) * scale, x1 = (s.start[i] + s.dur[i] - state.t0) * scale;
       if (x1 < 0 || x0 > w) continue;
       var yy = top + d * ROW, n = { name: s.name[i], dur: s.dur[i], start: s.start[i], flags: s.flags[i] };
+      if (s.flags[i] & 4) {
+        // Calls narrower than a pixel, merged by the server: grey, as
+        // wide as they span.
+        ctx.fillStyle = '#aaa'; ctx.fillRect(x0, yy, Math.max(x1 - x0, 1), ROW - 1);
+        rects.push({ x: x0, y: yy, w: Math.max(x1 - x0, 1), h: ROW - 1, slice: n });
+        continue;
+      }
       if (x1 - x0 < 1) {
         // Narrower than a pixel: one pixel stands for all that fall in it.
         var px = Math.floor(x0);
@@ -223,6 +237,32 @@ function drawTimeline() {
     ctx.fillStyle = 'rgba(60,110,220,0.8)'; ctx.fillRect(sa, RULER, 1, h - RULER); ctx.fillRect(sb, RULER, 1, h - RULER);
   }
   document.getElementById('matched').textContent = '';
+  if (meta.server) fetchWindow(w);
+}
+// fetchWindow asks the server for the calls of three times the window
+// shown (a pan stays within it) at the window's resolution, unless what
+// it holds covers the window at a resolution no more than twice coarser.
+var loaded = null, pending = null;
+function fetchWindow(w) {
+  var span = state.t1 - state.t0, per = Math.max(span / w, 1);
+  if (loaded && state.t0 >= loaded.t0 && state.t1 <= loaded.t1 && per >= loaded.per / 2 && per <= loaded.per * 2) return;
+  var want = { t0: Math.max(tmin, Math.floor(state.t0 - span)), t1: Math.min(tmax, Math.ceil(state.t1 + span)), per: per, asked: performance.now() };
+  if (pending && pending.t0 === want.t0 && pending.t1 === want.t1 && pending.per === want.per) return;
+  pending = want;
+  fetch('window?from=' + want.t0 + '&to=' + want.t1 + '&px=' + Math.max(1, Math.ceil((want.t1 - want.t0) / per)))
+    .then(function (r) { if (!r.ok) throw new Error('the server answered ' + r.status); return r.json(); })
+    .then(function (doc) {
+      if (pending !== want) return; // a newer window was asked for
+      pending = null; loaded = want;
+      doc.windows.forEach(function (win, ti) {
+        var s = threads[ti], a = win.slices, n = a.length / 5;
+        s.name = new Int32Array(n); s.start = new Float64Array(n); s.dur = new Float64Array(n); s.depth = new Int32Array(n); s.flags = new Uint8Array(n); s.n = n;
+        for (var i = 0, j = 0; i < n; i++, j += 5) { s.name[i] = a[j]; s.start[i] = a[j + 1]; s.dur[i] = a[j + 2]; s.depth[i] = a[j + 3]; s.flags[i] = a[j + 4]; }
+      });
+      state.fetches++; state.fetchMs = performance.now() - want.asked;
+      draw();
+    })
+    .catch(function (err) { pending = null; document.getElementById('info').textContent = 'tracebeat view: ' + err.message; });
 }
 // The time ruler: ticks at 1, 2 or 5 times a power of ten, about every
 // 100 px, labelled from the recording's start in the unit that suits the
@@ -276,6 +316,22 @@ var TOP = '(top level)';
 function methodStats(which, from, to, pick) {
   var stats = new Map(), callers = new Map(), callees = new Map();
   function get(m, k) { var v = m.get(k); if (!v) { v = { name: k, calls: 0, self: 0, total: 0 }; m.set(k, v); } return v; }
+  if (meta.server) {
+    // A served page has the whole call tree and not every call: the same
+    // figures from the tree's paths (a recursive method's total counted
+    // where it is outermost on its path).
+    var onPath = new Map();
+    (function walk(n, parent) {
+      n.children.forEach(function (c) {
+        var st = get(stats, c.name), k = onPath.get(c.name) || 0;
+        st.calls += c.calls; st.self += c.self; if (k === 0) st.total += c.total;
+        if (pick !== undefined && c.name === pick) { var cl = get(callers, parent ? parent.name : TOP); cl.calls += c.calls; cl.total += c.total; }
+        if (pick !== undefined && parent && parent.name === pick) { var ce = get(callees, c.name); ce.calls += c.calls; ce.total += c.total; }
+        onPath.set(c.name, k + 1); walk(c, c); onPath.set(c.name, k);
+      });
+    })(tree, null);
+    return { methods: Array.from(stats.values()), callers: Array.from(callers.values()), callees: Array.from(callees.values()) };
+  }
   threads.forEach(function (s, ti) {
     if (which >= 0 && which !== ti) return;
     var stack = [], open = new Map();
@@ -365,7 +421,7 @@ function showSelection() {
 // whose says what a flame graph's total adds up.
 function whose() {
   if (meta.diff) return ' (NEW, medians)';
-  if (state.thread >= 0) return ' (' + threads[state.thread].label + ')';
+  if (state.thread >= 0 && !meta.server) return ' (' + threads[state.thread].label + ')';
   return threads.length > 1 ? ' (' + threads.length + ' threads summed)' : '';
 }
 
@@ -386,7 +442,7 @@ canvas.addEventListener('mousemove', function (e) {
       '\n' + (meta.status[n.name] || 'same') + (meta.change[n.name] ? ' (' + (meta.change[n.name] > 0 ? '+' : '') + meta.change[n.name].toFixed(1) + '%)' : '');
   } else {
     var s = q.slice;
-    t = names[s.name] + '\nstarts ' + ms(s.start) + ' after the recording\u2019s start, lasts ' + ms(s.dur) + (s.flags & 1 ? '\n(no exit recorded)' : '') + (s.flags & 2 ? '\n(started before the buffer)' : '');
+    t = (s.flags & 4 ? 'calls narrower than a pixel here, merged (zoom in to see them), the first ' : '') + names[s.name] + '\nstarts ' + ms(s.start) + ' after the recording\u2019s start, lasts ' + ms(s.dur) + (s.flags & 1 ? '\n(no exit recorded)' : '') + (s.flags & 2 ? '\n(started before the buffer)' : '');
   }
   tip.textContent = t; tip.style.display = 'block';
   tip.style.left = Math.min(e.clientX + 12, innerWidth - 300) + 'px'; tip.style.top = (e.clientY + 12) + 'px';
@@ -411,7 +467,7 @@ function timeAt(clientX) { var r = canvas.getBoundingClientRect(); return state.
 canvas.addEventListener('mousedown', function (e) {
   dragMoved = 0;
   if (state.view !== 'timeline') return;
-  dragX = e.clientX; selecting = e.shiftKey;
+  dragX = e.clientX; selecting = e.shiftKey && !meta.server; // a served page holds merged calls: no exact sums
   if (selecting) { var t = timeAt(e.clientX); state.sel = [t, t]; }
 });
 addEventListener('mouseup', function (e) { dragX = null; if (selecting) { selecting = false; state.sel[1] = timeAt(e.clientX); draw(); } });
@@ -501,7 +557,18 @@ window.tracebeat = {
     threads.forEach(function (s) { for (var i = 0; i < s.n; i++) if (s.name[i] === k) out.push([s.start[i], s.dur[i]]); });
     return out;
   },
-  calls: threads.reduce(function (a, s) { return a + s.n; }, 0),
+  calls: threads.reduce(function (a, s) { return a + s.calls; }, 0),
+  windowSlices: function () { var out = []; threads.forEach(function (s) { for (var i = 0; i < s.n; i++) out.push([names[s.name[i]], s.start[i], s.dur[i], s.flags[i]]); }); return out; },
+  zoomTo: function (a, b) { state.t0 = a; state.t1 = b; state.zoomed = true; draw(); },
+  // timed runs a step (a key's zoom or pan) and resolves with the
+  // milliseconds until its window is drawn with the calls it needs.
+  timed: function (key) {
+    var t = performance.now();
+    if (key === 'w') zoomBy(0.8); else if (key === 's') zoomBy(1.25); else if (key === 'a') panBy(-0.1); else if (key === 'd') panBy(0.1);
+    return new Promise(function (done) {
+      (function wait() { if (pending) setTimeout(wait, 2); else requestAnimationFrame(function () { done(performance.now() - t); }); })();
+    });
+  },
   renderMs: performance.now() - t0,
   ready: true
 };

@@ -30,9 +30,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,14 +42,17 @@ import (
 	"time"
 )
 
-// mutant is one change: the operator at offset off of file replaced.
+// mutant is one change: the bytes [off, end) of file replaced by repl.
+// from and to name it in keys (an operator and its replacement, or what
+// a statement change does: "call none", "if-body {}", "return-err nil").
 type mutant struct {
 	file      string // path relative to the module root
 	line, col int
-	off       int
+	off, end  int
+	repl      string
 	from, to  string
 	kind      string
-	status    string // killed, lived, not-covered, timed-out, not-viable, equivalent
+	status    string // killed, lived, not-covered, timed-out, not-viable, equivalent, error
 }
 
 func (m *mutant) where() string { return fmt.Sprintf("%s:%d:%d", m.file, m.line, m.col) }
@@ -67,27 +67,6 @@ func (m *mutant) key() string {
 	return fmt.Sprintf("%s %s %s", m.where(), m.from, to)
 }
 
-// flips are the changes tried at each operator, as gremlins' default set:
-// conditionals boundary and negation, arithmetic base.
-var flips = map[token.Token][]struct {
-	to   string
-	kind string
-}{
-	token.LSS: {{"<=", "boundary"}, {">=", "negation"}},
-	token.LEQ: {{"<", "boundary"}, {">", "negation"}},
-	token.GTR: {{">=", "boundary"}, {"<=", "negation"}},
-	token.GEQ: {{">", "boundary"}, {"<", "negation"}},
-	token.EQL: {{"!=", "negation"}},
-	token.NEQ: {{"==", "negation"}},
-	token.ADD: {{"-", "arithmetic"}},
-	token.SUB: {{"+", "arithmetic"}},
-	token.MUL: {{"/", "arithmetic"}},
-	token.QUO: {{"*", "arithmetic"}},
-	token.REM: {{"*", "arithmetic"}},
-	token.INC: {{"--", "increment"}},
-	token.DEC: {{"++", "increment"}},
-}
-
 func main() {
 	workers := flag.Int("workers", runtime.NumCPU(), "mutants tested at once")
 	skip := flag.String("skip", "", "tests left out (go test -skip)")
@@ -96,6 +75,7 @@ func main() {
 	resultsFile := flag.String("results", "", "file keeping every mutant's outcome; detected mutants are taken from it while the code under their directory is unchanged")
 	filesPattern := flag.String("files", "", "mutate only the files whose path matches this regexp")
 	verbose := flag.Bool("v", false, "print every mutant's outcome")
+	checkEquivalent := flag.Bool("check-equivalent", false, "test the mutants written down as equivalent too, and fail when the tests detect one, or an entry matches no mutant")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: mutate [-workers N] [-skip REGEXP] [-equivalent FILE] [-results FILE] [-files REGEXP] [-sample K] [-v] DIR...")
@@ -114,10 +94,11 @@ func main() {
 		fail(err)
 	}
 	run := &run{workers: *workers, skip: *skip, sample: *sample, verbose: *verbose,
-		equivalent: equivalent, files: files, previous: previous, resultsFile: *resultsFile}
+		equivalent: equivalent, files: files, previous: previous, resultsFile: *resultsFile, checkEquivalent: *checkEquivalent}
 	var total counts
+	byKind := map[string]*counts{}
 	for _, dir := range flag.Args() {
-		c, err := run.mutatePackage(filepath.Clean(dir))
+		c, err := run.mutatePackage(filepath.Clean(dir), byKind)
 		if err != nil {
 			fail(fmt.Errorf("%s: %w", dir, err))
 		}
@@ -126,8 +107,19 @@ func main() {
 		total.add(c)
 		total.packages++
 	}
+	for _, k := range kinds {
+		if c := byKind[k]; c != nil {
+			fmt.Printf("mutate: operator %-10s mutants=%d killed=%d survived=%d timed_out=%d score=%s\n", k, c.mutants(), c.killed, c.survived(), c.timedOut, c.score())
+		}
+	}
 	fmt.Printf("mutate: packages=%d mutants=%d killed=%d survived=%d timed_out=%d score=%s\n",
 		total.packages, total.mutants(), total.killed, total.survived(), total.timedOut, total.score())
+	if len(run.problems) > 0 {
+		for _, p := range run.problems {
+			fmt.Fprintln(os.Stderr, "mutate:", p)
+		}
+		fail(fmt.Errorf("%d entries of the equivalent list are wrong or stale", len(run.problems)))
+	}
 }
 
 func fail(err error) {
@@ -139,6 +131,7 @@ func fail(err error) {
 type counts struct {
 	packages                                              int
 	killed, lived, notCovered, timedOut, notViable, equiv int
+	errors                                                int // a kill the unmutated code failed too: not counted
 }
 
 func (c *counts) add(o counts) {
@@ -148,6 +141,27 @@ func (c *counts) add(o counts) {
 	c.timedOut += o.timedOut
 	c.notViable += o.notViable
 	c.equiv += o.equiv
+	c.errors += o.errors
+}
+
+// count adds one mutant's outcome.
+func (c *counts) count(status string) {
+	switch status {
+	case "killed":
+		c.killed++
+	case "lived":
+		c.lived++
+	case "not-covered":
+		c.notCovered++
+	case "timed-out":
+		c.timedOut++
+	case "not-viable":
+		c.notViable++
+	case "equivalent":
+		c.equiv++
+	case "error":
+		c.errors++
+	}
 }
 
 // mutants counts those that compile and are not known equivalent.
@@ -163,8 +177,8 @@ func (c counts) score() string {
 }
 
 func (c counts) String() string {
-	return fmt.Sprintf("mutants=%d killed=%d survived=%d (lived %d, not covered %d) timed_out=%d equivalent=%d not_viable=%d score=%s",
-		c.mutants(), c.killed, c.survived(), c.lived, c.notCovered, c.timedOut, c.equiv, c.notViable, c.score())
+	return fmt.Sprintf("mutants=%d killed=%d survived=%d (lived %d, not covered %d) timed_out=%d equivalent=%d not_viable=%d errors=%d score=%s",
+		c.mutants(), c.killed, c.survived(), c.lived, c.notCovered, c.timedOut, c.equiv, c.notViable, c.errors, c.score())
 }
 
 // readEquivalent reads the mutants written down as equivalent, keyed
@@ -178,14 +192,23 @@ func readEquivalent(path string) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	for n, line := range strings.Split(string(data), "\n") {
-		line, _, _ = strings.Cut(line, "#")
+	// Each entry keeps its reason: a comment on its line, or the comment
+	// that opens its paragraph.
+	explained := false
+	for n, raw := range strings.Split(string(data), "\n") {
+		line, why, inline := strings.Cut(raw, "#")
 		f := strings.Fields(line)
-		if len(f) == 0 {
+		switch {
+		case strings.TrimSpace(raw) == "":
+			explained = false
 			continue
-		}
-		if len(f) != 3 {
+		case len(f) == 0:
+			explained = true // a comment line
+			continue
+		case len(f) != 3:
 			return nil, fmt.Errorf("%s:%d: want `file:line:col from to  # why` (to is \"none\" for a dropped minus)", path, n+1)
+		case !explained && (!inline || strings.TrimSpace(why) == ""):
+			return nil, fmt.Errorf("%s:%d: %s has no reason: a comment on its line or above it", path, n+1, strings.Join(f, " "))
 		}
 		out[strings.Join(f, " ")] = true
 	}
@@ -223,6 +246,10 @@ type run struct {
 	previous   results
 	// resultsFile, when set, keeps previous and what this run adds.
 	resultsFile string
+	// checkEquivalent: the listed mutants are tested too; problems says
+	// which entries the tests contradict or match no mutant.
+	checkEquivalent bool
+	problems        []string
 }
 
 func (r *run) save() {
@@ -234,7 +261,7 @@ func (r *run) save() {
 	}
 }
 
-func (r *run) mutatePackage(dir string) (counts, error) {
+func (r *run) mutatePackage(dir string, byKind map[string]*counts) (counts, error) {
 	var c counts
 	files, err := sourceFiles(dir)
 	if err != nil {
@@ -271,7 +298,11 @@ func (r *run) mutatePackage(dir string) (counts, error) {
 	}
 	for _, k := range r.stale(dir, all) {
 		fmt.Fprintf(os.Stderr, "mutate: written down as equivalent, but no such mutant (the code moved?): %s\n", k)
+		if r.checkEquivalent {
+			r.problems = append(r.problems, "no such mutant (the code moved?): "+k)
+		}
 	}
+	listed := map[*mutant]bool{}
 	var todo []*mutant
 	for i, m := range all {
 		if i%r.sample != 0 {
@@ -279,6 +310,9 @@ func (r *run) mutatePackage(dir string) (counts, error) {
 		}
 		before, seen := r.previous[m.key()]
 		switch {
+		case r.equivalent[m.key()] && r.checkEquivalent:
+			listed[m] = true
+			todo = append(todo, m)
 		case r.equivalent[m.key()]:
 			m.status = "equivalent"
 		case seen && before.digest == digest && (detected(before.status) || before.status == "not-viable"):
@@ -301,6 +335,14 @@ func (r *run) mutatePackage(dir string) (counts, error) {
 		wg.Go(func() {
 			for m := range work {
 				status := runMutant(tests[pkgOf(m.file)], m, r.skip, timeout)
+				if status == "killed-other" {
+					// Not a test's failure (a crash, the machine): a kill
+					// only if the unmutated code passes the same tests now.
+					status = "killed"
+					if !originalPasses(tests[pkgOf(m.file)], r.skip, timeout) {
+						status = "error"
+					}
+				}
 				mu.Lock()
 				m.status = status
 				r.previous[m.key()] = outcome{digest: digest, status: status}
@@ -321,24 +363,21 @@ func (r *run) mutatePackage(dir string) (counts, error) {
 		if i%r.sample != 0 {
 			continue
 		}
-		if m.status != "equivalent" {
+		if listed[m] {
+			if detected(m.status) {
+				r.problems = append(r.problems, fmt.Sprintf("written down as equivalent, but the tests detect it (%s): %s", m.status, m.key()))
+			}
+			m.status = "equivalent"
+		}
+		if m.status != "equivalent" && m.status != "error" {
 			r.previous[m.key()] = outcome{digest: digest, status: m.status}
 		}
-		switch m.status {
-		case "killed":
-			c.killed++
-		case "lived":
-			c.lived++
-		case "not-covered":
-			c.notCovered++
-		case "timed-out":
-			c.timedOut++
-		case "not-viable":
-			c.notViable++
-		case "equivalent":
-			c.equiv++
+		c.count(m.status)
+		if byKind[m.kind] == nil {
+			byKind[m.kind] = &counts{}
 		}
-		if r.verbose || m.status == "lived" || m.status == "not-covered" {
+		byKind[m.kind].count(m.status)
+		if r.verbose || m.status == "lived" || m.status == "not-covered" || m.status == "error" {
 			fmt.Printf("%-11s %s (%s)\n", m.status, m.key(), m.kind)
 		}
 	}
@@ -363,59 +402,6 @@ func sourceFiles(dir string) ([]string, error) {
 	})
 	sort.Strings(files)
 	return files, err
-}
-
-// findMutants lists the changes tried in one file, in source order.
-func findMutants(path string) ([]*mutant, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
-	if err != nil {
-		return nil, err
-	}
-	var out []*mutant
-	add := func(pos token.Pos, op token.Token) {
-		p := fset.Position(pos)
-		for _, fl := range flips[op] {
-			out = append(out, &mutant{file: path, line: p.Line, col: p.Column, off: p.Offset, from: op.String(), to: fl.to, kind: fl.kind})
-		}
-	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.GenDecl:
-			if n.Tok == token.CONST || n.Tok == token.IMPORT {
-				return false // constant expressions: a change is a new constant, not a bug the tests meet
-			}
-		case *ast.BinaryExpr:
-			if isStringConcat(n) {
-				return true
-			}
-			add(n.OpPos, n.Op)
-		case *ast.IncDecStmt:
-			add(n.TokPos, n.Tok)
-		case *ast.UnaryExpr:
-			if n.Op == token.SUB {
-				p := fset.Position(n.OpPos)
-				out = append(out, &mutant{file: path, line: p.Line, col: p.Column, off: p.Offset, from: "-", to: "", kind: "negative"})
-			}
-		}
-		return true
-	})
-	return out, nil
-}
-
-// isStringConcat reports a + whose operands are string literals (its
-// flip does not compile; other non-numeric operands are found when a
-// mutant does not build).
-func isStringConcat(b *ast.BinaryExpr) bool {
-	lit := func(e ast.Expr) bool {
-		l, ok := e.(*ast.BasicLit)
-		return ok && l.Kind == token.STRING
-	}
-	return b.Op == token.ADD && (lit(b.X) || lit(b.Y))
 }
 
 // profile is the coverage of one run of the tests: the blocks of each
@@ -586,7 +572,10 @@ func runMutant(tests []string, m *mutant, skip string, timeout time.Duration) st
 	if err != nil {
 		return "not-viable"
 	}
-	mutated := append(append(append([]byte(nil), src[:m.off]...), m.to...), src[m.off+len(m.from):]...)
+	if m.end > len(src) || m.off > m.end {
+		return "not-viable"
+	}
+	mutated := append(append(append([]byte(nil), src[:m.off]...), m.repl...), src[m.end:]...)
 	tmp, err := os.MkdirTemp("", "mutant")
 	if err != nil {
 		return "not-viable"
@@ -627,5 +616,23 @@ func runMutant(tests []string, m *mutant, skip string, timeout time.Duration) st
 	if errors.As(err, &exit) && bytes.Contains(out.Bytes(), []byte("[build failed]")) {
 		return "not-viable" // a test file does not compile with it
 	}
-	return "killed"
+	if testFailed(out.Bytes()) {
+		return "killed"
+	}
+	return "killed-other"
+}
+
+// testFailed reports output in which a test failed or a test binary
+// panicked: the tests' verdict, not the machine's.
+func testFailed(out []byte) bool {
+	return bytes.Contains(out, []byte("--- FAIL:")) || bytes.Contains(out, []byte("panic: ")) || bytes.Contains(out, []byte("fatal error: "))
+}
+
+// originalPasses runs the tests on the unmutated code.
+func originalPasses(tests []string, skip string, timeout time.Duration) bool {
+	args := []string{"test", "-count=1", "-vet=off", "-timeout", timeout.String()}
+	if skip != "" {
+		args = append(args, "-skip", skip)
+	}
+	return exec.Command("go", append(args, tests...)...).Run() == nil
 }

@@ -1,11 +1,11 @@
 //go:build windows
 
-package main
+package dumpreq
 
 import "golang.org/x/sys/windows"
 
-// processAlive reports whether process pid exists and has not exited.
-func processAlive(pid int) bool {
+// Alive reports whether process pid exists and has not exited.
+func Alive(pid int) bool {
 	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
 	if err != nil {
 		return err == windows.ERROR_ACCESS_DENIED

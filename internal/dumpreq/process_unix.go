@@ -1,15 +1,15 @@
 //go:build !windows
 
-package main
+package dumpreq
 
 import (
 	"errors"
 	"syscall"
 )
 
-// processAlive reports whether process pid exists (signal 0 checks
+// Alive reports whether process pid exists (signal 0 checks
 // without sending; EPERM: it exists, owned by another user).
-func processAlive(pid int) bool {
+func Alive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
