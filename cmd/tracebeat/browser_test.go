@@ -256,6 +256,32 @@ func TestViewerReading(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent("d")))
 	assert.Greater(t, num(`tracebeat.state.t0`), t0, "D moves on")
 
+	// Tracks: a click on a header collapses its thread, on "pin" puts it
+	// first.
+	type head struct {
+		Track      int
+		Act, Label string
+		X, Y       float64
+	}
+	heads := func() []head {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]head](`tracebeat.trackHeads()`))
+		require.NoError(t, err)
+		return v
+	}
+	hs := heads()
+	require.GreaterOrEqual(t, len(hs), 4, "a collapse and a pin head a thread")
+	last := hs[len(hs)-1]
+	require.Equal(t, "pin", last.Act)
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(last.X, last.Y)))
+	assert.Equal(t, last.Label, heads()[0].Label, "a pinned thread comes first")
+	heads0 := heads()
+	require.Equal(t, "collapse", heads0[0].Act)
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(heads0[0].X, heads0[0].Y)))
+	assert.InDelta(t, heads0[0].Y+16+4, heads()[2].Y, 0.5, "a collapsed thread keeps its header only: the next header follows it (a row and the gap)")
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(heads0[0].X, heads0[0].Y)))
+	assert.Equal(t, heads0[2].Y, heads()[2].Y, "and opens again")
+
 	require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent("0")))
 	span = num(`tracebeat.state.t1 - tracebeat.state.t0`)
 	slice, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]float64](`tracebeat.frameCenter('fixture.Threads.main([Ljava.lang.String;)V')`))

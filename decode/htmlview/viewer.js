@@ -6,7 +6,7 @@ var names = meta.names;
 var ROW = 16, MAXPX = 32767;
 var canvas = document.getElementById('canvas'), ctx = canvas.getContext('2d');
 var tip = document.getElementById('tip');
-var state = { fetches: 0, view: 'flame', sortBy: 'self', picked: null, sel: null, thread: -1, invert: false, focus: null, search: null, matchCount: 0, matchedShare: 0, zoomed: false, t0: 0, t1: 0 };
+var state = { collapsed: new Set(), pinned: [], fetches: 0, view: 'flame', sortBy: 'self', picked: null, sel: null, thread: -1, invert: false, focus: null, search: null, matchCount: 0, matchedShare: 0, zoomed: false, t0: 0, t1: 0 };
 
 // --- the data: each thread's slices, unpacked from its base64 blocks ---
 function bytesOf(id) {
@@ -190,8 +190,11 @@ function updateMatches(focus) {
   document.getElementById('matched').textContent = state.search ? 'Matched: ' + (100 * state.matchedShare).toFixed(2) + '%' : '';
 }
 function drawTimeline() {
+  // Pinned tracks first, in the order they were pinned; a collapsed track
+  // keeps its header row only.
   var shown = threads.map(function (s, i) { return i; }).filter(function (i) { return state.thread < 0 || state.thread === i; });
-  var rowsOf = function (s) { return Math.min(s.maxDepth + 1, 40); };
+  shown.sort(function (a, b) { var pa = state.pinned.indexOf(a), pb = state.pinned.indexOf(b); return (pa < 0 ? 1e9 : pa) - (pb < 0 ? 1e9 : pb) || a - b; });
+  var rowsOf = function (s) { return state.collapsed.has(threads.indexOf(s)) ? 0 : Math.min(s.maxDepth + 1, 40); };
   var h = RULER; shown.forEach(function (i) { h += (rowsOf(threads[i]) + 1) * ROW + 4; });
   h = Math.min(Math.max(h, 200), MAXPX);
   var w = size(h), span = state.t1 - state.t0, scale = w / span;
@@ -201,7 +204,12 @@ function drawTimeline() {
   var top = RULER;
   shown.forEach(function (ti) {
     var s = threads[ti], rows = rowsOf(s);
-    ctx.fillStyle = '#333'; ctx.fillText(s.label + ' (' + s.calls + ' calls)', 4, top + ROW / 2);
+    var head = (rows === 0 ? '\u25b8 ' : '\u25be ') + s.label + ' (' + s.calls + ' calls)', pinned = state.pinned.indexOf(ti) >= 0;
+    ctx.fillStyle = '#333'; ctx.fillText(head, 4, top + ROW / 2);
+    var hw = ctx.measureText(head).width + 8;
+    ctx.fillStyle = pinned ? '#b04000' : '#888'; ctx.fillText(pinned ? '\u25c6 pinned' : '\u25c7 pin', hw + 4, top + ROW / 2);
+    rects.push({ x: 0, y: top, w: hw, h: ROW, track: ti, act: 'collapse' });
+    rects.push({ x: hw, y: top, w: 60, h: ROW, track: ti, act: 'pin' });
     top += ROW;
     var lastPx = new Float64Array(rows).fill(-1);
     for (var i = 0; i < s.n; i++) {
@@ -433,7 +441,8 @@ function hit(e) {
 }
 canvas.addEventListener('mousemove', function (e) {
   var q = hit(e);
-  if (!q) { tip.style.display = 'none'; return; }
+  if (!q || q.track !== undefined) { tip.style.display = 'none'; canvas.style.cursor = q ? 'pointer' : ''; return; }
+  canvas.style.cursor = '';
   var t;
   if (q.node) {
     var n = q.node, root = state.focus || tree;
@@ -451,6 +460,12 @@ canvas.addEventListener('mouseleave', function () { tip.style.display = 'none'; 
 canvas.addEventListener('click', function (e) {
   if (dragMoved > 3) return; // the end of a drag, not a click
   var q = hit(e);
+  if (q && q.track !== undefined) {
+    if (q.act === 'collapse') { if (state.collapsed.has(q.track)) state.collapsed.delete(q.track); else state.collapsed.add(q.track); }
+    else { var k = state.pinned.indexOf(q.track); if (k >= 0) state.pinned.splice(k, 1); else state.pinned.push(q.track); }
+    draw();
+    return;
+  }
   if (state.view === 'flame' && q && q.node) { state.focus = q.node; state.zoomed = q.node !== tree; draw(); }
   else if (state.view === 'timeline' && q && q.slice) { zoomTime(q.slice.start, q.slice.start + Math.max(q.slice.dur, 1)); }
 });
@@ -545,7 +560,7 @@ window.tracebeat = {
   state: state,
   search: function (re) { search.value = re; search.oninput(); return state.matchCount; },
   frameCenter: function (name) {
-    for (var i = 0; i < rects.length; i++) { var q = rects[i], n = q.node || q.slice; if (names[n.name] === name && q.w > 4) { var r = canvas.getBoundingClientRect(); return { x: r.left + q.x + q.w / 2, y: r.top + q.y + q.h / 2 }; } }
+    for (var i = 0; i < rects.length; i++) { var q = rects[i], n = q.node || q.slice; if (n && names[n.name] === name && q.w > 4) { var r = canvas.getBoundingClientRect(); return { x: r.left + q.x + q.w / 2, y: r.top + q.y + q.h / 2 }; } }
     return null;
   },
   setView: setView,
@@ -559,6 +574,7 @@ window.tracebeat = {
   },
   calls: threads.reduce(function (a, s) { return a + s.calls; }, 0),
   windowSlices: function () { var out = []; threads.forEach(function (s) { for (var i = 0; i < s.n; i++) out.push([names[s.name[i]], s.start[i], s.dur[i], s.flags[i]]); }); return out; },
+  trackHeads: function () { var r = canvas.getBoundingClientRect(); return rects.filter(function (q) { return q.track !== undefined; }).map(function (q) { return { track: q.track, act: q.act, x: r.left + q.x + q.w / 2, y: r.top + q.y + q.h / 2, label: threads[q.track].label }; }); },
   zoomTo: function (a, b) { state.t0 = a; state.t1 = b; state.zoomed = true; draw(); },
   // timed runs a step (a key's zoom or pan) and resolves with the
   // milliseconds until its window is drawn with the calls it needs.
