@@ -6,11 +6,14 @@
 # (internal/androidcheck) compiles testdata/android/app against Android's
 # framework, instruments it in beat and systrace mode, runs it under
 # Robolectric with Matrix's AppMethodBeat recording and decodes Matrix's own
-# stack; and (gradle, TestGradle8API) compiles the plugin against Gradle 8's
+# stack, then with tracebeat's runtime in Matrix's place (every thread, the
+# boot clock, the framework's tids); and (gradle, TestGradle8API) compiles the plugin against Gradle 8's
 # API and checks every Gradle member its bytecode names exists in Gradle 8
 # and in Gradle 4.4.1. Needs Maven, a JDK 17 and Debian's Gradle. The last
 # line is "android-check: matrix_stack_methods=N unknown_ids=0 top_ms=N
-# focus_calls=N/N systrace_balanced=yes gradle8_api_refs=N missing=0";
+# focus_calls=N/N systrace_balanced=yes runtime_threads=3 runtime_calls=N
+# boot_clock=yes tids=yes slow_ms=800.000 output_same=yes
+# gradle8_api_refs=N missing=0";
 # the exit status is non-zero when any of them is wrong.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -146,6 +146,10 @@ func readV4(rec *Recording, ra io.ReaderAt, size int64) error {
 	}
 	rec.Clock = RecordingClock{Shared: h[24] == 1, Tick: be.Uint64(h[25:]), ReadEvery: int64(be.Uint32(h[33:])), Adaptive: true}
 	rec.Kind = int(h[37])
+	if h[38] > TimeBoot {
+		return fmt.Errorf("%s: recording header: time source %d at byte %d is neither 0 (System.nanoTime) nor 1 (SystemClock.elapsedRealtimeNanos)", rec.src, h[38], 8+38)
+	}
+	rec.TimeSource = int(h[38])
 	rec.Origin = be.Uint64(h[39:])
 	rec.Sections = map[int]string{}
 	builds := map[string]bool{}

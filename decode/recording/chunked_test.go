@@ -366,3 +366,23 @@ func TestUnlz(t *testing.T) {
 		})
 	}
 }
+
+// TestV4TimeSource: the header's time source is read (1: Android's boot
+// clock, with its value at the start), and one that is neither refused,
+// naming its byte.
+func TestV4TimeSource(t *testing.T) {
+	f := newV4File(KindExit)
+	data := f.b.Bytes()
+	data[len(RecordingMagic)+2+38] = TimeBoot
+	binary.BigEndian.PutUint64(data[len(RecordingMagic)+2+39:], 123_456_789)
+	f.chunk(chunkFooter, footer(10, 0))
+	rec, _ := readAll(t, f.b.Bytes())
+	assert.Equal(t, TimeBoot, rec.TimeSource)
+	assert.Equal(t, uint64(123_456_789), rec.Origin)
+
+	bad := newV4File(KindExit)
+	bad.b.Bytes()[len(RecordingMagic)+2+38] = 2
+	bad.chunk(chunkFooter, footer(10, 0))
+	_, err := Read(bufio.NewReader(bytes.NewReader(bad.b.Bytes())), "r")
+	assert.ErrorContains(t, err, "r: recording header: time source 2 at byte 46 is neither 0 (System.nanoTime) nor 1 (SystemClock.elapsedRealtimeNanos)")
+}

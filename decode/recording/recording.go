@@ -43,6 +43,12 @@ const (
 	maxRecordingBuilds   = 1 << 10
 )
 
+// Time sources.
+const (
+	TimeNano = 0
+	TimeBoot = 1
+)
+
 // Recording reads a recording: the header at once, then one thread at a
 // time (NextThread, then Records), so memory does not grow with the file.
 type Recording struct {
@@ -66,10 +72,15 @@ type Recording struct {
 	// Version 4: what wrote the file (KindExit, KindStream, ...), the
 	// time source's value at the start, what a report says of itself,
 	// what a stream's bounds took.
-	Kind    int
-	Origin  uint64
-	Report  *Report
-	Dropped *Dropped
+	Kind   int
+	Origin uint64
+	// TimeSource is what the times were read from: TimeNano
+	// (System.nanoTime) or TimeBoot (Android's
+	// SystemClock.elapsedRealtimeNanos, CLOCK_BOOTTIME, the clock
+	// Perfetto's traces use by default). Origin is its value at the start.
+	TimeSource int
+	Report     *Report
+	Dropped    *Dropped
 	// Cut: the file ends before its footer (version 4) or inside a thread
 	// (version 3 and older); what it holds up to there is read.
 	Cut bool

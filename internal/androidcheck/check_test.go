@@ -170,6 +170,8 @@ func TestAndroidCheck(t *testing.T) {
 	junit("spy", "tbcheck.FocusCheckTest")
 	junit("systrace", "tbcheck.SystraceCheckTest")
 	junit("beat", "tbcheck.TracePluginCheckTest")
+	runtimeLine := runtimeCheck(t, tool, work, testClasses, appJar, instrumented["beat"], framework, runtimeJars, props)
+	t.Logf("android-check: tracebeat's runtime under Robolectric: %s", runtimeLine)
 
 	read := func(name string) string {
 		data, err := os.ReadFile(files[name])
@@ -230,7 +232,7 @@ func TestAndroidCheck(t *testing.T) {
 			t.Errorf("Matrix's issue does not name the 800 ms message's method with its 800 ms")
 		}
 	}
-	line := "android-check: " + res.Line()
+	line := "android-check: " + res.Line() + " " + runtimeLine
 	t.Log(line)
 	if res.UnknownIDs != 0 || res.TopMs < 800 || res.FocusCalls != res.FocusChanges || !res.SystraceBalanced || res.StackMethods == 0 {
 		t.Errorf("%s", line)

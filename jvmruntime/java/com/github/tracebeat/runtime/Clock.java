@@ -41,7 +41,8 @@ final class Clock {
     /** Quick records in a row after which a thread that read for every record reads every READ_EVERY again. */
     static final int QUICK_RUN = 16;
 
-    static final long START_NANOS = System.nanoTime();
+    /** The time source's value at the start (Platform: System.nanoTime, or the boot clock on Android). */
+    static final long START_NANOS = Platform.nanos();
 
     /** Incremented by the clock thread on every tick; threads compare it with the value they saw. */
     static volatile int tick;
@@ -62,7 +63,7 @@ final class Clock {
 
     /** Nanoseconds since the recorder started, read now. */
     static long now() {
-        return System.nanoTime() - START_NANOS;
+        return Platform.nanos() - START_NANOS;
     }
 
     /**

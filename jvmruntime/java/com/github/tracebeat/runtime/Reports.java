@@ -48,7 +48,7 @@ final class Reports {
         String path = beside(isSlow ? "slow" : "stall", isSlow ? ++slow : ++stall);
         TraceFile.Report r = new TraceFile.Report();
         r.kind = d.kind;
-        r.tid = d.log.threadId;
+        r.tid = d.log.tid;
         r.thread = d.log.name();
         r.word = d.word;
         r.entered = d.entered;
@@ -69,7 +69,7 @@ final class Reports {
     private String describe(Watch.Due d) {
         long ns = d.end - d.entered; // as decode shows it: whole microseconds, not rounded
         String ms = String.format(Locale.ROOT, "%d.%03d ms", ns / 1000000, ns / 1000 % 1000);
-        String thread = "thread \"" + d.log.name() + "\" (tid " + d.log.threadId + ")";
+        String thread = "thread \"" + d.log.name() + "\" (tid " + d.log.tid + ")";
         if (d.kind == TraceFile.REPORT_SLOW) {
             return "slow call: " + watch.names.name(d.word) + " took " + ms + " on " + thread;
         }

@@ -56,6 +56,8 @@ final class ThreadLog {
     private static final int[] EMPTY = new int[0];
 
     final long threadId;
+    /** The id the recording names the thread by (Platform: the Linux tid on Android, else threadId). */
+    final long tid;
     final String firstName;
     final boolean virtual;
     final WeakReference<Thread> thread;
@@ -174,6 +176,7 @@ final class ThreadLog {
 
     private ThreadLog() {
         threadId = -1;
+        tid = -1;
         firstName = "";
         virtual = false;
         thread = new WeakReference<Thread>(null);
@@ -181,6 +184,7 @@ final class ThreadLog {
 
     ThreadLog(Thread t) {
         threadId = t.getId();
+        tid = t == Thread.currentThread() ? Platform.tidOfCurrent(t) : threadId;
         firstName = t.getName();
         virtual = isVirtual(t);
         thread = new WeakReference<Thread>(t);

@@ -655,7 +655,7 @@ final class TokenSink implements SlotSink {
         }
         flushPending();
         flushExits();
-        into.u64(log.threadId);
+        into.u64(log.tid);
         into.str(name);
         into.u8(log.virtual ? TraceFile.VIRTUAL : 0);
         into.u64(lostBefore);

@@ -28,7 +28,7 @@ import java.util.zip.CRC32;
  * u64 wall-clock milliseconds at the start, u64 process id, u64 budget bytes
  * u8 clock (0 precise, 1 shared), u64 tick ns, u32 records between reads
  * u8 kind (0 written at exit, 1 stream, 2 dump, 3 report, 4 Recorder.write)
- * u8 time source (0 System.nanoTime), u64 the source's value at the start
+ * u8 time source (0 System.nanoTime, 1 SystemClock.elapsedRealtimeNanos), u64 the source's value at the start
  * chunks: "TBCK", u8 type, u32 payload length, u32 CRC-32 of type and payload, payload
  * </pre>
  *
@@ -94,7 +94,7 @@ final class TraceFile {
         b.u64(shared ? Clock.TICK_NANOS : 0);
         b.u32(shared ? Clock.READ_EVERY : 1);
         b.u8(kind);
-        b.u8(0);
+        b.u8(Platform.TIME_SOURCE);
         b.u64(Clock.START_NANOS);
         return b;
     }

@@ -1,0 +1,143 @@
+package androidcheck
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tracebeat/tracebeat/decode/recording"
+	"github.com/tracebeat/tracebeat/internal/javatest"
+)
+
+// runtimeCheck runs RuntimeCheckTest: the beat-instrumented app with
+// tracebeat's runtime in place of Matrix's, under Robolectric, once more
+// with the app uninstrumented and no runtime; it returns the summary:
+// "runtime_threads=N runtime_calls=N boot_clock=yes tids=yes
+// slow_ms=N output_same=yes".
+func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, framework string, runtimeJars []string, props map[string]string) string {
+	t.Helper()
+	rt := filepath.Join(work, "tracebeat-runtime.jar")
+	run(t, tool, "runtime", "-o", rt)
+	trace := filepath.Join(work, "android.trace")
+	outs := map[string]string{}
+	for _, mode := range []string{"plain", "traced"} {
+		p := map[string]string{}
+		for k, v := range props {
+			p[k] = v
+		}
+		outs[mode] = filepath.Join(work, "runtime-"+mode+".txt")
+		p["tbcheck.out"] = outs[mode]
+		p["tbcheck.tids"] = filepath.Join(work, "tids.txt")
+		classpath := []string{testClasses, appJar}
+		if mode == "traced" {
+			p["tracebeat.trace"] = trace
+			classpath = []string{testClasses, instrumented, rt}
+		}
+		jvm := javatest.JVM{Classpath: append(append(classpath, runtimeJars...), framework), Props: p, Timeout: javatest.DefaultTimeout * 3}
+		stdout, stderr, err := jvm.Run(t, "org.junit.runner.JUnitCore", "tbcheck.RuntimeCheckTest")
+		if err != nil {
+			t.Fatalf("RuntimeCheckTest (%s): %v\n%s\n%s", mode, err, stdout, stderr)
+		}
+	}
+	plain, _ := os.ReadFile(outs["plain"])
+	traced, _ := os.ReadFile(outs["traced"])
+	same := len(plain) > 0 && string(plain) == string(traced)
+	if !same {
+		t.Errorf("the app's output with tracebeat's runtime %q is not its own %q", traced, plain)
+	}
+	t.Logf("android-check: tracebeat's runtime: the app said %s", strings.TrimSpace(string(traced)))
+
+	// The tids each thread had, as the framework gave them.
+	want := map[string]int64{}
+	tids, err := os.ReadFile(filepath.Join(work, "tids.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(tids)), "\n") {
+		f := strings.Fields(l)
+		n, _ := strconv.ParseInt(f[1], 10, 64)
+		want[f[0]] = n
+	}
+
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatalf("no recording from tracebeat's runtime: %v", err)
+	}
+	rec, err := recording.Read(bufio.NewReader(f), trace)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	boot := rec.TimeSource == recording.TimeBoot
+	if !boot {
+		t.Errorf("the recording's times come from source %d, not the boot clock (SystemClock.elapsedRealtimeNanos)", rec.TimeSource)
+	}
+
+	methodMap := filepath.Join(filepath.Dir(instrumented), "methodMapping.txt")
+	jsonPath := filepath.Join(work, "android.json")
+	run(t, tool, "decode", "--map", methodMap, "--format", "json", "-o", jsonPath, trace)
+	js, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		TraceEvents []struct {
+			Name string         `json:"name"`
+			Ph   string         `json:"ph"`
+			Dur  float64        `json:"dur"`
+			Tid  int64          `json:"tid"`
+			Args map[string]any `json:"args"`
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(js, &doc); err != nil {
+		t.Fatalf("decode --format json: %v", err)
+	}
+	calls := map[int64]map[string]int{}
+	var slowMs float64
+	total, unclosed := 0, 0
+	for _, e := range doc.TraceEvents {
+		if e.Ph != "X" {
+			continue
+		}
+		total++
+		if calls[e.Tid] == nil {
+			calls[e.Tid] = map[string]int{}
+		}
+		calls[e.Tid][e.Name]++
+		if e.Args["unclosed"] != nil || e.Args["startedBeforeBuffer"] != nil {
+			unclosed++
+		}
+		if strings.HasPrefix(e.Name, "tbapp.Work.slowWork(") {
+			slowMs = e.Dur / 1000
+		}
+	}
+	tidsOK := true
+	for name, rounds := range map[string]int{"bg-0": 1000, "bg-1": 2000} {
+		if got := calls[want[name]]["tbapp.Background.square(I)J"]; got != rounds {
+			tidsOK = false
+			t.Errorf("thread %s (tid %d as the framework gave it): %d calls of square recorded, want %d (calls by tid: %v)", name, want[name], got, rounds, calls)
+		}
+	}
+	if calls[want["main"]]["tbapp.Work.slowWork(J)J"] != 1 {
+		tidsOK = false
+		t.Errorf("the main thread (tid %d) has no call of slowWork: %v", want["main"], calls[want["main"]])
+	}
+	if unclosed != 0 {
+		t.Errorf("%d calls unclosed or without their enter: every call should be balanced", unclosed)
+	}
+	if slowMs < 800 || slowMs > 801 {
+		t.Errorf("slowWork lasted %.3f ms on the boot clock, want the 800 ms the main thread's sleeps moved it", slowMs)
+	}
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	return "runtime_threads=" + strconv.Itoa(len(calls)) + " runtime_calls=" + strconv.Itoa(total) + " boot_clock=" + yes(boot) +
+		" tids=" + yes(tidsOK) + " slow_ms=" + strconv.FormatFloat(slowMs, 'f', 3, 64) + " output_same=" + yes(same)
+}

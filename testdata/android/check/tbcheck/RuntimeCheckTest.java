@@ -1,0 +1,67 @@
+package tbcheck;
+
+import static org.junit.Assert.assertEquals;
+
+import android.os.Looper;
+import android.os.Process;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.robolectric.Robolectric;
+import org.robolectric.RobolectricTestRunner;
+import org.robolectric.annotation.Config;
+import org.robolectric.shadows.ShadowLooper;
+import tbapp.Background;
+import tbapp.PlainActivity;
+import tbapp.Work;
+
+/**
+ * The instrumented app on Android's own framework (Robolectric) with
+ * tracebeat's runtime on the class path in place of Matrix's: an Activity
+ * made and shown, the slow message of Work run on the main looper (the
+ * clock moved 800 ms by the main thread's sleeps, as on a device), and two
+ * threads of the app's own computing. It writes to tbcheck.out what the
+ * app computed, and each thread's name with the tid the framework gives
+ * it; the recording (tracebeat.trace) is written when the JVM exits, and
+ * scripts/android-check.sh decodes it.
+ */
+@RunWith(RobolectricTestRunner.class)
+@Config(sdk = 35, shadows = DeviceClock.class)
+public class RuntimeCheckTest {
+    @Test
+    public void recordsEveryThread() throws Exception {
+        StringBuilder out = new StringBuilder();
+        Robolectric.buildActivity(PlainActivity.class).setup();
+        Work.postSlowMessage(out);
+        ShadowLooper.idleMainLooper();
+        Background[] work = {new Background(1000), new Background(2000)};
+        Thread[] threads = new Thread[work.length];
+        StringBuilder tids = new StringBuilder("main " + Process.myTid() + "\n");
+        for (int i = 0; i < work.length; i++) {
+            threads[i] = new Thread(work[i], "bg-" + i);
+            threads[i].start();
+        }
+        for (int i = 0; i < work.length; i++) {
+            threads[i].join();
+            out.append(" bg-").append(i).append(' ').append(work[i].sum()).append(';');
+            tids.append("bg-").append(i).append(' ').append(work[i].tid()).append('\n');
+        }
+        assertEquals(Looper.getMainLooper().getThread(), Thread.currentThread());
+        write("tbcheck.out", out.toString());
+        write("tbcheck.tids", tids.toString());
+    }
+
+    private static void write(String property, String text) throws IOException {
+        String path = System.getProperty(property);
+        if (path == null) {
+            return;
+        }
+        try (Writer w = new OutputStreamWriter(new FileOutputStream(path), StandardCharsets.UTF_8)) {
+            w.write(text);
+        }
+    }
+}
