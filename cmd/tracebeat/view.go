@@ -36,6 +36,10 @@ and only requests for that address.
 For a trace that fits one page (up to a few million calls), decode
 --format html writes a file to keep and send.
 
+Examples:
+  tracebeat view --map traced/methodMapping.txt app.trace
+  tracebeat view --map traced/methodMapping.txt --port 8080 server.trace
+
 Flags:
 `
 
