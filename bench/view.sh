@@ -37,7 +37,7 @@ for _ in $(seq 600); do
 done
 url=$(head -1 url.txt)
 read_line=$(grep 'read in' view.log)
-line=$(./viewtime "$url")
+line=$(VIEWTIME_STEPS=1 ./viewtime "$url")
 echo "$line"
 pkill -INT -P "$view_pid" || true
 wait "$view_pid" || true

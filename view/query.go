@@ -19,15 +19,19 @@ type Window struct {
 const maxWindowSlices = 1 << 21
 
 // Window gives the calls of t that overlap [from, to), at nsPerPx
-// nanoseconds a pixel (at least 1).
-func (t *Thread) Window(from, to, nsPerPx int64) Window {
+// nanoseconds a pixel (at least 1), down to maxDepth (the page draws 40
+// rows a thread: deeper calls would only cost the transfer).
+func (t *Thread) Window(from, to, nsPerPx int64, maxDepth int) Window {
 	nsPerPx = max(nsPerPx, 1)
 	w := Window{Tid: t.Tid}
 	type run struct {
-		at       int // index of the merged slice in w.Slices
+		at       int // index of the merged slice in w.Slices, -1: none open
 		pixelEnd int64
 	}
-	runs := map[uint16]*run{} // the open merged slice of each depth
+	runs := make([]run, min(maxDepth, t.MaxDepth+1)) // the open merged slice of each depth
+	for d := range runs {
+		runs[d].at = -1
+	}
 	for i := 0; i < len(t.start); {
 		s, e := t.start[i], t.end[i]
 		switch {
@@ -37,25 +41,29 @@ func (t *Thread) Window(from, to, nsPerPx int64) Window {
 			i = int(t.next[i]) // it and its callees end before the window
 			continue
 		}
+		if int(t.depth[i]) >= maxDepth {
+			i = int(t.next[i]) // below what is drawn
+			continue
+		}
 		sub := int64(t.next[i] - int32(i)) // it and its callees
 		if e-s >= nsPerPx || len(w.Slices) >= 5*maxWindowSlices {
 			if len(w.Slices) < 5*maxWindowSlices {
 				w.Slices = append(w.Slices, int64(t.name[i]), s, e-s, int64(t.depth[i]), int64(t.flags[i]))
 				w.Calls++
 			}
-			delete(runs, t.depth[i]) // what follows at its depth merges anew
+			runs[t.depth[i]].at = -1 // what follows at its depth merges anew
 			i++
 			continue
 		}
 		// Narrower than a pixel: it and its callees merge into the
 		// depth's current slice when it starts within that pixel.
 		d := t.depth[i]
-		if r := runs[d]; r != nil && s < r.pixelEnd {
+		if r := &runs[d]; r.at >= 0 && s < r.pixelEnd {
 			sl := w.Slices[r.at : r.at+5]
 			sl[2] = max(sl[2], e-sl[1])
 			r.pixelEnd = max(r.pixelEnd, e)
 		} else {
-			runs[d] = &run{at: len(w.Slices), pixelEnd: max(s+nsPerPx, e)}
+			*r = run{at: len(w.Slices), pixelEnd: max(s+nsPerPx, e)}
 			w.Slices = append(w.Slices, int64(t.name[i]), s, e-s, int64(d), FlagMerged)
 		}
 		w.Calls += sub

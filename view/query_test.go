@@ -34,14 +34,14 @@ func TestWindow(t *testing.T) {
 	require.Len(t, x.Threads, 1)
 	th := x.Threads[0]
 
-	w := th.Window(0, 1000, 1)
+	w := th.Window(0, 1000, 1, 99)
 	assert.Equal(t, int64(201), w.Calls)
 	assert.Zero(t, w.Merged)
 	require.Len(t, w.Slices, 5*201)
 	assert.Equal(t, []int64{0, 0, 1000, 0, 0}, w.Slices[:5], "root: name 0, at 0, 1000 ns, depth 0")
 	assert.Equal(t, []int64{1, 10, 5, 1, 0, 2, 10, 2, 2, 0}, w.Slices[15:25], "the second child and its leaf")
 
-	w = th.Window(0, 1000, 100)
+	w = th.Window(0, 1000, 100, 99)
 	assert.Equal(t, int64(201), w.Calls, "every call is stood for")
 	assert.Equal(t, int64(200), w.Merged)
 	require.Len(t, w.Slices, 5*11, "root, and ten merged slices at depth 1")
@@ -52,11 +52,13 @@ func TestWindow(t *testing.T) {
 		assert.Equal(t, int64(95), w.Slices[i+2], "and ends with its last")
 	}
 
-	w = th.Window(500, 600, 1)
+	w = th.Window(500, 600, 1, 99)
 	assert.Equal(t, int64(21), w.Calls, "the root and ten children with their leaves")
 	assert.Equal(t, []int64{0, 0, 1000, 0, 0, 1, 500, 5, 1, 0}, w.Slices[:10])
 
-	assert.Empty(t, th.Window(2000, 3000, 1).Slices)
+	assert.Empty(t, th.Window(2000, 3000, 1, 99).Slices)
+	w = th.Window(0, 1000, 1, 2)
+	assert.Equal(t, int64(101), w.Calls, "two rows: the root and its callees, not their leaves")
 }
 
 // TestTree: the merged tree's totals, self times and calls.

@@ -25,7 +25,7 @@ func init() {
 const viewUsage = `usage: tracebeat view [--map FILE] [--port N] TRACE
 
 Reads TRACE (a recording, an AppMethodBeat buffer, systrace) once, keeps
-every call in memory (about 32 bytes a call), and serves the page of
+every call in memory (about 46 bytes a call), and serves the page of
 'decode --format html' from http://127.0.0.1:PORT/: the flame graph of
 the whole run at once, and a timeline that asks for the calls of the
 window it shows as it shows them (calls narrower than a pixel merged), so

@@ -3,7 +3,7 @@
 var t0 = performance.now();
 var meta = JSON.parse(document.getElementById('tbmeta').textContent);
 var names = meta.names;
-var ROW = 16, MAXPX = 32767;
+var ROW = 16, MAXPX = 32767, MAX_ROWS = 40; // a thread's timeline draws MAX_ROWS rows
 var canvas = document.getElementById('canvas'), ctx = canvas.getContext('2d');
 var tip = document.getElementById('tip');
 var state = { collapsed: new Set(), pinned: [], fetches: 0, view: 'flame', sortBy: 'self', picked: null, sel: null, thread: -1, invert: false, focus: null, search: null, matchCount: 0, matchedShare: 0, zoomed: false, t0: 0, t1: 0 };
@@ -194,7 +194,7 @@ function drawTimeline() {
   // keeps its header row only.
   var shown = threads.map(function (s, i) { return i; }).filter(function (i) { return state.thread < 0 || state.thread === i; });
   shown.sort(function (a, b) { var pa = state.pinned.indexOf(a), pb = state.pinned.indexOf(b); return (pa < 0 ? 1e9 : pa) - (pb < 0 ? 1e9 : pb) || a - b; });
-  var rowsOf = function (s) { return state.collapsed.has(threads.indexOf(s)) ? 0 : Math.min(s.maxDepth + 1, 40); };
+  var rowsOf = function (s) { return state.collapsed.has(threads.indexOf(s)) ? 0 : Math.min(s.maxDepth + 1, MAX_ROWS); };
   var h = RULER; shown.forEach(function (i) { h += (rowsOf(threads[i]) + 1) * ROW + 4; });
   h = Math.min(Math.max(h, 200), MAXPX);
   var w = size(h), span = state.t1 - state.t0, scale = w / span;
@@ -257,16 +257,19 @@ function fetchWindow(w) {
   var want = { t0: Math.max(tmin, Math.floor(state.t0 - span)), t1: Math.min(tmax, Math.ceil(state.t1 + span)), per: per, asked: performance.now() };
   if (pending && pending.t0 === want.t0 && pending.t1 === want.t1 && pending.per === want.per) return;
   pending = want;
-  fetch('window?from=' + want.t0 + '&to=' + want.t1 + '&px=' + Math.max(1, Math.ceil((want.t1 - want.t0) / per)))
-    .then(function (r) { if (!r.ok) throw new Error('the server answered ' + r.status); return r.json(); })
-    .then(function (doc) {
+  fetch('window?from=' + want.t0 + '&to=' + want.t1 + '&px=' + Math.max(1, Math.ceil((want.t1 - want.t0) / per)) + '&depth=' + MAX_ROWS)
+    .then(function (r) { if (!r.ok) throw new Error('the server answered ' + r.status); return r.arrayBuffer(); })
+    .then(function (buf) {
       if (pending !== want) return; // a newer window was asked for
       pending = null; loaded = want;
-      doc.windows.forEach(function (win, ti) {
-        var s = threads[ti], a = win.slices, n = a.length / 5;
+      // Float64s: the windows, then each window's calls, merged calls,
+      // slices, and five numbers a slice (view's encodeWindows).
+      var a = new Float64Array(buf), p = 1;
+      for (var ti = 0; ti < a[0]; ti++) {
+        var s = threads[ti], n = a[p + 2]; p += 3;
         s.name = new Int32Array(n); s.start = new Float64Array(n); s.dur = new Float64Array(n); s.depth = new Int32Array(n); s.flags = new Uint8Array(n); s.n = n;
-        for (var i = 0, j = 0; i < n; i++, j += 5) { s.name[i] = a[j]; s.start[i] = a[j + 1]; s.dur[i] = a[j + 2]; s.depth[i] = a[j + 3]; s.flags[i] = a[j + 4]; }
-      });
+        for (var i = 0; i < n; i++, p += 5) { s.name[i] = a[p]; s.start[i] = a[p + 1]; s.dur[i] = a[p + 2]; s.depth[i] = a[p + 3]; s.flags[i] = a[p + 4]; }
+      }
       state.fetches++; state.fetchMs = performance.now() - want.asked;
       draw();
     })
@@ -578,11 +581,15 @@ window.tracebeat = {
   zoomTo: function (a, b) { state.t0 = a; state.t1 = b; state.zoomed = true; draw(); },
   // timed runs a step (a key's zoom or pan) and resolves with the
   // milliseconds until its window is drawn with the calls it needs.
+  // timed runs a step (a key's zoom or pan) and resolves with the
+  // milliseconds until its frame is drawn (with the calls already held)
+  // and until it is drawn again with the calls its window needs.
   timed: function (key) {
     var t = performance.now();
     if (key === 'w') zoomBy(0.8); else if (key === 's') zoomBy(1.25); else if (key === 'a') panBy(-0.1); else if (key === 'd') panBy(0.1);
+    var frame = performance.now() - t;
     return new Promise(function (done) {
-      (function wait() { if (pending) setTimeout(wait, 2); else requestAnimationFrame(function () { done(performance.now() - t); }); })();
+      (function wait() { if (pending) setTimeout(wait, 1); else done([frame, performance.now() - t]); })();
     });
   },
   renderMs: performance.now() - t0,
