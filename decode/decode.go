@@ -53,6 +53,8 @@ type Result struct {
 	Notes     []string
 	// Clock is how a recording was timed (nil for other inputs).
 	Clock *recording.RecordingClock
+	// Version is a recording's format version (0 for other inputs).
+	Version int
 }
 
 // CoarseNote is what a picture of the trace says beside its title when
@@ -119,6 +121,7 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 		res.Unknown = rres.Unknown
 		res.Notes = append(rres.BuildNotes, recordingNotes(rres)...)
 		res.Clock = &rres.Header.Clock
+		res.Version = rres.Header.Version
 		return res, nil
 	case KindStack:
 		stacks, err := ReadStackReports(br, src)

@@ -90,6 +90,9 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 	var events traceout.Sink
 	if eventFormat(opts.Format) && direct == nil {
 		events = newEventSink(opts.Format, out)
+		if o, ok := events.(traceout.OriginSink); ok {
+			o.Origin(rec.TimeSource, rec.Origin, rec.Pid, recordingPid)
+		}
 		// The process's own id is in its name; events carry a 1, which
 		// takes 4 to 6 bytes fewer in each of millions of JSON slices.
 		events.Write(traceout.Event{Name: "process_name", Ph: 'M', Pid: recordingPid, Tid: 0,

@@ -4,7 +4,9 @@
 # with protobuf) read the traces `decode --format perfetto` writes for each
 # input kind (decode's TestPerfettoSchema: every packet parses, tracks are
 # described, names interned, begins and ends balance per track, and the
-# slices are the trace-event JSON's). Makes a Python virtual environment
+# slices are the trace-event JSON's), and read a recording merged with a
+# system trace made with them (cmd/tracebeat's TestPerfettoMerge: every
+# slice on the app's threads, within the system trace's time). Makes a Python virtual environment
 # for them under the user's cache the first time (python3-venv from
 # Debian's packages when missing, as root).
 set -euo pipefail
@@ -24,8 +26,8 @@ if ! "$venv/bin/python" -c 'import perfetto.protos.perfetto.trace.perfetto_trace
   "$venv/bin/pip" install -q "perfetto==$PERFETTO" "protobuf==$PROTOBUF"
 fi
 status=0
-log=$(TRACEBEAT_PERFETTO_PYTHON="$venv/bin/python" go test -count=1 -run 'TestPerfetto' -v ./decode 2>&1) || status=$?
-grep -E '^(--- |ok|FAIL|PASS)|Error|check_trace' <<<"$log" || true
+log=$(TRACEBEAT_PERFETTO_PYTHON="$venv/bin/python" go test -count=1 -run 'TestPerfetto' -v ./decode ./cmd/tracebeat 2>&1) || status=$?
+grep -E '^(--- |ok|FAIL|PASS)|Error|check_trace|merge_check|merged:' <<<"$log" || true
 if ((status == 0)); then
   echo "perfetto-check: Perfetto's protos ($PERFETTO) read every trace decode wrote"
 fi

@@ -100,6 +100,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	pngPath := fs.String("png", "", "also draw a flame chart of the trace to this PNG file (recording, buffer, systrace and marker input)")
 	pngDepth := fs.Int("png-depth", 40, "depth rows the PNG draws per thread; deeper calls are left out, and the picture and stderr say so")
 	anyMap := fs.Bool("any-map", false, "decode a recording with --map although the recording names another build (the names may then be wrong)")
+	merge := fs.String("merge", "", "with --format perfetto: a system trace (Perfetto's) to write first, the recording's threads beside its own (docs/decoding.md)")
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.Usage = func() {} // errors get a one-line hint below instead
 	if err := fs.Parse(args); err != nil {
@@ -194,6 +195,12 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 			return usageErr("--png goes with the formats that keep the timeline, not --format %s", *format)
 		}
 		return writeProfile(inPath, *output, *format, opts, stdout, stderr)
+	}
+	if *merge != "" {
+		if *format != "perfetto" || *pngPath != "" || input == "-" {
+			return usageErr("--merge goes with --format perfetto and a recording's file, not %q", *format)
+		}
+		return mergeTo(*merge, inPath, *output, stdout, stderr, opts)
 	}
 	res, err := decodeTo(inPath, *output, stdout, opts)
 	if err != nil {
@@ -341,4 +348,35 @@ func renderPNG(inPath, pngPath, title string, notes []string, depth int, opts de
 			pngPath, c.Track, c.Rows, c.MaxDepth+1, c.MaxDepth+1)
 	}
 	return err
+}
+
+// mergeTo writes the system trace and the recording as one Perfetto trace
+// (decode.MergeSystemTrace).
+func mergeTo(systemPath, inPath, outPath string, stdout, stderr io.Writer, opts decode.Options) int {
+	system, err := os.ReadFile(systemPath)
+	if err == nil {
+		var in *os.File
+		if in, err = os.Open(inPath); err == nil {
+			defer in.Close()
+			write := func(w io.Writer) error {
+				res, err := decode.MergeSystemTrace(system, systemPath, in, w, opts)
+				if err == nil {
+					for _, n := range res.Notes {
+						fmt.Fprintf(stderr, "tracebeat decode: note: %s\n", n)
+					}
+				}
+				return err
+			}
+			if outPath != "" {
+				err = atomicfile.Write(outPath, 0o644, write)
+			} else {
+				err = write(stdout)
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tracebeat decode: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
 }

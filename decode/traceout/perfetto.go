@@ -3,6 +3,7 @@ package traceout
 import (
 	"bufio"
 	"encoding/binary"
+	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
@@ -34,6 +35,13 @@ type perfettoWriter struct {
 	firstPid  int64
 	described bool
 	err       error
+	// A trace merged with a system trace (NewPerfettoMergeWriter): the
+	// machine clock the recording's times count from, and its value at
+	// their 0 (Origin); the recording's events carry pid pidFrom, which
+	// is the process pidTo of the system trace.
+	clockID        uint64
+	clockNs        uint64
+	pidFrom, pidTo int64
 }
 
 type threadKey struct{ pid, tid int64 }
@@ -107,18 +115,58 @@ const (
 	SeqIncrementalCleared = 1 // TracePacket.SequenceFlags
 	SeqNeedsIncremental   = 2
 
-	clockBoottime = 6  // BuiltinClock.BUILTIN_CLOCK_BOOTTIME
-	ClockDeltas   = 64 // the first sequence-scoped clock id
+	clockMonotonic = 3  // BuiltinClock.BUILTIN_CLOCK_MONOTONIC
+	clockBoottime  = 6  // BuiltinClock.BUILTIN_CLOCK_BOOTTIME
+	ClockDeltas    = 64 // the first sequence-scoped clock id
 )
 
 func NewPerfettoWriter(w io.Writer) *perfettoWriter {
 	return &perfettoWriter{bw: bufio.NewWriterSize(w, 256*1024), threads: map[threadKey]*perfettoThread{},
-		procs: map[int64]bool{}, counter: map[counterKey]uint64{}, nextSeq: 1}
+		procs: map[int64]bool{}, counter: map[counterKey]uint64{}, nextSeq: 1, clockID: clockBoottime}
+}
+
+// mergeSequenceBase: a merged trace's sequences are numbered from here, far
+// from the system trace's own (a sequence's interned names and clock are
+// its own, and two writers must not share one).
+const mergeSequenceBase = 1 << 30
+
+// NewPerfettoMergeWriter writes the packets of a trace to be appended to
+// a system trace's: its sequences numbered apart from the system's, its
+// times placed on the machine's clock by Origin.
+func NewPerfettoMergeWriter(w io.Writer) *perfettoWriter {
+	p := NewPerfettoWriter(w)
+	p.nextSeq = mergeSequenceBase
+	return p
+}
+
+// OriginSink is an eventSink told where a recording's times start on the
+// machine's clocks (source: 0 System.nanoTime, CLOCK_MONOTONIC on Linux
+// and Android; 1 CLOCK_BOOTTIME) and which process recorded, whose events
+// carry eventPid: what a trace merged with a system trace needs.
+type OriginSink interface {
+	Origin(source int, ns uint64, pid, eventPid int64)
+}
+
+// Origin places the times on the machine's clock and the events in the
+// recorded process (a merge writer; the plain writer keeps the boot
+// clock's 0 at the recording's start and pid as the events give it).
+func (p *perfettoWriter) Origin(source int, ns uint64, pid, eventPid int64) {
+	if p.nextSeq < mergeSequenceBase {
+		return
+	}
+	p.clockID, p.clockNs = clockMonotonic, ns
+	if source == 1 {
+		p.clockID = clockBoottime
+	}
+	p.pidFrom, p.pidTo = eventPid, pid
 }
 
 func (p *perfettoWriter) Write(e Event) error {
 	if p.err != nil {
 		return p.err
+	}
+	if p.pidFrom != 0 && e.Pid == p.pidFrom {
+		e.Pid = p.pidTo
 	}
 	if e.Ph == 'M' {
 		name := ArgString(e.Args, "name")
@@ -223,8 +271,8 @@ func (p *perfettoWriter) thread(pid, tid int64) *perfettoThread {
 	clock = appendVarintField(clock, pbClockTimestamp, 0)
 	clock = appendVarintField(clock, pbClockIncrement, 1)
 	snapshot = appendBytesField(snapshot, pbSnapshotClocks, clock)
-	clock = appendVarintField(clock[:0], pbClockID, clockBoottime)
-	clock = appendVarintField(clock, pbClockTimestamp, 0)
+	clock = appendVarintField(clock[:0], pbClockID, p.clockID)
+	clock = appendVarintField(clock, pbClockTimestamp, p.clockNs)
 	snapshot = appendBytesField(snapshot, pbSnapshotClocks, clock)
 	pkt = appendBytesField(pkt, pbClockSnapshot, snapshot)
 	p.pkt = pkt
@@ -412,4 +460,24 @@ func appendBytesField(b []byte, field int, v []byte) []byte {
 // so what is not (a damaged name) is written as U+FFFD, as in the JSON.
 func appendStringField(b []byte, field int, v string) []byte {
 	return protowire.AppendStringField(b, field, ValidUTF8(v))
+}
+
+// CheckPackets checks that data is a Perfetto trace at its outer
+// level: fields 1 (TracePacket), length-delimited, to its end.
+func CheckPackets(data []byte) error {
+	if len(data) == 0 {
+		return fmt.Errorf("it is empty")
+	}
+	for off := 0; off < len(data); {
+		tag, n := binary.Uvarint(data[off:])
+		if n <= 0 || tag != 1<<3|2 {
+			return fmt.Errorf("byte %d: field tag %#x where a TracePacket (field 1, length-delimited) belongs", off, tag)
+		}
+		size, m := binary.Uvarint(data[off+n:])
+		if m <= 0 || size > uint64(len(data)-off-n-m) {
+			return fmt.Errorf("byte %d: a packet of %d bytes where %d are left", off, size, len(data)-off-n-max(m, 0))
+		}
+		off += n + m + int(size)
+	}
+	return nil
 }
