@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/tracebeat/tracebeat/decode/recording"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -563,4 +565,21 @@ func TestPerfettoProcessNamedLate(t *testing.T) {
 	tr := readPerfetto(t, out.Bytes())
 	require.Equal(t, map[int64]string{7: "app"}, tr.ProcNames)
 	require.Len(t, tr.Slices, 3)
+}
+
+// TestMergeRefuses: a merge needs a recording that says where its times
+// start (format 4); an older recording and a buffer are refused, as is a
+// system file that is no Perfetto trace.
+func TestMergeRefuses(t *testing.T) {
+	system := []byte{0x0a, 0x00}
+	inputs := perfettoInputs(t)
+	for name, want := range map[string]string{
+		"recording":   "in: --merge takes a recording of tracebeat's runtime of format 4 or later (it says where its times start on the machine's clock), not a recording of format 3",
+		"buffer text": "in: --merge takes a recording of tracebeat's runtime of format 4 or later (it says where its times start on the machine's clock), not buffer-text",
+	} {
+		_, err := MergeSystemTrace(system, "sys", bytes.NewReader(inputs[name]), io.Discard, Options{Source: "in", Names: testNames(t)})
+		assert.EqualError(t, err, want, name)
+	}
+	_, err := MergeSystemTrace([]byte("hello"), "sys", bytes.NewReader(inputs["recording"]), io.Discard, Options{Source: "in"})
+	assert.ErrorContains(t, err, "sys: not a Perfetto trace: byte 0: field tag 0x68")
 }
