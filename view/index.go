@@ -6,7 +6,7 @@
 package view
 
 import (
-	"errors"
+	"fmt"
 	"math"
 	"strconv"
 
@@ -97,7 +97,7 @@ func (x *Index) call(e traceout.Event) error {
 	t := x.thread(e.Pid, e.Tid)
 	t.closeUntil(e.TsNs)
 	if len(t.start) >= maxCalls {
-		return errTooMany
+		return fmt.Errorf("thread %d (%s) has more than %d calls: too many to serve", t.Tid, t.Name, maxCalls)
 	}
 	end := e.TsNs + max(e.DurNs, 0)
 	if end < e.TsNs {
@@ -207,5 +207,3 @@ func (o Output) EventSink() traceout.Sink    { return o.x }
 
 // Len is how many calls the thread has.
 func (t *Thread) Len() int { return len(t.start) }
-
-var errTooMany = errors.New("a thread with more than 2^31 calls: too many to serve")
