@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tracebeat/tracebeat/internal/dumpreq"
+	"github.com/tracebeat/tracebeat/internal/proc"
 )
 
 func init() {
@@ -94,7 +95,7 @@ func runDump(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tracebeat dump: "+format+"\n", a...)
 		return exitFailure
 	}
-	if !dumpreq.Alive(pid) {
+	if !proc.Alive(pid) {
 		return fail("no process %d", pid)
 	}
 	found := ""

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/tracebeat/tracebeat/internal/proc"
 )
 
 // Temporary names carry the id of the process that made them,
@@ -118,5 +120,5 @@ func OwnerAlive(pidText string) bool {
 	if err != nil || pid <= 0 {
 		return false
 	}
-	return pid == os.Getpid() || processAlive(pid)
+	return pid == os.Getpid() || proc.Alive(pid)
 }

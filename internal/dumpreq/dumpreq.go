@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tracebeat/tracebeat/internal/proc"
 )
 
 // poll is how often Ask looks for the answer.
@@ -51,7 +53,7 @@ func Ask(dir string, pid int, target string, timeout time.Duration) (string, err
 			}
 			return "", fmt.Errorf("an answer this tracebeat does not read: %q", line)
 		}
-		if !Alive(pid) {
+		if !proc.Alive(pid) {
 			os.Remove(base + ".dump")
 			return "", errors.New("the program ended before it answered")
 		}
@@ -122,7 +124,7 @@ func List(dirs []string, stdout io.Writer) {
 		for _, e := range entries {
 			pidText, ok := strings.CutSuffix(e.Name(), ".alive")
 			pid, err := strconv.Atoi(pidText)
-			if !ok || err != nil || !Alive(pid) {
+			if !ok || err != nil || !proc.Alive(pid) {
 				continue
 			}
 			info := Info(filepath.Join(d, e.Name()))

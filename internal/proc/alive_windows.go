@@ -1,10 +1,11 @@
 //go:build windows
 
-package dumpreq
+package proc
 
 import "golang.org/x/sys/windows"
 
-// Alive reports whether process pid exists and has not exited.
+// Alive opens the process and asks for its exit code: a process
+// that can no longer be opened, or has one, is gone.
 func Alive(pid int) bool {
 	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
 	if err != nil {
