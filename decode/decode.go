@@ -238,11 +238,21 @@ func newEventSink(format Format, w io.Writer) traceout.Sink {
 }
 
 // EventSinker is an output that takes decode's events itself (in an
-// event format, whichever is asked): view's index of a recording.
+// event format, whichever is asked): view's index of a recording, a
+// trace merged with a system trace.
 type EventSinker interface {
 	io.Writer
 	EventSink() traceout.Sink
 }
+
+// EventsTo is an output for Decode whose events go to s: it writes no
+// bytes of its own.
+func EventsTo(s traceout.Sink) io.Writer { return eventsOutput{s} }
+
+type eventsOutput struct{ sink traceout.Sink }
+
+func (o eventsOutput) Write(p []byte) (int, error) { return len(p), nil }
+func (o eventsOutput) EventSink() traceout.Sink    { return o.sink }
 
 // eventFormat reports whether a format is written through an eventSink.
 func eventFormat(f Format) bool {

@@ -24,7 +24,7 @@ func MergeSystemTrace(system []byte, systemName string, in io.Reader, w io.Write
 	if _, err := w.Write(system); err != nil {
 		return nil, err
 	}
-	res, err := Decode(in, mergeOutput{w, traceout.NewPerfettoMergeWriter(w)}, opts)
+	res, err := Decode(in, EventsTo(traceout.NewPerfettoMergeWriter(w)), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -33,14 +33,6 @@ func MergeSystemTrace(system []byte, systemName string, in io.Reader, w io.Write
 	}
 	return res, nil
 }
-
-// mergeOutput hands decode the merge writer as its event sink.
-type mergeOutput struct {
-	io.Writer
-	sink traceout.Sink
-}
-
-func (m mergeOutput) EventSink() traceout.Sink { return m.sink }
 
 func describeInput(res *Result) string {
 	if res.Kind == KindRecording {

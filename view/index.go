@@ -15,7 +15,8 @@ import (
 
 // Index holds every call of a decode, thread by thread in the order they
 // started (each call before its callees), and the call tree merged over
-// the threads. It is a traceout.Sink: decode writes its events to it.
+// the threads. It is a traceout.Sink: decode writes its events to it
+// (decode.EventsTo).
 type Index struct {
 	Names    []string
 	names    map[string]int32
@@ -194,16 +195,6 @@ func (x *Index) Close() error {
 // Note and Span take decode's notes and the recording's length.
 func (x *Index) Note(s string)                  { x.Notes = append(x.Notes, s) }
 func (x *Index) Span(lengthNs int64, lost bool) { x.LengthNs, x.Lost = lengthNs, lost }
-
-// Output is what decode writes to: its events go to the index (decode's
-// EventSink), and it has no bytes to write.
-func (x *Index) Output() Output { return Output{x} }
-
-// Output hands decode the index as its event sink.
-type Output struct{ x *Index }
-
-func (o Output) Write(p []byte) (int, error) { return len(p), nil }
-func (o Output) EventSink() traceout.Sink    { return o.x }
 
 // Len is how many calls the thread has.
 func (t *Thread) Len() int { return len(t.start) }

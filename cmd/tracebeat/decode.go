@@ -251,12 +251,7 @@ func writeProfile(inPath, outPath, format string, opts decode.Options, stdout, s
 	if format == "pprof" {
 		write = p.WritePprof
 	}
-	if outPath != "" {
-		err = atomicfile.Write(outPath, 0o644, write)
-	} else {
-		err = write(stdout)
-	}
-	if err != nil {
+	if err := writeTo(outPath, stdout, write); err != nil {
 		fmt.Fprintf(stderr, "tracebeat decode: %v\n", err)
 		return exitFailure
 	}
@@ -296,11 +291,8 @@ func decodeTo(inPath, outPath string, stdout io.Writer, opts decode.Options) (*d
 		defer f.Close()
 		in = f
 	}
-	if outPath == "" {
-		return decode.Decode(in, stdout, opts)
-	}
 	var res *decode.Result
-	err := atomicfile.Write(outPath, 0o644, func(w io.Writer) error {
+	err := writeTo(outPath, stdout, func(w io.Writer) error {
 		var err error
 		res, err = decode.Decode(in, w, opts)
 		return err
@@ -353,30 +345,37 @@ func renderPNG(inPath, pngPath, title string, notes []string, depth int, opts de
 // mergeTo writes the system trace and the recording as one Perfetto trace
 // (decode.MergeSystemTrace).
 func mergeTo(systemPath, inPath, outPath string, stdout, stderr io.Writer, opts decode.Options) int {
-	system, err := os.ReadFile(systemPath)
-	if err == nil {
-		var in *os.File
-		if in, err = os.Open(inPath); err == nil {
-			defer in.Close()
-			write := func(w io.Writer) error {
-				res, err := decode.MergeSystemTrace(system, systemPath, in, w, opts)
-				if err == nil {
-					for _, n := range res.Notes {
-						fmt.Fprintf(stderr, "tracebeat decode: note: %s\n", n)
-					}
-				}
-				return err
-			}
-			if outPath != "" {
-				err = atomicfile.Write(outPath, 0o644, write)
-			} else {
-				err = write(stdout)
-			}
-		}
-	}
-	if err != nil {
+	fail := func(err error) int {
 		fmt.Fprintf(stderr, "tracebeat decode: %v\n", err)
 		return exitFailure
 	}
+	system, err := os.ReadFile(systemPath)
+	if err != nil {
+		return fail(err)
+	}
+	in, err := os.Open(inPath)
+	if err != nil {
+		return fail(err)
+	}
+	defer in.Close()
+	var res *decode.Result
+	if err := writeTo(outPath, stdout, func(w io.Writer) error {
+		res, err = decode.MergeSystemTrace(system, systemPath, in, w, opts)
+		return err
+	}); err != nil {
+		return fail(err)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(stderr, "tracebeat decode: note: %s\n", n)
+	}
 	return exitOK
+}
+
+// writeTo writes to the file outPath whole (atomicfile: never half), or
+// to stdout when there is none.
+func writeTo(outPath string, stdout io.Writer, write func(io.Writer) error) error {
+	if outPath == "" {
+		return write(stdout)
+	}
+	return atomicfile.Write(outPath, 0o644, write)
 }

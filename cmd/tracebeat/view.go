@@ -96,7 +96,7 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	}
 	start := time.Now()
 	x := view.NewIndex()
-	res, err := decode.Decode(f, x.Output(), opts)
+	res, err := decode.Decode(f, decode.EventsTo(x), opts)
 	f.Close()
 	if err != nil {
 		return fail(err)
