@@ -39,6 +39,29 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
+// browserContext starts a headless Chromium at 1280x720 for the test
+// (closed when it ends), a minute at most.
+func browserContext(t *testing.T, browser string) context.Context {
+	t.Helper()
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.Headless, chromedp.WindowSize(1280, 720))...)
+	t.Cleanup(cancel)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// openPage loads url and waits for the page's first drawing.
+func openPage(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)), "loading %s", url)
+	ready, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.tracebeat && window.tracebeat.ready`))
+	require.NoError(t, err)
+	require.True(t, ready)
+}
+
 // pageCheck opens an HTML page of decode or diff in headless Chromium and
 // checks what a person does with it: it loads without an error on the
 // console, a search for name highlights frames and says what share it
@@ -47,13 +70,7 @@ func chromium(t *testing.T) string {
 // opened.
 func pageCheck(t *testing.T, browser, page, name string) []byte {
 	t.Helper()
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.Headless, chromedp.WindowSize(1280, 720))...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, time.Minute)
-	defer cancel()
+	ctx := browserContext(t, browser)
 	// Everything the page writes to its console, read while it runs.
 	var mu sync.Mutex
 	var problems []string
@@ -70,10 +87,7 @@ func pageCheck(t *testing.T, browser, page, name string) []byte {
 			}
 		}
 	}()
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+page)), "loading %s", page)
-	ready, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.tracebeat && window.tracebeat.ready`))
-	require.NoError(t, err)
-	require.True(t, ready)
+	openPage(t, ctx, "file://"+page)
 	first, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	require.NoError(t, err)
 	matched, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`tracebeat.search(%q)`, regexp.QuoteMeta(name))))
@@ -159,16 +173,8 @@ func TestPageNamesLostRecords(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "lost.html")
 	code, _, stderr := runDecodeArgs("--map", methodMap, "--format", "html", "-o", page, trace)
 	require.Equal(t, exitOK, code, stderr)
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.Headless, chromedp.WindowSize(1280, 720))...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+page)))
-	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.tracebeat && window.tracebeat.ready`))
-	require.NoError(t, err)
+	ctx := browserContext(t, browser)
+	openPage(t, ctx, "file://"+page)
 	notes, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('notes').innerText`))
 	require.NoError(t, err)
 	require.Regexp(t, `records each lost: its buffer was full, the oldest went \(budget 1 KiB`, notes)
@@ -191,16 +197,8 @@ func TestViewerReading(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "lost.html")
 	code, _, stderr := runDecodeArgs("--map", methodMap, "--format", "html", "-o", page, trace)
 	require.Equal(t, exitOK, code, stderr)
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.Headless, chromedp.WindowSize(1280, 720))...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+page)))
-	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.tracebeat && window.tracebeat.ready`))
-	require.NoError(t, err)
+	ctx := browserContext(t, browser)
+	openPage(t, ctx, "file://"+page)
 	eval := func(js string) string {
 		t.Helper()
 		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
@@ -316,16 +314,8 @@ func TestViewerTables(t *testing.T) {
 	prof, err := profile.Read(trace, names, decode.MapBuild{})
 	require.NoError(t, err)
 
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.Headless, chromedp.WindowSize(1280, 720))...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+page)))
-	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`window.tracebeat && window.tracebeat.ready`))
-	require.NoError(t, err)
+	ctx := browserContext(t, browser)
+	openPage(t, ctx, "file://"+page)
 	type row struct {
 		Name               string
 		Calls, Self, Total float64

@@ -156,16 +156,8 @@ func TestViewServesAWholeRun(t *testing.T) {
 	assert.ElementsMatch(t, want, got, "the window's compute calls are decode's, to the nanosecond")
 
 	browser := chromium(t)
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.Headless, chromedp.WindowSize(1280, 720))...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base)))
-	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`window.tracebeat && window.tracebeat.ready`))
-	require.NoError(t, err)
+	ctx := browserContext(t, browser)
+	openPage(t, ctx, base)
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`tracebeat.setView('timeline'), tracebeat.zoomTo(%d, %d), true`, from, to)))
 	require.NoError(t, err)
 	_, err = chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`tracebeat.state.fetches > 0 && tracebeat.state.t0 === %d`, from)))
