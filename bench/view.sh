@@ -3,10 +3,10 @@
 #
 # `tracebeat view` on a whole run: ProGuard 6 obfuscating commons-lang3
 # (about 62 million traced calls, bench/proguard.sh) recorded in stream
-# mode, served, and used in headless Chromium (internal/tools/viewtime):
+# mode, served, and used in headless Chromium (internal/tools/pagetime):
 # the first drawing, the timeline's first window, 30 and more zoom steps
 # in (W) down to about a millisecond, 20 pans (D), each timed from the key
-# to its window drawn with the calls it needs. Prints viewtime's line, the
+# to its window drawn with the calls it needs. Prints pagetime's line, the
 # time and peak memory of reading the recording, and last:
 #   view: calls=N read_s=S rss_mb=M first_draw_ms=... zoom_max_ms=... pan_max_ms=...
 set -euo pipefail
@@ -21,7 +21,7 @@ WORK="$(mktemp -d)"
 view_pid=""
 trap '[[ -z $view_pid ]] || pkill -INT -P "$view_pid" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 cd "$WORK"
-(cd "$ROOT" && go build -o "$WORK/" ./cmd/tracebeat ./internal/tools/jdklib ./internal/tools/viewtime)
+(cd "$ROOT" && go build -o "$WORK/" ./cmd/tracebeat ./internal/tools/jdklib ./internal/tools/pagetime)
 ./jdklib -o jdk-lib.jar
 ./tracebeat instrument -q -o inst "$PROGUARD"
 ./tracebeat runtime -o rt.jar 2>/dev/null
@@ -37,7 +37,7 @@ for _ in $(seq 600); do
 done
 url=$(head -1 url.txt)
 read_line=$(grep 'read in' view.log)
-line=$(VIEWTIME_STEPS=1 ./viewtime "$url")
+line=$(PAGETIME_STEPS=1 ./pagetime "$url")
 echo "$line"
 pkill -INT -P "$view_pid" || true
 wait "$view_pid" || true
@@ -45,4 +45,4 @@ view_pid=""
 rss_mb=$(( $(tail -1 time.txt) / 1024 ))
 read_s=$(sed -E 's/.*read in ([0-9.]+) s.*/\1/' <<<"$read_line")
 echo "$read_line"
-echo "view: $(sed -E 's/^viewtime: //' <<<"$line") read_s=$read_s rss_mb=$rss_mb"
+echo "view: $(sed -E 's/^pagetime: //' <<<"$line") read_s=$read_s rss_mb=$rss_mb"

@@ -1,8 +1,22 @@
-// Command pagetime opens a page of `decode --format html` in headless
-// Chromium and prints how long it took to be drawn: from the navigation
-// to the page's first drawing done (window.tracebeat.ready), and the
-// page's own time for unpacking and drawing (tracebeat.renderMs), in
-// milliseconds, with the calls it holds. bench/viewer-rates.sh runs it.
+// Command pagetime opens a tracebeat page in headless Chromium and times
+// it. bench/viewer-rates.sh and bench/view.sh run it.
+//
+//	pagetime PAGE.html
+//
+// times a page of `decode --format html`: from the navigation to the page's
+// first drawing done (window.tracebeat.ready), and the page's own time for
+// unpacking and drawing (tracebeat.renderMs), in milliseconds, with the
+// calls it holds.
+//
+//	pagetime http://127.0.0.1:PORT/
+//
+// times the page `tracebeat view` serves as a person uses it: the first
+// drawing, the timeline's first window fetched and drawn, then zoom steps
+// in (W) to a window of about a millisecond and 20 pans (D), each timed to
+// its frame (drawn at once with the calls the page holds) and to its
+// window drawn again with the calls it needs: the largest frame, and the
+// median and the largest time to full detail of the zooms and of the pans.
+// PAGETIME_STEPS=1 prints each zoom step on stderr.
 package main
 
 import (
@@ -11,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -18,12 +33,16 @@ import (
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: pagetime PAGE.html")
+		fmt.Fprintln(os.Stderr, "usage: pagetime PAGE.html | pagetime http://127.0.0.1:PORT/")
 		os.Exit(2)
 	}
-	page, err := filepath.Abs(os.Args[1])
-	if err == nil {
-		err = run(page)
+	var err error
+	if url := os.Args[1]; strings.HasPrefix(url, "http://") {
+		err = open(url, 5*time.Minute, served)
+	} else if page, aerr := filepath.Abs(url); aerr != nil {
+		err = aerr
+	} else {
+		err = open("file://"+page, 2*time.Minute, file)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pagetime:", err)
@@ -31,7 +50,9 @@ func main() {
 	}
 }
 
-func run(page string) error {
+// open starts Chromium, loads url and hands measure the context and the
+// time from the navigation to the first drawing.
+func open(url string, limit time.Duration, measure func(ctx context.Context, first time.Duration) error) error {
 	browser, err := exec.LookPath("chromium")
 	if err != nil {
 		return fmt.Errorf("no chromium on PATH (Debian: apt-get install chromium)")
@@ -41,19 +62,23 @@ func run(page string) error {
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(alloc)
 	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancel = context.WithTimeout(ctx, limit)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil { // the browser started
 		return err
 	}
 	start := time.Now()
-	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		return err
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.tracebeat && window.tracebeat.ready`)); err != nil {
 		return err
 	}
-	wall := time.Since(start)
+	return measure(ctx, time.Since(start))
+}
+
+// file reports a page of decode --format html.
+func file(ctx context.Context, wall time.Duration) error {
 	own, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`tracebeat.renderMs`))
 	if err != nil {
 		return err
