@@ -8,11 +8,7 @@ import android.os.Looper;
 import com.tencent.matrix.trace.core.AppMethodBeat;
 import com.tencent.matrix.trace.items.MethodItem;
 import com.tencent.matrix.trace.util.TraceDataUtils;
-import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedList;
 import java.util.List;
 import org.junit.Test;
@@ -38,16 +34,6 @@ import tbapp.Work;
 @RunWith(RobolectricTestRunner.class)
 @Config(sdk = 35, shadows = DeviceClock.class)
 public class AndroidCheckTest {
-    private static void write(String property, String text) throws IOException {
-        String path = System.getProperty(property);
-        if (path == null) {
-            return;
-        }
-        try (Writer w = new OutputStreamWriter(new FileOutputStream(path), StandardCharsets.UTF_8)) {
-            w.write(text);
-        }
-    }
-
     /**
      * Matrix starts on the first i() of the main thread and then hooks the
      * framework's main handler through hidden fields
@@ -71,7 +57,7 @@ public class AndroidCheckTest {
 
     @Test
     public void beatMode() throws Exception {
-        write("tbcheck.matrix", giveMatrixItsActivityThread() + "\n");
+        CheckFiles.write("tbcheck.matrix", giveMatrixItsActivityThread() + "\n");
         AppMethodBeat beat = AppMethodBeat.getInstance();
         // Matrix starts recording on the first i() of the main thread; the
         // Activities' creation and focus are those calls (focus counts are
@@ -95,7 +81,7 @@ public class AndroidCheckTest {
         for (long record : data) {
             raw.append(record).append('\n');
         }
-        write("tbcheck.raw", raw.toString()); // Matrix's own buffer, as AppMethodBeat keeps it
+        CheckFiles.write("tbcheck.raw", raw.toString()); // Matrix's own buffer, as AppMethodBeat keeps it
         assertTrue("the slow message ran: " + out, out.toString().startsWith("slow "));
         assertTrue("Matrix recorded the run: " + data.length + " records", data.length > 0);
 
@@ -132,9 +118,9 @@ public class AndroidCheckTest {
                 total += m.durTime;
             }
         }
-        write("tbcheck.stack", lines.toString());
-        write("tbcheck.key", TraceDataUtils.getTreeKey(stack, total) + "\n");
-        write("tbcheck.out", out + "\n");
+        CheckFiles.write("tbcheck.stack", lines.toString());
+        CheckFiles.write("tbcheck.key", TraceDataUtils.getTreeKey(stack, total) + "\n");
+        CheckFiles.write("tbcheck.out", out + "\n");
         assertEquals(Looper.getMainLooper().getThread(), Thread.currentThread());
     }
 }

@@ -4,11 +4,6 @@ import static org.junit.Assert.assertEquals;
 
 import android.os.Looper;
 import android.os.Process;
-import java.io.FileOutputStream;
-import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.robolectric.Robolectric;
@@ -51,17 +46,7 @@ public class RuntimeCheckTest {
             tids.append("bg-").append(i).append(' ').append(work[i].tid()).append('\n');
         }
         assertEquals(Looper.getMainLooper().getThread(), Thread.currentThread());
-        write("tbcheck.out", out.toString());
-        write("tbcheck.tids", tids.toString());
-    }
-
-    private static void write(String property, String text) throws IOException {
-        String path = System.getProperty(property);
-        if (path == null) {
-            return;
-        }
-        try (Writer w = new OutputStreamWriter(new FileOutputStream(path), StandardCharsets.UTF_8)) {
-            w.write(text);
-        }
+        CheckFiles.write("tbcheck.out", out.toString());
+        CheckFiles.write("tbcheck.tids", tids.toString());
     }
 }
