@@ -57,6 +57,14 @@ func TestRecordRunsAProgramNTimes(t *testing.T) {
 		})
 	}
 
+	// A folder whose path holds a blank (C:\Users\Jane Doe\...): the path
+	// goes through JAVA_TOOL_OPTIONS quoted, and the JVM takes it whole.
+	blank := filepath.Join(dir, "with blank", "runs")
+	code, _, stderr = runCLI("record", "-n", "1", "-o", blank, "--", "java", "-cp", cp, "app.Work", "2", "1")
+	require.Equal(t, exitOK, code, stderr)
+	_, err = profile.Read(filepath.Join(blank, "run-1.trace"), names, decode.MapBuild{Path: methodMap, ID: id})
+	require.NoError(t, err)
+
 	for _, c := range []struct {
 		name, want string
 		args       []string
