@@ -39,6 +39,7 @@ type perfettoWriter struct {
 	// machine clock the recording's times count from, and its value at
 	// their 0 (Origin); the recording's events carry pid pidFrom, which
 	// is the process pidTo of the system trace.
+	merge          bool
 	clockID        uint64
 	clockNs        uint64
 	pidFrom, pidTo int64
@@ -135,7 +136,7 @@ const mergeSequenceBase = 1 << 30
 // times placed on the machine's clock by Origin.
 func NewPerfettoMergeWriter(w io.Writer) *perfettoWriter {
 	p := NewPerfettoWriter(w)
-	p.nextSeq = mergeSequenceBase
+	p.merge, p.nextSeq = true, mergeSequenceBase
 	return p
 }
 
@@ -151,7 +152,7 @@ type OriginSink interface {
 // recorded process (a merge writer; the plain writer keeps the boot
 // clock's 0 at the recording's start and pid as the events give it).
 func (p *perfettoWriter) Origin(source int, ns uint64, pid, eventPid int64) {
-	if p.nextSeq < mergeSequenceBase {
+	if !p.merge {
 		return
 	}
 	p.clockID, p.clockNs = clockMonotonic, ns
