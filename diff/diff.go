@@ -252,6 +252,9 @@ func Compare(base, next Side, opt Options) *Result {
 	for _, m := range res.Methods {
 		res.Counts[m.Status]++
 	}
+	if n := sittingsNote(base, next); n != "" {
+		res.Notes = append(res.Notes, n)
+	}
 	if !res.Statistics && !opt.Strict {
 		res.Notes = append(res.Notes, tooFewNote(min(len(base.Runs), len(next.Runs))))
 	}

@@ -10,6 +10,8 @@
 // method and per path.
 package profile
 
+import "time"
+
 // Stat is what the calls of one method (or one call path) add up to.
 // Times are nanoseconds.
 type Stat struct {
@@ -47,6 +49,10 @@ type Profile struct {
 	Resolution        int64
 	TypicalResolution int64
 	Notes             []string
+	// Start and End are when the recording started and was written, on
+	// the wall clock (zero for an AppMethodBeat buffer, which does not
+	// say): diff tells from them whether two builds' runs took turns.
+	Start, End time.Time
 	// Missing says what the trace lost (records a full ring overwrote, a
 	// cut, a stream's dropped chunks), one line each; every output says it.
 	Missing []string

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/tracebeat/tracebeat/decode"
 )
@@ -111,6 +112,8 @@ func readRecording(r *bufio.Reader, ra io.ReaderAt, size int64, path string, nam
 		return names.Name(id)
 	})
 	p.Builds = rec.Builds
+	p.Start = rec.Start
+	p.End = rec.Start.Add(time.Duration(rec.End))
 	p.Resolution = int64(rec.Clock.Resolution())
 	p.TypicalResolution = int64(rec.Clock.TypicalResolution())
 	if note != "" {

@@ -50,6 +50,36 @@ func recordRuns(t *testing.T, classes string, n int, scale string, props ...stri
 	return dir, methodMap
 }
 
+// recordInTurns instruments the two builds and records each n times
+// with `tracebeat record -o A -o B`, in turns (A B, B A, ...), with the
+// java properties; it returns each build's folder of runs and map.
+func recordInTurns(t *testing.T, classes [2]string, n int, scale string, props ...string) (dirs, maps [2]string) {
+	t.Helper()
+	dir := t.TempDir()
+	runtimeJar := filepath.Join(dir, "tracebeat-runtime.jar")
+	code, _, stderr := runCLI("runtime", "-o", runtimeJar)
+	require.Equal(t, exitOK, code, stderr)
+	args := []string{"record", "-n", fmt.Sprint(n)}
+	var commands []string
+	for i, c := range classes {
+		traced := filepath.Join(dir, fmt.Sprintf("traced%d", i))
+		maps[i] = filepath.Join(dir, fmt.Sprintf("methodMapping%d.txt", i))
+		code, _, stderr := runCLI("instrument", "-q", "-o", traced, "--method-map", maps[i], c)
+		require.Equal(t, exitOK, code, stderr)
+		dirs[i] = filepath.Join(dir, fmt.Sprintf("runs%d", i))
+		args = append(args, "-o", dirs[i])
+		if i > 0 {
+			commands = append(commands, ":::")
+		}
+		cp := runtimeJar + string(os.PathListSeparator) + filepath.Join(traced, filepath.Base(c))
+		commands = append(append(append(commands, "java"), props...), "-cp", cp, "app.Work", "25", scale)
+	}
+	code, stdout, stderr := runCLI(append(append(args, "--"), commands...)...)
+	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, strings.Repeat("true\n", 2*n), stdout)
+	return dirs, maps
+}
+
 // diffJSON is the part of --format json the tests read.
 type diffJSON struct {
 	Verdicts struct {
@@ -102,8 +132,11 @@ func diffNamesTheSlowerMethod(t *testing.T, classes [2]string) {
 	// The precise clock, as a gate on a busy machine records: there the
 	// shared clock's ticks come late, and its allowance swallows slowed's
 	// change (same (clock), docs/diff.md).
-	runsA, mapA := recordRuns(t, classes[0], 5, "1", "-Dtracebeat.clock=precise")
-	runsB, mapB := recordRuns(t, classes[1], 5, "1", "-Dtracebeat.clock=precise")
+	// The builds in turns: on a CI runner whose load rose between
+	// two sittings, base then new, steady() (unchanged) went from 22 to
+	// 60 ms and regressed.
+	runs, maps := recordInTurns(t, classes, 5, "1", "-Dtracebeat.clock=precise")
+	runsA, mapA, runsB, mapB := runs[0], maps[0], runs[1], maps[1]
 	idA, idB := grepID(t, mapA, "app.Work slowed"), grepID(t, mapB, "app.Work slowed")
 	require.NotEqual(t, idA, idB, "the builds' ids differ")
 
@@ -115,6 +148,7 @@ func diffNamesTheSlowerMethod(t *testing.T, classes [2]string) {
 	png := filepath.Join(t.TempDir(), "diff.png")
 	code, text, stderr := runCLI("diff", "--base-map", mapA, "--map", mapB, "--png", png, runsA, runsB)
 	require.Equal(t, exitFailure, code, "%s%s", text, stderr)
+	require.NotContains(t, stderr, "record the builds in turns", "they were")
 	t.Logf("tracebeat diff:\n%s", text)
 	lines := strings.Split(text, "\n")
 	var regressed, added, removed []string
@@ -194,20 +228,33 @@ func diffNamesTheSlowerMethod(t *testing.T, classes [2]string) {
 	require.Contains(t, stderr, "is the map of build")
 }
 
-// TestDiffNoiseNeverFails: five recordings of one build split in two
-// sides compare without a regression at the default thresholds.
+// TestDiffNoiseNeverFails: six recordings of one build split in two
+// sides in turns compare without a regression at the default thresholds,
+// and without a note; split into the first three and the last three, the
+// note says the sides were recorded one after the other.
 func TestDiffNoiseNeverFails(t *testing.T) {
 	classes := diffBuilds(t)
 	runs, m := recordRuns(t, classes[0], 6, "1")
-	a, b := t.TempDir(), t.TempDir()
 	entries, err := os.ReadDir(runs)
 	require.NoError(t, err)
-	for i, e := range entries {
-		require.NoError(t, os.Rename(filepath.Join(runs, e.Name()), filepath.Join([]string{a, b}[i%2], e.Name())))
+	split := func(side func(i int) int) (a, b string) {
+		dirs := [2]string{t.TempDir(), t.TempDir()}
+		for i, e := range entries {
+			data, err := os.ReadFile(filepath.Join(runs, e.Name()))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(dirs[side(i)], e.Name()), data, 0o644))
+		}
+		return dirs[0], dirs[1]
 	}
+	a, b := split(func(i int) int { return i % 2 })
 	code, text, stderr := runCLI("diff", "--base-map", m, "--map", m, a, b)
 	require.Equal(t, exitOK, code, "noise failed the gate:\n%s%s", text, stderr)
 	require.Contains(t, text, "0 regressed")
+	require.NotContains(t, stderr, "record the builds in turns")
+
+	a, b = split(func(i int) int { return i / 3 })
+	_, _, stderr = runCLI("diff", "--base-map", m, "--map", m, a, b)
+	require.Contains(t, stderr, "every run of BASE before any of NEW")
 }
 
 // TestDiffOfMatrixBuffers: AppMethodBeat buffers (as Matrix's runtime

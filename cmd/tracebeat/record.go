@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/spf13/pflag"
 
@@ -15,10 +16,17 @@ func init() {
 }
 
 const recordUsage = `usage: tracebeat record -n N -o DIR [flags] -- COMMAND [ARGS...]
+       tracebeat record -n N -o BASE -o NEW [flags] -- COMMAND_A [ARGS...] ::: COMMAND_B [ARGS...]
 
 Runs COMMAND N times, one after the other, each run recording with
 tracebeat's runtime into DIR/run-K.trace: the repetitions that
-'tracebeat diff' needs to tell a change from the runs' noise. The
+'tracebeat diff' needs to tell a change from the runs' noise.
+
+With two folders and two commands (the second after a lone :::) it runs
+the two builds in turns, A B, B A, A B, ..., each into its own folder:
+a machine whose load changes while they run then slows both alike, and
+diff compares builds, not moments (it notes sides recorded one after the
+other). The
 recording is switched on through JAVA_TOOL_OPTIONS (-Dtracebeat.trace=...,
 added to what it holds), which every JVM the command starts reads; or,
 when an argument holds {trace}, that argument gets the path instead.
@@ -34,6 +42,7 @@ Examples:
   tracebeat record -n 5 -o runs/ -- java -cp traced/app.jar:tracebeat-runtime.jar app.Main
   tracebeat record -n 5 -o runs/ -- java -Dtracebeat.trace={trace} -Dtracebeat.clock=precise -cp ... app.Main
   tracebeat record -n 5 -o runs/ -- ./gradlew test --no-daemon
+  tracebeat record -n 5 -o v1-runs -o v2-runs -- java -cp v1.jar:tracebeat-runtime.jar app.Main ::: java -cp v2.jar:tracebeat-runtime.jar app.Main
 
 Flags:
 `
@@ -43,7 +52,7 @@ func runRecord(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	fs.SetInterspersed(false)
 	n := fs.IntP("runs", "n", 5, "how many runs")
-	outDir := fs.StringP("output", "o", "", "the folder the recordings go to (made when missing)")
+	outDirs := fs.StringArrayP("output", "o", nil, "the folder the recordings go to (made when missing); twice: BASE's and NEW's, in turns")
 	replace := fs.Bool("replace", false, "remove the run-*.trace files DIR holds first")
 	help := fs.BoolP("help", "h", false, "show this help")
 	usageErr := func(format string, a ...any) int {
@@ -63,18 +72,50 @@ func runRecord(args []string, stdout, stderr io.Writer) int {
 	if len(command) > 0 && command[0] == "--" {
 		command = command[1:]
 	}
+	commands := splitCommands(command)
 	switch {
 	case len(command) == 0:
 		return usageErr("expected the command to run after --")
-	case *outDir == "":
+	case slices.ContainsFunc(commands, func(c []string) bool { return len(c) == 0 }):
+		return usageErr("%s stands between two commands: one is empty", commandSeparator)
+	case len(*outDirs) == 0:
 		return usageErr("-o DIR is needed: where the recordings go")
+	case len(*outDirs) > 2 || len(commands) > 2:
+		return usageErr("record takes one build or two in turns, not %d", max(len(*outDirs), len(commands)))
+	case len(*outDirs) == 2 && len(commands) == 1:
+		return usageErr("two folders take two commands, the second after a lone %s", commandSeparator)
+	case len(*outDirs) == 1 && len(commands) == 2:
+		return usageErr("two commands take two folders: -o BASE -o NEW")
 	case *n < 1:
 		return usageErr("-n must be at least 1")
 	}
-	runs := repeat.Runs{N: *n, Dir: *outDir, Replace: *replace, Command: command, Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}
+	runs := repeat.Runs{N: *n, Replace: *replace, Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}
+	for i, dir := range *outDirs {
+		if dir == "" {
+			return usageErr("-o needs a folder")
+		}
+		runs.Sides = append(runs.Sides, repeat.Side{Dir: dir, Command: commands[i]})
+	}
 	if err := runs.Record(); err != nil {
 		fmt.Fprintf(stderr, "tracebeat record: %v\n", err)
 		return exitFailure
 	}
 	return exitOK
+}
+
+// commandSeparator stands between the two builds' commands: not --,
+// which a command's own arguments may hold.
+const commandSeparator = ":::"
+
+// splitCommands splits the arguments at each lone separator.
+func splitCommands(args []string) [][]string {
+	var out [][]string
+	start := 0
+	for i, a := range args {
+		if a == commandSeparator {
+			out = append(out, args[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, args[start:])
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,6 +58,28 @@ func TestRecordRunsAProgramNTimes(t *testing.T) {
 		})
 	}
 
+	// Two builds in turns (here the one build twice, a folder each): A B,
+	// B A, A B, as the recordings' start times show.
+	sides := [2]string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}
+	code, stdout, stderr := runCLI("record", "-n", "3", "-o", sides[0], "-o", sides[1], "--",
+		"java", "-cp", cp, "app.Work", "2", "1", ":::", "java", "-Dtracebeat.trace={trace}", "-cp", cp, "app.Work", "1", "1")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, strings.Repeat("true\n", 6), stdout)
+	var starts [2][]int64
+	for i, side := range sides {
+		assert.Contains(t, stderr, "tracebeat record: 3 runs in "+side)
+		for k := 1; k <= 3; k++ {
+			p, err := profile.Read(filepath.Join(side, fmt.Sprintf("run-%d.trace", k)), names, decode.MapBuild{Path: methodMap, ID: id})
+			require.NoError(t, err)
+			assert.Equal(t, int64(2-i), p.Methods["app.Work.slowed(I)J"].Calls, "each folder holds its own command's runs")
+			starts[i] = append(starts[i], p.Start.UnixNano())
+		}
+	}
+	assert.Less(t, starts[0][0], starts[1][0], "round 1: A first")
+	assert.Less(t, starts[1][1], starts[0][1], "round 2: B first")
+	assert.Less(t, starts[0][2], starts[1][2], "round 3: A first")
+	assert.Less(t, starts[1][0], starts[1][1], "B's runs in order")
+
 	// A folder whose path holds a blank (C:\Users\Jane Doe\...): the path
 	// goes through JAVA_TOOL_OPTIONS quoted, and the JVM takes it whole.
 	blank := filepath.Join(dir, "with blank", "runs")
@@ -90,6 +113,10 @@ func TestRecordRunsAProgramNTimes(t *testing.T) {
 		{[]string{"-o", runs, "--"}, "expected the command to run after --"},
 		{[]string{"--", "java"}, "-o DIR is needed"},
 		{[]string{"-n", "0", "-o", runs, "--", "java"}, "-n must be at least 1"},
+		{[]string{"-o", runs, "-o", runs + "2", "--", "java"}, "two folders take two commands, the second after a lone :::"},
+		{[]string{"-o", runs, "--", "java", ":::", "java"}, "two commands take two folders: -o BASE -o NEW"},
+		{[]string{"-o", runs, "-o", runs + "2", "--", "java", ":::"}, "::: stands between two commands: one is empty"},
+		{[]string{"-o", "a", "-o", "b", "-o", "c", "--", "java", ":::", "java", ":::", "java"}, "record takes one build or two in turns, not 3"},
 	} {
 		code, _, stderr = runCLI(append([]string{"record"}, c.args...)...)
 		assert.Equal(t, exitUsage, code, c.args)

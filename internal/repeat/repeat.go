@@ -20,67 +20,109 @@ import (
 // without it the path goes through JAVA_TOOL_OPTIONS.
 const Placeholder = "{trace}"
 
+// Side is one build's command and the folder its recordings go to.
+type Side struct {
+	Dir     string
+	Command []string
+}
+
 // Runs says what to run and where the recordings go.
 type Runs struct {
-	N       int
-	Dir     string
-	Replace bool // remove the run-*.trace files Dir holds first
-	Command []string
+	N int
+	// Sides are one build, or two whose runs take turns: A B, B A, A B,
+	// ... so that a machine whose load changes during the sitting slows
+	// both alike, and neither always runs first.
+	Sides   []Side
+	Replace bool // remove the run-*.trace files each Dir holds first
 	// The command's own input and output, and where progress goes.
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 }
 
-// Record runs the command N times, one after the other, each run
-// recording into Dir/run-K.trace. It stops at the first run that fails or
-// writes no recording, and refuses a Dir that holds runs unless Replace:
-// runs of two sittings are not one sample.
+// Record runs each side's command N times, each run recording into
+// Dir/run-K.trace. It stops at the first run that fails or writes no
+// recording, and refuses a Dir that holds runs unless Replace: runs of two
+// sittings are not one sample.
 func (r Runs) Record() error {
-	dir, err := filepath.Abs(r.Dir)
+	dirs := make([]string, len(r.Sides))
+	for i, side := range r.Sides {
+		dir, err := r.prepare(side.Dir)
+		if err != nil {
+			return err
+		}
+		if i == 1 && dir == dirs[0] {
+			return fmt.Errorf("the two builds' recordings go to one folder, %s: give each its own", dir)
+		}
+		dirs[i] = dir
+	}
+	walls := make([][]float64, len(r.Sides))
+	for k := 1; k <= r.N; k++ {
+		for _, i := range turn(len(r.Sides), k) {
+			trace := filepath.Join(dirs[i], fmt.Sprintf("run-%d.trace", k))
+			wall, err := r.once(r.Sides[i].Command, trace)
+			if err != nil {
+				return fmt.Errorf("run %d of %d: %w", k, r.N, err) // err names the folder
+			}
+			st, err := os.Stat(trace)
+			if err != nil {
+				return fmt.Errorf("run %d of %d ran, but wrote no %s: is the program instrumented, and tracebeat-runtime.jar on its class path?", k, r.N, trace)
+			}
+			walls[i] = append(walls[i], wall)
+			fmt.Fprintf(r.Stderr, "tracebeat record: run %d of %d: %.2f s, %s (%d bytes)\n", k, r.N, wall, trace, st.Size())
+		}
+	}
+	for i, w := range walls {
+		slices.Sort(w)
+		fmt.Fprintf(r.Stderr, "tracebeat record: %s in %s, %.2f to %.2f s (median %.2f s)\n",
+			english.Count(r.N, "run"), dirs[i], w[0], w[len(w)-1], w[len(w)/2])
+	}
+	return nil
+}
+
+// turn is the order of the sides in round k (from 1): A B in odd rounds,
+// B A in even ones.
+func turn(sides, k int) []int {
+	if sides == 2 && k%2 == 0 {
+		return []int{1, 0}
+	}
+	order := make([]int, sides)
+	for i := range order {
+		order[i] = i
+	}
+	return order
+}
+
+// prepare makes the folder dir and empties it of runs (with Replace), or
+// refuses one that holds runs; it returns the folder's absolute path.
+func (r Runs) prepare(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return "", err
 	}
 	old, _ := filepath.Glob(filepath.Join(dir, "run-*.trace"))
 	if len(old) > 0 {
 		if !r.Replace {
-			return fmt.Errorf("%s holds %d recordings already (%s): give an empty folder, or --replace to remove them", dir, len(old), filepath.Base(old[0]))
+			return "", fmt.Errorf("%s holds %d recordings already (%s): give an empty folder, or --replace to remove them", dir, len(old), filepath.Base(old[0]))
 		}
 		for _, f := range old {
 			if err := os.Remove(f); err != nil {
-				return err
+				return "", err
 			}
 		}
 	}
-	var walls []float64
-	for k := 1; k <= r.N; k++ {
-		trace := filepath.Join(dir, fmt.Sprintf("run-%d.trace", k))
-		wall, err := r.once(trace)
-		if err != nil {
-			return fmt.Errorf("run %d of %d: %w", k, r.N, err)
-		}
-		st, err := os.Stat(trace)
-		if err != nil {
-			return fmt.Errorf("run %d of %d ran, but wrote no %s: is the program instrumented, and tracebeat-runtime.jar on its class path?", k, r.N, trace)
-		}
-		walls = append(walls, wall)
-		fmt.Fprintf(r.Stderr, "tracebeat record: run %d of %d: %.2f s, %s (%d bytes)\n", k, r.N, wall, trace, st.Size())
-	}
-	slices.Sort(walls)
-	fmt.Fprintf(r.Stderr, "tracebeat record: %s in %s, %.2f to %.2f s (median %.2f s)\n",
-		english.Count(r.N, "run"), dir, walls[0], walls[len(walls)-1], walls[len(walls)/2])
-	return nil
+	return dir, nil
 }
 
-// once runs the command once, recording into trace; it returns the wall
-// time in seconds.
-func (r Runs) once(trace string) (float64, error) {
-	cmd := exec.Command(r.Command[0], substitute(r.Command[1:], trace)...)
+// once runs command once, recording into trace; it returns the wall time
+// in seconds.
+func (r Runs) once(command []string, trace string) (float64, error) {
+	cmd := exec.Command(command[0], substitute(command[1:], trace)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = r.Stdin, r.Stdout, r.Stderr
 	cmd.Env = os.Environ()
-	if !slices.ContainsFunc(r.Command, func(a string) bool { return strings.Contains(a, Placeholder) }) {
+	if !slices.ContainsFunc(command, func(a string) bool { return strings.Contains(a, Placeholder) }) {
 		cmd.Env = withJavaToolOption(cmd.Env, "-Dtracebeat.trace="+trace)
 	}
 	start := time.Now()
@@ -88,7 +130,7 @@ func (r Runs) once(trace string) (float64, error) {
 	wall := time.Since(start).Seconds()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
-		return wall, fmt.Errorf("%s exited with %d; the recordings so far are in %s", r.Command[0], exit.ExitCode(), filepath.Dir(trace))
+		return wall, fmt.Errorf("%s exited with %d; the recordings so far are in %s", command[0], exit.ExitCode(), filepath.Dir(trace))
 	}
 	return wall, err
 }
