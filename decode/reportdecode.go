@@ -78,6 +78,9 @@ func (r *reportCall) write(bw *bufio.Writer, h *recording.Recording, names func(
 	case recording.ReportStall:
 		fmt.Fprintf(bw, "tracebeat report: a stall: %s was stuck in %s for %s when the report was written (over %s), %s; the call was still open\n",
 			thread, name(rep.ID), formatNs(rep.End-rep.Entered), threshold, span)
+	case recording.ReportANR:
+		fmt.Fprintf(bw, "tracebeat report: an ANR: the main looper's %s had run for %s on %s when the report was written (over %s), %s; it was still running\n",
+			name(rep.ID), formatNs(rep.End-rep.Entered), thread, threshold, span)
 	default:
 		fmt.Fprintf(bw, "tracebeat report of kind %d on %s, %s\n", rep.Kind, thread, span)
 	}

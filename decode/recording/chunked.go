@@ -51,6 +51,7 @@ const (
 const (
 	ReportSlow  = 1
 	ReportStall = 2
+	ReportANR   = 3 // Android: a main-looper message still running after the threshold
 )
 
 const (
@@ -67,7 +68,7 @@ const (
 
 // Report is what a slow call's or a stall's report says of itself.
 type Report struct {
-	Kind      int    // ReportSlow or ReportStall
+	Kind      int    // ReportSlow, ReportStall or ReportANR
 	Tid       int64  // the thread
 	Thread    string // its name
 	ID        int    // the call's method id (or SectionID); -1: unknown (a stall whose call's enter the ring lost)

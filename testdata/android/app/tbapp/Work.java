@@ -30,6 +30,34 @@ public final class Work {
         });
     }
 
+    /** Posts a message that rests millis on the main thread (a sleep, no work). */
+    public static void postPause(final long millis) {
+        new Handler(Looper.getMainLooper()).post(new Runnable() {
+            @Override
+            public void run() {
+                SystemClock.sleep(millis);
+            }
+        });
+    }
+
+    /**
+     * Posts a message stuck for millis in stuck(), that then runs
+     * whileStuck still inside it: an ANR, seen while it runs.
+     */
+    public static void postStuckMessage(final long millis, final Runnable whileStuck) {
+        new Handler(Looper.getMainLooper()).post(new Runnable() {
+            @Override
+            public void run() {
+                stuck(millis);
+                whileStuck.run();
+            }
+        });
+    }
+
+    static void stuck(long millis) {
+        SystemClock.sleep(millis);
+    }
+
     /** Runs about millis on the app's clock (SystemClock, which Matrix reads). */
     static long slowWork(long millis) {
         long start = SystemClock.uptimeMillis();

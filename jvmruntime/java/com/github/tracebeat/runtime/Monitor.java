@@ -154,6 +154,9 @@ final class Monitor implements Runnable {
                     Recorder.lookForStalls(watch, now);
                 }
             }
+            if (!last && Settings.ANR_NANOS > 0) {
+                MainLooper.lookForAnr(watch, now);
+            }
             writeReports(now);
         }
         if (stream != null && (last || now - stream.lastChunkAt >= Settings.FLUSH_NANOS || Stream.held(encoded) >= CHUNK_HELD)) {

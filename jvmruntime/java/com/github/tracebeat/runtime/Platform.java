@@ -23,6 +23,9 @@ final class Platform {
     /** Process.myTid, or null off Android. */
     private static final MethodHandle MY_TID = find("android.os.Process", "myTid", int.class);
 
+    /** Whether this is Android (its clock was found). */
+    static final boolean ANDROID = BOOT_NANOS != null;
+
     /** The time source, as the header records it: 0 System.nanoTime(), 1 SystemClock.elapsedRealtimeNanos(). */
     static final int TIME_SOURCE = BOOT_NANOS != null ? 1 : 0;
 

@@ -91,6 +91,9 @@ public final class Recorder {
 
     static {
         Monitor.start();
+        if (Settings.LOOPER) {
+            MainLooper.install(); // names framework classes: Android only
+        }
         try {
             Runtime.getRuntime().addShutdownHook(new Thread(new ExitWriter(Settings.TRACE), "tracebeat-trace-writer"));
         } catch (IllegalStateException | SecurityException e) {

@@ -10,8 +10,10 @@ import java.util.Locale;
  * {@code app-stall-1.trace}), with one line on stderr that names the
  * method, the thread and the time. They are bounded: at most
  * {@link Settings#REPORTS} a run, {@link Settings#REPORTS_SIZE} bytes in
- * all, one a second on a thread; a report refused still gets its line,
- * which says why.
+ * all, one of a kind a second on a thread (by the times of what they
+ * report, not when the monitor writes them: a clock that jumps, as
+ * Robolectric's does, or a monitor that is late, changes nothing); a
+ * report refused still gets its line, which says why.
  */
 final class Reports {
     static final long EVERY_NANOS = 1000000000L;
@@ -19,10 +21,11 @@ final class Reports {
     private final Watch watch;
     private int written;
     private long bytes;
-    /** When each thread last had a report (Clock.now), by thread id. */
-    private final java.util.HashMap<Long, Long> lastAt = new java.util.HashMap<Long, Long>();
+    /** When what each thread's last report of each kind was about ended (Clock time), by thread id and kind. */
+    private final java.util.HashMap<String, Long> lastAt = new java.util.HashMap<String, Long>();
     private int slow;
     private int stall;
+    private int anr;
 
     Reports(Watch watch) {
         this.watch = watch;
@@ -30,22 +33,35 @@ final class Reports {
 
     /** Writes d now (through writer), or says why not. */
     void write(Watch.Due d, Monitor.ReportWriter writer) {
-        long now = Clock.now();
+        String key = d.log.threadId + "/" + d.kind;
         String what = describe(d);
         String refused = null;
         if (written >= Settings.REPORTS) {
             refused = "the limit of " + Settings.REPORTS + " reports a run is reached (-Dtracebeat.reports)";
         } else if (bytes >= Settings.REPORTS_SIZE) {
             refused = "the reports' size limit is reached (-Dtracebeat.reports.size)";
-        } else if (lastAt.containsKey(d.log.threadId) && now - lastAt.get(d.log.threadId) < EVERY_NANOS) {
-            refused = "at most one report a second on a thread";
+        } else if (lastAt.containsKey(key) && d.end - lastAt.get(key) < EVERY_NANOS) {
+            refused = "at most one report of a kind a second on a thread";
         }
         if (refused != null) {
             Settings.warn(what + " (no report: " + refused + ")");
             return;
         }
-        boolean isSlow = d.kind == TraceFile.REPORT_SLOW;
-        String path = beside(isSlow ? "slow" : "stall", isSlow ? ++slow : ++stall);
+        String path;
+        long threshold;
+        switch (d.kind) {
+            case TraceFile.REPORT_SLOW:
+                path = beside("slow", ++slow);
+                threshold = Settings.SLOW_NANOS;
+                break;
+            case TraceFile.REPORT_ANR:
+                path = beside("anr", ++anr);
+                threshold = Settings.ANR_NANOS;
+                break;
+            default:
+                path = beside("stall", ++stall);
+                threshold = Settings.STALL_NANOS;
+        }
         TraceFile.Report r = new TraceFile.Report();
         r.kind = d.kind;
         r.tid = d.log.tid;
@@ -53,13 +69,13 @@ final class Reports {
         r.word = d.word;
         r.entered = d.entered;
         r.end = d.end;
-        r.threshold = isSlow ? Settings.SLOW_NANOS : Settings.STALL_NANOS;
+        r.threshold = threshold;
         r.from = d.entered;
         r.to = d.end;
         try {
             bytes += writer.write(path, r);
             written++;
-            lastAt.put(d.log.threadId, now);
+            lastAt.put(key, d.end);
             Settings.warn(what + " (report: " + path + ")");
         } catch (IOException | RuntimeException e) {
             Settings.warn(what + " (no report: " + e.getMessage() + ")");
@@ -72,6 +88,9 @@ final class Reports {
         String thread = "thread \"" + d.log.name() + "\" (tid " + d.log.tid + ")";
         if (d.kind == TraceFile.REPORT_SLOW) {
             return "slow call: " + watch.names.name(d.word) + " took " + ms + " on " + thread;
+        }
+        if (d.kind == TraceFile.REPORT_ANR) {
+            return "ANR: the main looper's " + watch.names.name(d.word) + " has run for " + ms + " so far on " + thread;
         }
         return "stall: " + thread + " is stuck in " + watch.names.name(d.word) + " for " + ms + " so far";
     }

@@ -18,9 +18,12 @@ import java.util.regex.PatternSyntaxException;
  * tracebeat.maxage=DURATION  stream: chunks older than this go (default: none)
  * tracebeat.flush=1s         stream: how often records reach the file
  * tracebeat.compress=lz|deflate|none  the stream's tokens (the files written from the rings are not compressed)
- * tracebeat.slow=DURATION    a call that ran longer writes a report when it returns
+ * tracebeat.slow=DURATION    a call that ran longer writes a report when it returns (Android: 700ms)
  * tracebeat.stall=DURATION   a thread that made no record for longer, inside a call, writes one while stuck
+ * tracebeat.anr=DURATION     Android: a main-looper message still running after this writes one (default 5s)
+ * tracebeat.looper=false     Android: leave the main looper's messages alone (no sections, no ANR reports)
  * tracebeat.slow.threads / tracebeat.stall.threads=REGEX   only threads whose name matches
+ *                            (Android: slow calls of the main looper's thread only, as Matrix reports them)
  * tracebeat.slow.methods / tracebeat.stall.methods=REGEX   only methods whose name matches (needs tracebeat.map)
  * tracebeat.map=FILE         the methodMapping.txt, for method patterns and names in log lines
  * tracebeat.reports=20       at most this many reports a run
@@ -41,9 +44,14 @@ final class Settings {
     static final long MAX_AGE_NANOS = duration("tracebeat.maxage", 0);
     static final long FLUSH_NANOS = Math.max(10000000L, duration("tracebeat.flush", 1000000000L));
     static final int COMPRESS = compress(System.getProperty("tracebeat.compress"));
-    static final long SLOW_NANOS = duration("tracebeat.slow", 0);
+    static final long SLOW_NANOS = duration("tracebeat.slow", Platform.ANDROID ? 700000000L : 0);
+    /** Android: whether the main looper's messages are sections (see {@link MainLooper}). */
+    static final boolean LOOPER = Platform.ANDROID && !"false".equals(System.getProperty("tracebeat.looper"));
+    static final long ANR_NANOS = LOOPER ? duration("tracebeat.anr", 5000000000L) : 0;
     static final long STALL_NANOS = duration("tracebeat.stall", 0);
     static final Pattern SLOW_THREADS = pattern("tracebeat.slow.threads");
+    /** Android without tracebeat.slow.threads: slow calls of the main looper's thread only. */
+    static final boolean SLOW_MAIN_ONLY = LOOPER && SLOW_THREADS == null;
     static final Pattern STALL_THREADS = pattern("tracebeat.stall.threads");
     static final Pattern SLOW_METHODS = pattern("tracebeat.slow.methods");
     static final Pattern STALL_METHODS = pattern("tracebeat.stall.methods");
@@ -61,7 +69,7 @@ final class Settings {
 
     /** Whether slow calls or stalls are watched. */
     static boolean watching() {
-        return SLOW_NANOS > 0 || STALL_NANOS > 0;
+        return SLOW_NANOS > 0 || STALL_NANOS > 0 || ANR_NANOS > 0;
     }
 
     /**

@@ -220,6 +220,9 @@ final class ThreadLog {
         return log;
     }
 
+    /** Whether this is the main looper's thread (Android; set by MainLooper). */
+    volatile boolean mainLooper;
+
     /** The thread's name now, or the one it had when it first recorded. */
     String name() {
         Thread t = thread.get();

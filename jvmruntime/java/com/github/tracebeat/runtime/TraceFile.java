@@ -78,6 +78,8 @@ final class TraceFile {
 
     static final int REPORT_SLOW = 1;
     static final int REPORT_STALL = 2;
+    /** Android: a main-looper message still running after tracebeat.anr. */
+    static final int REPORT_ANR = 3;
 
     private TraceFile() {
     }

@@ -46,7 +46,7 @@ final class Watch {
      * marks it, so that its callers are not reported for it).
      */
     boolean slow(ThreadLog log, int word, long entered, long exited) {
-        if (!method(slowMethods, word) || !thread(Settings.SLOW_THREADS, log)) {
+        if (!method(slowMethods, word) || !thread(Settings.SLOW_THREADS, log) || Settings.SLOW_MAIN_ONLY && !log.mainLooper) {
             return false;
         }
         add(TraceFile.REPORT_SLOW, log, word, entered, exited);
@@ -74,6 +74,14 @@ final class Watch {
         }
         add(TraceFile.REPORT_STALL, log, words[depth - 1], enter, now);
         return true;
+    }
+
+    /**
+     * The main looper's message (a section, word) begun at entered has run
+     * past tracebeat.anr at now: queues its report (Android's AnrTracer).
+     */
+    void anr(ThreadLog log, int word, long entered, long now) {
+        add(TraceFile.REPORT_ANR, log, word, entered, now);
     }
 
     private void add(int kind, ThreadLog log, int word, long entered, long end) {
