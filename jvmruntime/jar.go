@@ -53,13 +53,20 @@ func Classes(jar []byte) (map[string][]byte, error) {
 	return jarpack.ReadZip(zr, func(name string) bool { return strings.HasSuffix(name, ".class") })
 }
 
+// TraceClass is the JVM's stand-in for android.os.Trace (systrace mode);
+// on Android the framework's own is the one an app calls.
+const TraceClass = "android/os/Trace"
+
 // WriteJar writes the runtime jar with its beat class named beatClass
-// (internal name; "" or DefaultBeatClass keeps Matrix's name).
-func WriteJar(w io.Writer, beatClass string) error {
+// (internal name; "" or DefaultBeatClass keeps Matrix's name); for an
+// Android app (android), without TraceClass: the framework has that class,
+// and a program class of a framework's name is at best ignored by the
+// device and at worst refused by the build.
+func WriteJar(w io.Writer, beatClass string, android bool) error {
 	jar := embeddedJar
-	if beatClass != "" && beatClass != DefaultBeatClass {
+	if beatClass != "" && beatClass != DefaultBeatClass || android {
 		var err error
-		if jar, err = renamedJar(beatClass); err != nil {
+		if jar, err = rebuiltJar(beatClass, android); err != nil {
 			return err
 		}
 	}
@@ -67,16 +74,23 @@ func WriteJar(w io.Writer, beatClass string) error {
 	return err
 }
 
-// renamedJar is the runtime jar with the beat class under another name.
-// AppMethodBeat.java never names its own class (no static state, no self
-// calls), so a new this_class entry is the whole rename.
-func renamedJar(beatClass string) ([]byte, error) {
-	if strings.HasPrefix(beatClass, RecorderPackage) || beatClass == "android/os/Trace" {
+// rebuiltJar is the runtime jar with the beat class under another name,
+// and without TraceClass for Android. AppMethodBeat.java never names its
+// own class (no static state, no self calls), so a new this_class entry is
+// the whole rename.
+func rebuiltJar(beatClass string, android bool) ([]byte, error) {
+	if strings.HasPrefix(beatClass, RecorderPackage) || beatClass == TraceClass {
 		return nil, fmt.Errorf("beat class %s: that name belongs to the runtime itself", beatClass)
 	}
 	classes, err := Classes(embeddedJar)
 	if err != nil {
 		return nil, fmt.Errorf("embedded runtime jar: %w", err)
+	}
+	if android {
+		delete(classes, TraceClass+".class")
+	}
+	if beatClass == "" || beatClass == DefaultBeatClass {
+		return packJar(classes)
 	}
 	entry := DefaultBeatClass + ".class"
 	c, err := classfile.Parse(classes[entry])

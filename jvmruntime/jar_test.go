@@ -88,7 +88,7 @@ func TestJarHoldsWhatInstrumentedCodeCalls(t *testing.T) {
 // and the jar is otherwise unchanged.
 func TestRenamedBeatClass(t *testing.T) {
 	var buf bytes.Buffer
-	require.NoError(t, WriteJar(&buf, "com/acme/Beat"))
+	require.NoError(t, WriteJar(&buf, "com/acme/Beat", false))
 	classes, err := Classes(buf.Bytes())
 	require.NoError(t, err)
 	orig, err := Classes(Jar())
@@ -108,9 +108,36 @@ func TestRenamedBeatClass(t *testing.T) {
 	}
 
 	buf.Reset()
-	require.NoError(t, WriteJar(&buf, ""))
+	require.NoError(t, WriteJar(&buf, "", false))
 	require.Equal(t, Jar(), buf.Bytes())
-	require.ErrorContains(t, WriteJar(&buf, RecorderPackage+"Recorder"), "belongs to the runtime")
+	require.ErrorContains(t, WriteJar(&buf, RecorderPackage+"Recorder", false), "belongs to the runtime")
+}
+
+// TestAndroidJar: the jar for an Android app is the runtime's without
+// android.os.Trace (the framework's own), every other class the same
+// bytes; with --beat-class too.
+func TestAndroidJar(t *testing.T) {
+	orig, err := Classes(Jar())
+	require.NoError(t, err)
+	require.Contains(t, orig, TraceClass+".class")
+	for _, beat := range []string{"", "com/acme/Beat"} {
+		var buf bytes.Buffer
+		require.NoError(t, WriteJar(&buf, beat, true))
+		classes, err := Classes(buf.Bytes())
+		require.NoError(t, err)
+		require.NotContains(t, classes, TraceClass+".class", beat)
+		require.Len(t, classes, len(orig)-1, beat)
+		for n, data := range orig {
+			if n != TraceClass+".class" && n != DefaultBeatClass+".class" {
+				require.Equal(t, data, classes[n], n)
+			}
+		}
+		if beat == "" {
+			require.Equal(t, orig[DefaultBeatClass+".class"], classes[DefaultBeatClass+".class"])
+		} else {
+			require.Contains(t, classes, beat+".class")
+		}
+	}
 }
 
 // TestBuiltInRulesKeepTheRecorderUntraced: instrumenting a jar that

@@ -21,7 +21,7 @@ func init() {
 	})
 }
 
-const runtimeHelp = `usage: tracebeat runtime -o FILE.jar [--beat-class NAME]
+const runtimeHelp = `usage: tracebeat runtime -o FILE.jar [--beat-class NAME] [--android]
 
 Writes the jar that instrumented code needs on a plain JVM (Java 8 or
 newer). It holds com.tencent.matrix.trace.core.AppMethodBeat (beat mode),
@@ -45,16 +45,21 @@ identity instrument stamps into its output; -Dtracebeat.build=ID adds
 one), so that decode can refuse another build's map. It writes the file
 named by -Dtracebeat.trace at exit, and whenever the program calls
 com.github.tracebeat.runtime.Recorder.write(path).
-Do not put it on an Android app's class path: Matrix's runtime belongs there.
+On Android (--android: the jar without android.os.Trace, the framework's
+own) it records in place of Matrix's matrix-trace-canary: every thread, on
+the boot clock, under the Linux tids; the main looper's slow messages and
+ANRs reported; the recording in the app's files folder (docs/android.md).
 
 Examples:
   tracebeat runtime -o tracebeat-runtime.jar
   tracebeat runtime --beat-class com.example.trace.Beat -o tracebeat-runtime.jar
+  tracebeat runtime --android -o app/libs/tracebeat-runtime.jar
 
 Flags:
   -o, --output FILE.jar   the jar to write (required)
       --beat-class NAME   the class instrument's --beat-class named, if not
                           Matrix's: the jar then has that class instead
+      --android           for an Android app: without android.os.Trace
   -h, --help              show this help
 
 Exit status: 0 ok, 1 the jar could not be written, 2 usage.
@@ -65,6 +70,7 @@ func runRuntime(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	output := fs.StringP("output", "o", "", "")
 	beatClass := fs.String("beat-class", jvmruntime.DefaultBeatClass, "")
+	android := fs.Bool("android", false, "")
 	help := fs.BoolP("help", "h", false, "")
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "tracebeat runtime: "+format+"\nRun 'tracebeat runtime --help' for usage.\n", a...)
@@ -92,7 +98,7 @@ func runRuntime(args []string, stdout, stderr io.Writer) int {
 	}
 	name := strings.ReplaceAll(*beatClass, ".", "/")
 	err := atomicfile.Write(*output, 0o644, func(w io.Writer) error {
-		return jvmruntime.WriteJar(w, name)
+		return jvmruntime.WriteJar(w, name, *android)
 	})
 	if err != nil {
 		// The error may name the temporary file beside the jar: the user named the jar.

@@ -174,6 +174,8 @@ func TestAndroidCheck(t *testing.T) {
 	t.Logf("android-check: tracebeat's runtime under Robolectric: %s", runtimeLine)
 	looperLine := looperCheck(t, tool, work, testClasses, appJar, instrumented["beat"], framework, filepath.Join(work, "tracebeat-runtime.jar"), runtimeJars, props)
 	t.Logf("android-check: the main looper watched: %s", looperLine)
+	startLine := startCheck(t, tool, work, testClasses, instrumented["beat"], framework, filepath.Join(work, "tracebeat-runtime.jar"), runtimeJars, props)
+	t.Logf("android-check: started without a path: %s", startLine)
 
 	read := func(name string) string {
 		data, err := os.ReadFile(files[name])
@@ -234,7 +236,7 @@ func TestAndroidCheck(t *testing.T) {
 			t.Errorf("Matrix's issue does not name the 800 ms message's method with its 800 ms")
 		}
 	}
-	line := "android-check: " + res.Line() + " " + runtimeLine + " " + looperLine
+	line := "android-check: " + res.Line() + " " + runtimeLine + " " + looperLine + " " + startLine
 	t.Log(line)
 	if res.UnknownIDs != 0 || res.TopMs < 800 || res.FocusCalls != res.FocusChanges || !res.SystraceBalanced || res.StackMethods == 0 {
 		t.Errorf("%s", line)

@@ -21,7 +21,7 @@ import (
 func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, framework string, runtimeJars []string, props map[string]string) string {
 	t.Helper()
 	rt := filepath.Join(work, "tracebeat-runtime.jar")
-	run(t, tool, "runtime", "-o", rt)
+	run(t, tool, "runtime", "--android", "-o", rt) // the framework has android.os.Trace
 	trace := filepath.Join(work, "android.trace")
 	outs := map[string]string{}
 	for _, mode := range []string{"plain", "traced"} {

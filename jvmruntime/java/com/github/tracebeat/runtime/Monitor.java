@@ -51,6 +51,9 @@ final class Monitor implements Runnable {
     private long lastTriggers = Long.MIN_VALUE / 2;
     private long lastRebalance;
     private long lastStalls = Long.MIN_VALUE / 2;
+    private long lastAppLook = Long.MIN_VALUE / 2;
+    /** Android: whether the app was looked for to the end (see {@link AndroidApp}). */
+    private boolean appLooked;
     /** How often threads are looked at for stalls (thresholds are seconds). */
     static final long STALL_EVERY_NANOS = 50000000L;
     private boolean failed;
@@ -161,6 +164,10 @@ final class Monitor implements Runnable {
         }
         if (stream != null && (last || now - stream.lastChunkAt >= Settings.FLUSH_NANOS || Stream.held(encoded) >= CHUNK_HELD)) {
             chunk(now);
+        }
+        if (!last && Platform.ANDROID && !appLooked && Settings.trace() == null && now - lastAppLook >= TRIGGER_EVERY_NANOS) {
+            lastAppLook = now;
+            appLooked = AndroidApp.findTrace();
         }
         if (!last && now - lastTriggers >= TRIGGER_EVERY_NANOS) {
             lastTriggers = now;

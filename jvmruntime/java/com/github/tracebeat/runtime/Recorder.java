@@ -95,7 +95,7 @@ public final class Recorder {
             MainLooper.install(); // names framework classes: Android only
         }
         try {
-            Runtime.getRuntime().addShutdownHook(new Thread(new ExitWriter(Settings.TRACE), "tracebeat-trace-writer"));
+            Runtime.getRuntime().addShutdownHook(new Thread(new ExitWriter(), "tracebeat-trace-writer"));
         } catch (IllegalStateException | SecurityException e) {
             System.err.println("tracebeat: cannot write the trace at exit: " + e);
         }
@@ -393,14 +393,9 @@ public final class Recorder {
     }
 
     private static final class ExitWriter implements Runnable {
-        private final String file;
-
-        ExitWriter(String file) {
-            this.file = file;
-        }
-
         @Override
         public void run() {
+            String file = Settings.trace();
             Monitor m = Monitor.current();
             if (m != null && m.finish() || file == null) {
                 return;

@@ -101,7 +101,7 @@ final class Reports {
      * program's working folder.
      */
     static String beside(String kind, int n) {
-        String trace = Settings.TRACE;
+        String trace = Settings.trace();
         if (trace == null) {
             return new File("tracebeat-" + TraceFile.pid() + "-" + kind + "-" + n + ".trace").getAbsolutePath();
         }

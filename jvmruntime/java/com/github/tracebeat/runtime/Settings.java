@@ -38,6 +38,8 @@ final class Settings {
     static final long DEFAULT_BUDGET = 16L << 20;
 
     static final String TRACE = text("tracebeat.trace");
+    /** Android without tracebeat.trace: the path in the app's files folder, once found (see {@link AndroidApp}). */
+    private static volatile String foundTrace;
     static final int MODE = mode(System.getProperty("tracebeat.mode"), TRACE);
     static final long BUDGET = size("tracebeat.budget", DEFAULT_BUDGET);
     static final long MAX_SIZE = size("tracebeat.maxsize", 1L << 30);
@@ -61,6 +63,16 @@ final class Settings {
     static final String DUMP_DIR = dumpDir();
 
     private Settings() {
+    }
+
+    /** Where the recording goes: tracebeat.trace, or on Android the path found in the app's files folder; null: nowhere yet. */
+    static String trace() {
+        return TRACE != null ? TRACE : foundTrace;
+    }
+
+    /** The recording's path, found once the app is there (Android). */
+    static void traceFound(String path) {
+        foundTrace = path;
     }
 
     static boolean stream() {

@@ -33,7 +33,6 @@ final class Triggers {
     final File dir;
     private final File request;
     private final File reply;
-    private final File beside;
     private volatile boolean signalled;
     /** Whether the last request came from the request file: its answer goes to the reply file. */
     private boolean fromFile;
@@ -43,7 +42,6 @@ final class Triggers {
         dir = new File(Settings.DUMP_DIR, "tracebeat-" + user());
         request = new File(dir, pid + ".dump");
         reply = new File(dir, pid + ".done");
-        beside = Settings.TRACE != null ? new File(Settings.TRACE + ".dump").getAbsoluteFile() : null;
         makeDir();
         announce(new File(dir, pid + ".alive"));
         listen();
@@ -135,6 +133,8 @@ final class Triggers {
                 return where;
             }
         }
+        String trace = Settings.trace(); // on Android found later than this
+        File beside = trace != null ? new File(trace + ".dump").getAbsoluteFile() : null;
         if (beside != null && beside.exists()) {
             beside.delete();
             fromFile = false;
