@@ -60,6 +60,10 @@ func TestGradlePlugin(t *testing.T) {
 		t.Parallel()
 		testVariantBlocks(t, e)
 	})
+	t.Run("android-runtime", func(t *testing.T) {
+		t.Parallel()
+		testAndroidRuntime(t, e)
+	})
 }
 
 // testVariantBlocks: variants { debug { ... } release { ... } } set each
@@ -326,6 +330,7 @@ func testAndroidStandin(t *testing.T, e env) {
 	assert.Equal(t, "", run.outcomes[":tracebeatInstrumentDebug"], "debug is instrumented:\n%s", run.output)
 	assert.NotContains(t, run.outcomes, ":tracebeatInstrumentRelease", "release is disabled:\n%s", run.output)
 	assert.Contains(t, run.output, "names unknown variant(s) [staging]", "a misspelt variant is reported")
+	assert.NotContains(t, run.outcomes, ":tracebeatRuntime", "Matrix's runtime is the default: tracebeat's is not added")
 
 	outputs := filepath.Join(app, "build", "outputs")
 	androidJar := filepath.Join(app, "build", "standin", "android.jar")

@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.gradle.api.Plugin;
 import org.gradle.api.Project;
+import org.gradle.api.artifacts.Configuration;
 import org.gradle.api.Task;
 import org.gradle.api.file.Directory;
 import org.gradle.api.file.RegularFile;
@@ -30,7 +31,10 @@ import org.gradle.api.tasks.compile.JavaCompile;
  * more app sources compiled into a second class directory, as AGP hands a
  * transform Kotlin's classes beside javac's. The project property
  * {@code standinExtraJars} (paths joined by the path separator) adds
- * dependency jars after lib.jar.
+ * dependency jars after lib.jar, and so do the files of the
+ * {@code implementation} configuration (file dependencies only), resolved
+ * once the project is evaluated, as AGP resolves a variant's runtime
+ * classpath.
  */
 public class FakeApplicationPlugin implements Plugin<Project> {
     static final List<String> VARIANTS = Arrays.asList("debug", "release");
@@ -38,6 +42,7 @@ public class FakeApplicationPlugin implements Plugin<Project> {
     @Override
     public void apply(Project project) {
         project.getPluginManager().apply("java-base");
+        final Configuration implementation = project.getConfigurations().maybeCreate("implementation");
         FakeAndroidComponents components = new FakeAndroidComponents(project);
         project.getExtensions().add("androidComponents", components);
 
@@ -71,15 +76,18 @@ public class FakeApplicationPlugin implements Plugin<Project> {
         }
 
         project.afterEvaluate(p -> {
+            List<File> dependencyJars = new ArrayList<File>(extraJars);
+            dependencyJars.addAll(implementation.getFiles());
             for (String variant : VARIANTS) {
                 FakeVariant v = components.createVariant(variant);
-                wireVariant(project, v, components, compiles, libJar, extraJars, androidJar);
+                wireVariant(project, v, components, compiles, libJar, dependencyJars, androidJar, implementation);
             }
         });
     }
 
     private static void wireVariant(Project project, FakeVariant variant, FakeAndroidComponents components,
-            List<JavaCompile> compiles, ZipClasses libJar, List<File> extraJars, ZipClasses androidJar) {
+            List<JavaCompile> compiles, ZipClasses libJar, List<File> extraJars, ZipClasses androidJar,
+            Configuration implementation) {
         String name = variant.getName();
         File buildDir = project.getBuildDir();
         List<RegularFile> jars = new ArrayList<RegularFile>();
@@ -88,7 +96,7 @@ public class FakeApplicationPlugin implements Plugin<Project> {
             jars.add(regularFile(project, jar));
         }
         List<Directory> dirs = new ArrayList<Directory>();
-        List<Object> producers = new ArrayList<Object>(Arrays.<Object>asList(libJar));
+        List<Object> producers = new ArrayList<Object>(Arrays.<Object>asList(libJar, implementation));
         for (JavaCompile c : compiles) {
             dirs.add(project.getLayout().getProjectDirectory().dir(c.getDestinationDir().getAbsolutePath()));
             producers.add(c);

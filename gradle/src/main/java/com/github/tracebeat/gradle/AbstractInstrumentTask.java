@@ -27,7 +27,7 @@ import org.gradle.api.tasks.TaskAction;
  * content or by the version string the user vouches for, never by where it is
  * installed.
  */
-public abstract class AbstractInstrumentTask extends DefaultTask {
+public abstract class AbstractInstrumentTask extends DefaultTask implements ToolUser {
     private File mappingFile;
     private File blackListFile;
     private File baseMethodMapFile;
@@ -219,7 +219,7 @@ public abstract class AbstractInstrumentTask extends DefaultTask {
         return releaseTool;
     }
 
-    void setReleaseTool(ReleaseTool releaseTool) {
+    public void setReleaseTool(ReleaseTool releaseTool) {
         this.releaseTool = releaseTool;
     }
 

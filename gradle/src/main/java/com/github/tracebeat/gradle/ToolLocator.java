@@ -17,7 +17,7 @@ final class ToolLocator {
     private ToolLocator() {
     }
 
-    static void configure(AbstractInstrumentTask task, Project project, TracebeatExtension ext) {
+    static void configure(ToolUser task, Project project, TracebeatExtension ext) {
         if (ext.getToolPath() != null) {
             task.setToolPath(project.file(ext.getToolPath()));
             return;

@@ -21,12 +21,15 @@ import org.gradle.api.Project;
 public class TracebeatExtension {
     static final String MODE_BEAT = "beat";
     static final String MODE_SYSTRACE = "systrace";
+    static final String RUNTIME_MATRIX = "matrix";
+    static final String RUNTIME_TRACEBEAT = "tracebeat";
 
     private boolean enable = true;
     private Object baseMethodMapFile;
     private Object blackListFile;
     private Object mappingFile;
     private String mode = MODE_BEAT;
+    private String runtime = RUNTIME_MATRIX;
     private boolean traceAll;
     private boolean traceEmpty;
     private boolean traceGetterSetter;
@@ -94,6 +97,20 @@ public class TracebeatExtension {
 
     public void setMode(String mode) {
         this.mode = mode;
+    }
+
+    /**
+     * Android: what records the calls. {@code matrix} (the default): the app
+     * depends on Matrix's matrix-trace-canary itself; {@code tracebeat}: the
+     * plugin adds tracebeat's runtime (every thread, the boot clock, Matrix's
+     * tracers; docs/android.md) to the app's implementation dependencies.
+     */
+    public String getRuntime() {
+        return runtime;
+    }
+
+    public void setRuntime(String runtime) {
+        this.runtime = runtime;
     }
 
     /** Trace every method with code, without Matrix's ignore rules. */

@@ -19,6 +19,9 @@ public class TracebeatPlugin implements Plugin<Project> {
     public void apply(Project project) {
         TracebeatExtension ext = project.getExtensions().create(EXTENSION, TracebeatExtension.class, project);
         project.getPlugins().withId("java", p -> JavaWiring.apply(project, ext));
-        project.getPlugins().withId("com.android.application", p -> AndroidWiring.apply(project, ext));
+        project.getPlugins().withId("com.android.application", p -> {
+            AndroidWiring.apply(project, ext);
+            RuntimeWiring.apply(project, ext);
+        });
     }
 }
