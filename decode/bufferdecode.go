@@ -145,7 +145,7 @@ func writeFramesEvents(out io.Writer, format Format, sorter *frameSorter, names 
 }
 
 func writeFramesSystrace(out io.Writer, sorter *frameSorter, names *MethodNames, orphans int64) error {
-	fw := newFtraceWriter(out)
+	fw := traceout.NewFtraceWriter(out)
 	type open struct {
 		depth int
 		endNs int64
@@ -155,21 +155,21 @@ func writeFramesSystrace(out io.Writer, sorter *frameSorter, names *MethodNames,
 		for len(stack) > 0 && stack[len(stack)-1].depth >= depth {
 			top := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			fw.end(bufferTrackName, bufferTid, bufferPid, top.endNs)
+			fw.End(bufferTrackName, bufferTid, bufferPid, top.endNs)
 		}
 	}
 	err := sorter.each(func(f Frame) error {
 		d := f.AbsoluteDepth(orphans)
 		closeTo(d)
-		fw.begin(bufferTrackName, bufferTid, bufferPid, Int64(msToNs(f.Start)), names.Name(f.MethodID))
+		fw.Begin(bufferTrackName, bufferTid, bufferPid, Int64(msToNs(f.Start)), names.Name(f.MethodID))
 		stack = append(stack, open{depth: d, endNs: Int64(msToNs(max(f.End, f.Start)))})
-		return fw.err
+		return fw.Err()
 	})
 	if err != nil {
 		return err
 	}
 	closeTo(0)
-	return fw.flush()
+	return fw.Flush()
 }
 
 func writeBufferSummary(out io.Writer, res *BufferResult, stacks []Stack, opts BufferOptions) error {

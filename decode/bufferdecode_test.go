@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/decode/traceout"
 )
 
 // checkPreorderNesting checks that the X events of each thread come
@@ -134,7 +136,7 @@ func TestBufferSystrace(t *testing.T) {
 	line := func(ts, payload string) string {
 		return "       AppMethodBeat-1 [000] ...1 " + ts + ": tracing_mark_write: " + payload + "\n"
 	}
-	want := ftraceHeader +
+	want := traceout.FtraceHeader +
 		line("0.000000", "B|1|app.Loader.step(I)V") +
 		line("0.000000", "E|1") +
 		line("0.001000", "B|1|app.Main.run()V") +

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/tracebeat/tracebeat/decode/traceout"
 )
 
 func TestParseMarkerDumpLine(t *testing.T) {
@@ -66,7 +68,7 @@ func TestMarkerDumpToFtrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ftraceHeader +
+	want := traceout.FtraceHeader +
 		"                main-1 [000] ...1 12.000100: tracing_mark_write: B|4242|app.Main.run()V\n" +
 		"                main-1 [000] ...1 12.000200: tracing_mark_write: B|4242|app.Loader.load(I)V\n" +
 		"                main-1 [000] ...1 12.000300: tracing_mark_write: B|4242|custom section\n" +

@@ -69,6 +69,10 @@ func (r *reportCall) write(bw *bufio.Writer, h *recording.Recording, names func(
 		}
 		return names(id)
 	}
+	if rep.Kind == recording.ReportStartup {
+		writeStartup(bw, rep, name(rep.ID), thread)
+		return
+	}
 	threshold := recording.FormatDuration(rep.Threshold)
 	span := fmt.Sprintf("from %s to %s after the start", formatNs(rep.Entered), formatNs(rep.End))
 	switch rep.Kind {
@@ -96,5 +100,20 @@ func (r *reportCall) write(bw *bufio.Writer, h *recording.Recording, names func(
 		return
 	}
 	writeStackText(bw, fmt.Sprintf("the call, as Matrix reports it (trimmed to %d calls)", r.calls.maxStack), *r.stack, names)
+	bw.WriteString("\n")
+}
+
+// writeStartup says what a cold start's report holds: its phases, in the
+// order they ran (Report.StartupPhases).
+func writeStartup(bw *bufio.Writer, rep *recording.Report, section, thread string) {
+	fmt.Fprintf(bw, "tracebeat report: a cold start: %s from the first traced call to the first focus of %s, on %s\n",
+		formatNs(rep.End), strings.TrimPrefix(section, "cold start "), thread)
+	for _, p := range rep.StartupPhases() {
+		took := p.Why
+		if p.Why == "" {
+			took = formatNs(p.Ns)
+		}
+		fmt.Fprintf(bw, "  %s: %s\n", p.Name, took)
+	}
 	bw.WriteString("\n")
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"regexp"
 	"strings"
+
+	"github.com/tracebeat/tracebeat/decode/traceout"
 )
 
 // MarkerResult tells what decoding systrace text or a marker dump found.
@@ -239,7 +241,7 @@ func DecodeMarkerDump(in io.Reader, out io.Writer, format Format, names *MethodN
 		}
 		return res, mj.finish()
 	case FormatText, FormatSystrace, "":
-		fw := newFtraceWriter(out)
+		fw := traceout.NewFtraceWriter(out)
 		err := markerDumpEvents(in, res, func(ev markerEvent) error {
 			tid := ev.Tid
 			payload := ev.Payload
@@ -250,13 +252,13 @@ func DecodeMarkerDump(in io.Reader, out io.Writer, format Format, names *MethodN
 					payload = fmt.Sprintf("B|%d|%s", ev.Pid, name)
 				}
 			}
-			fw.line(ev.Thread, tid, ev.TsNs, payload)
-			return fw.err
+			fw.Line(ev.Thread, tid, ev.TsNs, payload)
+			return fw.Err()
 		})
 		if err != nil {
 			return nil, err
 		}
-		return res, fw.flush()
+		return res, fw.Flush()
 	}
 	return nil, fmt.Errorf("format %q is not supported for trace_marker dumps", format)
 }

@@ -52,6 +52,11 @@ const (
 	ReportSlow  = 1
 	ReportStall = 2
 	ReportANR   = 3 // Android: a main-looper message still running after the threshold
+	// ReportStartup is Android's cold start: Entered is when the
+	// application was made (0: unknown), End the first Activity's first
+	// focus, Threshold how long before the recording the process started
+	// (0: unknown), ID a section naming the Activity ("cold start CLASS").
+	ReportStartup = 4
 )
 
 const (
@@ -68,7 +73,7 @@ const (
 
 // Report is what a slow call's or a stall's report says of itself.
 type Report struct {
-	Kind      int    // ReportSlow, ReportStall or ReportANR
+	Kind      int    // ReportSlow, ReportStall, ReportANR or ReportStartup
 	Tid       int64  // the thread
 	Thread    string // its name
 	ID        int    // the call's method id (or SectionID); -1: unknown (a stall whose call's enter the ring lost)
@@ -76,6 +81,30 @@ type Report struct {
 	End       uint64 // when it returned (slow), or when the report was written (stall: still open)
 	Threshold uint64 // the threshold it passed, ns
 	From, To  uint64 // the window the report holds
+}
+
+// StartupPhase is one phase of a cold start: its time, or why it is
+// unknown.
+type StartupPhase struct {
+	Name string
+	Ns   uint64
+	Why  string // not "": the time is unknown, for this reason
+}
+
+// StartupPhases are a ReportStartup's phases in the order they ran, as
+// Matrix's StartupTracer reports them: the process before the app's code,
+// the application, the first Activity.
+func (r *Report) StartupPhases() []StartupPhase {
+	phases := []StartupPhase{{Name: "the process's start to the first traced call", Ns: r.Threshold}}
+	if r.Threshold == 0 {
+		phases[0].Why = "unknown (the platform does not say, before API 24)"
+	}
+	if r.Entered == 0 {
+		return append(phases, StartupPhase{Name: "the application and the first Activity, together (the main looper's messages were not seen)", Ns: r.End})
+	}
+	return append(phases,
+		StartupPhase{Name: "the application (to the end of the main-looper message that made it)", Ns: r.Entered},
+		StartupPhase{Name: "the first Activity (to its first focus)", Ns: r.End - r.Entered})
 }
 
 // Dropped is what a stream's bounds took: its oldest chunks.

@@ -132,6 +132,21 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 	if slowMs < 800 || slowMs > 801 {
 		t.Errorf("slowWork lasted %.3f ms on the boot clock, want the 800 ms the main thread's sleeps moved it", slowMs)
 	}
+	// The cold start: one report, about the first Activity focused.
+	startup := run(t, tool, "decode", "--map", methodMap, filepath.Join(work, "android-startup-1.trace"))
+	coldStart := strings.Contains(startup, "tracebeat report: a cold start: ") && strings.Contains(startup, " to the first focus of tbapp.PlainActivity, on tid ")
+	if !coldStart {
+		t.Errorf("the startup report is not about tbapp.PlainActivity's first focus (want \"a cold start: ... first focus of tbapp.PlainActivity\"):\n%s", startup)
+	}
+	if _, err := os.Stat(filepath.Join(work, "android-startup-2.trace")); err == nil {
+		coldStart = false
+		t.Errorf("a second startup report: want one a run, for the first Activity's focus")
+	}
+	for _, l := range strings.Split(startup, "\n") {
+		if strings.Contains(l, "cold start") || strings.HasPrefix(l, "  the ") {
+			t.Logf("android-check: startup | %s", l)
+		}
+	}
 	yes := func(b bool) string {
 		if b {
 			return "yes"
@@ -139,5 +154,5 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 		return "no"
 	}
 	return "runtime_threads=" + strconv.Itoa(len(calls)) + " runtime_calls=" + strconv.Itoa(total) + " boot_clock=" + yes(boot) +
-		" tids=" + yes(tidsOK) + " slow_ms=" + strconv.FormatFloat(slowMs, 'f', 3, 64) + " output_same=" + yes(same)
+		" tids=" + yes(tidsOK) + " slow_ms=" + strconv.FormatFloat(slowMs, 'f', 3, 64) + " output_same=" + yes(same) + " cold_start=" + yes(coldStart)
 }

@@ -12,12 +12,13 @@ import org.robolectric.annotation.Config;
 import org.robolectric.shadows.ShadowLooper;
 import tbapp.Background;
 import tbapp.PlainActivity;
+import tbapp.SuperActivity;
 import tbapp.Work;
 
 /**
  * The instrumented app on Android's own framework (Robolectric) with
- * tracebeat's runtime on the class path in place of Matrix's: an Activity
- * made and shown, the slow message of Work run on the main looper (the
+ * tracebeat's runtime on the class path in place of Matrix's: two
+ * Activities made and shown (the first one's focus ends the cold start), the slow message of Work run on the main looper (the
  * clock moved 800 ms by the main thread's sleeps, as on a device), and two
  * threads of the app's own computing. It writes to tbcheck.out what the
  * app computed, and each thread's name with the tid the framework gives
@@ -31,6 +32,7 @@ public class RuntimeCheckTest {
     public void recordsEveryThread() throws Exception {
         StringBuilder out = new StringBuilder();
         Robolectric.buildActivity(PlainActivity.class).setup();
+        Robolectric.buildActivity(SuperActivity.class).setup(); // a second first focus: the cold start is the first's
         Work.postSlowMessage(out);
         ShadowLooper.idleMainLooper();
         Background[] work = {new Background(1000), new Background(2000)};

@@ -77,8 +77,13 @@ final class MainLooper implements Printer {
         if (x != null) {
             if (x.startsWith(">>>>> Dispatching")) {
                 begin(x);
-            } else if (x.startsWith("<<<<< Finished") && depth > 0) {
-                end();
+            } else if (x.startsWith("<<<<< Finished")) {
+                if (depth > 0) {
+                    end();
+                } else {
+                    // The message the recorder started in (it made the Application, at a cold start).
+                    Startup.firstMessageEnded(Clock.now());
+                }
             }
         }
         if (previous != null) {

@@ -111,6 +111,11 @@ public final class Recorder {
         }
     }
 
+    /** An Activity's onWindowFocusChanged (AppMethodBeat.at): the first focus ends the cold start (Android). */
+    public static void focus(Object activity, boolean hasFocus) {
+        Startup.focus(activity, hasFocus);
+    }
+
     /** A method ends, normally or by an exception. */
     public static void exit(int methodId) {
         if (methodId >= 0) {

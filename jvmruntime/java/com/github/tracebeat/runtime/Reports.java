@@ -26,6 +26,7 @@ final class Reports {
     private int slow;
     private int stall;
     private int anr;
+    private int startup;
 
     Reports(Watch watch) {
         this.watch = watch;
@@ -58,6 +59,10 @@ final class Reports {
                 path = beside("anr", ++anr);
                 threshold = Settings.ANR_NANOS;
                 break;
+            case TraceFile.REPORT_STARTUP:
+                path = beside("startup", ++startup);
+                threshold = d.before;
+                break;
             default:
                 path = beside("stall", ++stall);
                 threshold = Settings.STALL_NANOS;
@@ -70,7 +75,7 @@ final class Reports {
         r.entered = d.entered;
         r.end = d.end;
         r.threshold = threshold;
-        r.from = d.entered;
+        r.from = d.kind == TraceFile.REPORT_STARTUP ? 0 : d.entered;
         r.to = d.end;
         try {
             bytes += writer.write(path, r);
@@ -83,16 +88,26 @@ final class Reports {
     }
 
     private String describe(Watch.Due d) {
-        long ns = d.end - d.entered; // as decode shows it: whole microseconds, not rounded
-        String ms = String.format(Locale.ROOT, "%d.%03d ms", ns / 1000000, ns / 1000 % 1000);
+        String ms = ms(d.end - d.entered);
         String thread = "thread \"" + d.log.name() + "\" (tid " + d.log.tid + ")";
         if (d.kind == TraceFile.REPORT_SLOW) {
             return "slow call: " + watch.names.name(d.word) + " took " + ms + " on " + thread;
+        }
+        if (d.kind == TraceFile.REPORT_STARTUP) {
+            String activity = watch.names.name(d.word).substring("cold start ".length());
+            return "cold start: " + ms(d.end) + " from the first traced call to the first focus of " + activity
+                + " (the application " + (d.entered > 0 ? ms(d.entered) : "unknown") + ", the process started "
+                + (d.before > 0 ? ms(d.before) : "an unknown time") + " before the first call)";
         }
         if (d.kind == TraceFile.REPORT_ANR) {
             return "ANR: the main looper's " + watch.names.name(d.word) + " has run for " + ms + " so far on " + thread;
         }
         return "stall: " + thread + " is stuck in " + watch.names.name(d.word) + " for " + ms + " so far";
+    }
+
+    /** ns as decode shows it: whole microseconds, not rounded. */
+    private static String ms(long ns) {
+        return String.format(Locale.ROOT, "%d.%03d ms", ns / 1000000, ns / 1000 % 1000);
     }
 
     /**

@@ -80,6 +80,12 @@ final class TraceFile {
     static final int REPORT_STALL = 2;
     /** Android: a main-looper message still running after tracebeat.anr. */
     static final int REPORT_ANR = 3;
+    /**
+     * Android: the cold start. entered: when the application was made (0:
+     * unknown); end: the first Activity's first focus; threshold: how long
+     * before the recording the process started (0: unknown).
+     */
+    static final int REPORT_STARTUP = 4;
 
     private TraceFile() {
     }

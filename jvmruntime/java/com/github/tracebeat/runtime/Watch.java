@@ -25,6 +25,8 @@ final class Watch {
         int word;
         long entered;
         long end;
+        /** A startup's: how long before the recording the process started (ns). */
+        long before;
     }
 
     final MethodNames names;
@@ -82,6 +84,22 @@ final class Watch {
      */
     void anr(ThreadLog log, int word, long entered, long now) {
         add(TraceFile.REPORT_ANR, log, word, entered, now);
+    }
+
+    /**
+     * The cold start ended at now with the first Activity's focus (word, a
+     * section naming it); the application ended at appEnd (0: unknown),
+     * the process started before ns before the recording.
+     */
+    void startup(ThreadLog log, int word, long appEnd, long now, long before) {
+        Due d = new Due();
+        d.kind = TraceFile.REPORT_STARTUP;
+        d.log = log;
+        d.word = word;
+        d.entered = appEnd;
+        d.end = now;
+        d.before = before;
+        due.add(d);
     }
 
     private void add(int kind, ThreadLog log, int word, long entered, long end) {

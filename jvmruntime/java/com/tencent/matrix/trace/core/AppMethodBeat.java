@@ -23,7 +23,8 @@ public final class AppMethodBeat {
         Recorder.exit(methodId);
     }
 
-    /** A plain JVM has no Activities; there is nothing to record. */
+    /** An Activity's focus changed: on Android the first focus ends the cold start; a plain JVM has no Activities. */
     public static void at(android.app.Activity activity, boolean hasFocus) {
+        Recorder.focus(activity, hasFocus);
     }
 }

@@ -1,4 +1,4 @@
-package decode
+package traceout
 
 import (
 	"bufio"
@@ -7,39 +7,47 @@ import (
 	"strconv"
 )
 
-// ftraceHeader starts ftrace text; the Perfetto UI and systrace's
+// FtraceHeader starts ftrace text; the Perfetto UI and systrace's
 // --from-file recognise the format by "# tracer:".
-const ftraceHeader = "# tracer: nop\n" +
+const FtraceHeader = "# tracer: nop\n" +
 	"#\n" +
 	"#           TASK-PID     CPU#  ||||    TIMESTAMP  FUNCTION\n" +
 	"#              | |         |   ||||       |         |\n"
 
-// ftraceWriter writes trace_marker events as ftrace text lines:
+// FtraceWriter writes trace_marker events as ftrace text lines:
 //
 //	<thread>-<tid>  [000] ...1 <seconds>.<micros>: tracing_mark_write: B|<pid>|<name>
 //
 // Timestamps are written in microseconds, as ftrace prints them.
-type ftraceWriter struct {
+type FtraceWriter struct {
 	bw  *bufio.Writer
 	buf []byte
 	err error
 }
 
-func newFtraceWriter(w io.Writer) *ftraceWriter {
-	f := &ftraceWriter{bw: bufio.NewWriterSize(w, 256*1024)}
-	_, f.err = f.bw.WriteString(ftraceHeader)
+// NewFtraceWriter writes to w, the header first.
+func NewFtraceWriter(w io.Writer) *FtraceWriter {
+	f := &FtraceWriter{bw: bufio.NewWriterSize(w, 256*1024)}
+	_, f.err = f.bw.WriteString(FtraceHeader)
 	return f
 }
 
-func (f *ftraceWriter) begin(thread string, tid, pid, tsNs int64, name string) {
-	f.line(thread, tid, tsNs, "B|"+strconv.FormatInt(pid, 10)+"|"+name)
+// Begin writes a section's start (B).
+func (f *FtraceWriter) Begin(thread string, tid, pid, tsNs int64, name string) {
+	f.Line(thread, tid, tsNs, "B|"+strconv.FormatInt(pid, 10)+"|"+name)
 }
 
-func (f *ftraceWriter) end(thread string, tid, pid, tsNs int64) {
-	f.line(thread, tid, tsNs, "E|"+strconv.FormatInt(pid, 10))
+// End writes the end of the innermost open section (E).
+func (f *FtraceWriter) End(thread string, tid, pid, tsNs int64) {
+	f.Line(thread, tid, tsNs, "E|"+strconv.FormatInt(pid, 10))
 }
 
-func (f *ftraceWriter) line(thread string, tid, tsNs int64, payload string) {
+// Err is the first write error, or nil.
+func (f *FtraceWriter) Err() error { return f.err }
+
+// Line writes one trace_marker line with payload as it is (B|pid|name,
+// E|pid, C|..., what a marker dump holds).
+func (f *FtraceWriter) Line(thread string, tid, tsNs int64, payload string) {
 	if f.err != nil {
 		return
 	}
@@ -71,7 +79,8 @@ func (f *ftraceWriter) line(thread string, tid, tsNs int64, payload string) {
 	_, f.err = f.bw.Write(b)
 }
 
-func (f *ftraceWriter) flush() error {
+// Flush writes what is buffered, or says what failed first.
+func (f *FtraceWriter) Flush() error {
 	if f.err != nil {
 		return fmt.Errorf("writing ftrace text: %w", f.err)
 	}
