@@ -12,8 +12,10 @@
 # and in Gradle 4.4.1. Needs Maven, a JDK 17 and Debian's Gradle. The last
 # line is "android-check: matrix_stack_methods=N unknown_ids=0 top_ms=N
 # focus_calls=N/N systrace_balanced=yes runtime_threads=3 runtime_calls=N
-# boot_clock=yes tids=yes slow_ms=800.000 output_same=yes
-# gradle8_api_refs=N missing=0";
+# boot_clock=yes tids=yes slow_ms=800.000 output_same=yes cold_start=yes
+# looper_slow_reports=3 same_key=yes anr_while_running=yes
+# message_sections=4 looper_output_same=yes files_dir=yes dumps=2
+# recording_goes_on=yes gradle8_api_refs=N missing=0";
 # the exit status is non-zero when any of them is wrong.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

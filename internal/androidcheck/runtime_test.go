@@ -32,6 +32,7 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 		outs[mode] = filepath.Join(work, "runtime-"+mode+".txt")
 		p["tbcheck.out"] = outs[mode]
 		p["tbcheck.tids"] = filepath.Join(work, "tids.txt")
+		p["tbcheck.cold"] = filepath.Join(work, "cold.txt")
 		classpath := []string{testClasses, appJar}
 		if mode == "traced" {
 			p["tracebeat.trace"] = trace
@@ -134,9 +135,17 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 	}
 	// The cold start: one report, about the first Activity focused.
 	startup := run(t, tool, "decode", "--map", methodMap, filepath.Join(work, "android-startup-1.trace"))
-	coldStart := strings.Contains(startup, "tracebeat report: a cold start: ") && strings.Contains(startup, " to the first focus of tbapp.PlainActivity, on tid ")
+	// RuntimeCheckTest read the clock before the app's first traced call
+	// and at the first Activity's focus (250 ms of sleep and what
+	// Robolectric's setup moved it by).
+	cold, err := os.ReadFile(filepath.Join(work, "cold.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCold := "tracebeat report: a cold start: " + strings.TrimSpace(string(cold)) + ".000 ms from the first traced call to the first focus of tbapp.PlainActivity, on tid "
+	coldStart := strings.Contains(startup, wantCold)
 	if !coldStart {
-		t.Errorf("the startup report is not about tbapp.PlainActivity's first focus (want \"a cold start: ... first focus of tbapp.PlainActivity\"):\n%s", startup)
+		t.Errorf("the startup report does not say tbapp.PlainActivity's cold start as the app measured it (want %q):\n%s", wantCold, startup)
 	}
 	if _, err := os.Stat(filepath.Join(work, "android-startup-2.trace")); err == nil {
 		coldStart = false

@@ -4,10 +4,12 @@ import static org.junit.Assert.assertEquals;
 
 import android.os.Looper;
 import android.os.Process;
+import android.os.SystemClock;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.robolectric.Robolectric;
 import org.robolectric.RobolectricTestRunner;
+import org.robolectric.android.controller.ActivityController;
 import org.robolectric.annotation.Config;
 import org.robolectric.shadows.ShadowLooper;
 import tbapp.Background;
@@ -31,8 +33,15 @@ public class RuntimeCheckTest {
     @Test
     public void recordsEveryThread() throws Exception {
         StringBuilder out = new StringBuilder();
-        Robolectric.buildActivity(PlainActivity.class).setup();
-        Robolectric.buildActivity(SuperActivity.class).setup(); // a second first focus: the cold start is the first's
+        long start = SystemClock.elapsedRealtime(); // the clock moves only when the main thread sleeps
+        out.append(Work.throughFrames("7")).append(';'); // the app's first traced call, as in its Application
+        ActivityController<PlainActivity> first = Robolectric.buildActivity(PlainActivity.class).setup();
+        SystemClock.sleep(250); // the first Activity focused at least 250 ms after the app's first call
+        long focused = SystemClock.elapsedRealtime();
+        first.windowFocusChanged(true);
+        CheckFiles.write("tbcheck.cold", (focused - start) + "\n");
+        // A second first focus: the cold start is the first's.
+        Robolectric.buildActivity(SuperActivity.class).setup().windowFocusChanged(true);
         Work.postSlowMessage(out);
         ShadowLooper.idleMainLooper();
         Background[] work = {new Background(1000), new Background(2000)};
