@@ -162,6 +162,7 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 		}
 		return "no"
 	}
+	budgetLine := budgetCheck(t, work, testClasses, instrumented, framework, rt, runtimeJars, props, string(plain))
 	return "runtime_threads=" + strconv.Itoa(len(calls)) + " runtime_calls=" + strconv.Itoa(total) + " boot_clock=" + yes(boot) +
-		" tids=" + yes(tidsOK) + " slow_ms=" + strconv.FormatFloat(slowMs, 'f', 3, 64) + " output_same=" + yes(same) + " cold_start=" + yes(coldStart)
+		" tids=" + yes(tidsOK) + " slow_ms=" + strconv.FormatFloat(slowMs, 'f', 3, 64) + " output_same=" + yes(same) + " cold_start=" + yes(coldStart) + " " + budgetLine
 }
