@@ -1,7 +1,6 @@
 package androidcheck
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -103,25 +102,9 @@ func looperCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, fr
 	}
 
 	// Every message is a section of the main thread, closed.
-	jsonPath := filepath.Join(work, "looper.json")
-	run(t, tool, "decode", "--map", methodMap, "--format", "json", "-o", jsonPath, trace)
-	js, err := os.ReadFile(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		TraceEvents []struct {
-			Name string         `json:"name"`
-			Ph   string         `json:"ph"`
-			Args map[string]any `json:"args"`
-		} `json:"traceEvents"`
-	}
-	if err := json.Unmarshal(js, &doc); err != nil {
-		t.Fatal(err)
-	}
 	sections := 0
-	for _, e := range doc.TraceEvents {
-		if e.Ph == "X" && strings.HasPrefix(e.Name, "message android.os.Handler tbapp.Work$") {
+	for _, e := range decodedSlices(t, tool, methodMap, trace, filepath.Join(work, "looper.json")) {
+		if strings.HasPrefix(e.Name, "message android.os.Handler tbapp.Work$") {
 			sections++
 			if e.Args["unclosed"] != nil {
 				t.Errorf("the message %s is not closed", e.Name)

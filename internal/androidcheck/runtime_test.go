@@ -2,7 +2,6 @@ package androidcheck
 
 import (
 	"bufio"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -79,31 +78,10 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 	}
 
 	methodMap := filepath.Join(filepath.Dir(instrumented), "methodMapping.txt")
-	jsonPath := filepath.Join(work, "android.json")
-	run(t, tool, "decode", "--map", methodMap, "--format", "json", "-o", jsonPath, trace)
-	js, err := os.ReadFile(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		TraceEvents []struct {
-			Name string         `json:"name"`
-			Ph   string         `json:"ph"`
-			Dur  float64        `json:"dur"`
-			Tid  int64          `json:"tid"`
-			Args map[string]any `json:"args"`
-		} `json:"traceEvents"`
-	}
-	if err := json.Unmarshal(js, &doc); err != nil {
-		t.Fatalf("decode --format json: %v", err)
-	}
 	calls := map[int64]map[string]int{}
 	var slowMs float64
 	total, unclosed := 0, 0
-	for _, e := range doc.TraceEvents {
-		if e.Ph != "X" {
-			continue
-		}
+	for _, e := range decodedSlices(t, tool, methodMap, trace, filepath.Join(work, "android.json")) {
 		total++
 		if calls[e.Tid] == nil {
 			calls[e.Tid] = map[string]int{}

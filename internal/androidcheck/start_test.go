@@ -2,7 +2,6 @@ package androidcheck
 
 import (
 	"bufio"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -71,24 +70,9 @@ func startCheck(t *testing.T, tool, work, testClasses, instrumented, framework, 
 		if rec.TimeSource != recording.TimeBoot {
 			t.Errorf("%s: time source %d, want the boot clock", dump, rec.TimeSource)
 		}
-		js := filepath.Join(work, filepath.Base(dump)+".json")
-		run(t, tool, "decode", "--map", methodMap, "--format", "json", "-o", js, dump)
-		data, err := os.ReadFile(js)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc struct {
-			TraceEvents []struct {
-				Name string `json:"name"`
-				Ph   string `json:"ph"`
-			} `json:"traceEvents"`
-		}
-		if err := json.Unmarshal(data, &doc); err != nil {
-			t.Fatal(err)
-		}
 		n := 0
-		for _, e := range doc.TraceEvents {
-			if e.Ph == "X" && e.Name == "tbapp.Work.slowWork(J)J" {
+		for _, e := range decodedSlices(t, tool, methodMap, dump, filepath.Join(work, filepath.Base(dump)+".json")) {
+			if e.Name == "tbapp.Work.slowWork(J)J" {
 				n++
 			}
 		}

@@ -23,10 +23,10 @@ final class Reports {
     private long bytes;
     /** When what each thread's last report of each kind was about ended (Clock time), by thread id and kind. */
     private final java.util.HashMap<String, Long> lastAt = new java.util.HashMap<String, Long>();
-    private int slow;
-    private int stall;
-    private int anr;
-    private int startup;
+    /** Reports written so far, by kind (their files' numbers). */
+    private final int[] made = new int[KINDS.length];
+    /** The kinds' names in the files' names, by kind number (TraceFile.REPORT_*). */
+    private static final String[] KINDS = {null, "slow", "stall", "anr", "startup"};
 
     Reports(Watch watch) {
         this.watch = watch;
@@ -48,25 +48,11 @@ final class Reports {
             Settings.warn(what + " (no report: " + refused + ")");
             return;
         }
-        String path;
-        long threshold;
-        switch (d.kind) {
-            case TraceFile.REPORT_SLOW:
-                path = beside("slow", ++slow);
-                threshold = Settings.SLOW_NANOS;
-                break;
-            case TraceFile.REPORT_ANR:
-                path = beside("anr", ++anr);
-                threshold = Settings.ANR_NANOS;
-                break;
-            case TraceFile.REPORT_STARTUP:
-                path = beside("startup", ++startup);
-                threshold = d.before;
-                break;
-            default:
-                path = beside("stall", ++stall);
-                threshold = Settings.STALL_NANOS;
-        }
+        String path = beside(KINDS[d.kind], ++made[d.kind]);
+        long threshold = d.kind == TraceFile.REPORT_SLOW ? Settings.SLOW_NANOS
+            : d.kind == TraceFile.REPORT_STALL ? Settings.STALL_NANOS
+            : d.kind == TraceFile.REPORT_ANR ? Settings.ANR_NANOS
+            : d.before; // a startup's: how long before the recording the process started
         TraceFile.Report r = new TraceFile.Report();
         r.kind = d.kind;
         r.tid = d.log.tid;

@@ -51,7 +51,7 @@ final class Watch {
         if (!method(slowMethods, word) || !thread(Settings.SLOW_THREADS, log) || Settings.SLOW_MAIN_ONLY && !log.mainLooper) {
             return false;
         }
-        add(TraceFile.REPORT_SLOW, log, word, entered, exited);
+        add(TraceFile.REPORT_SLOW, log, word, entered, exited, 0);
         return true;
     }
 
@@ -74,7 +74,7 @@ final class Watch {
         if (!matched || !thread(Settings.STALL_THREADS, log)) {
             return false;
         }
-        add(TraceFile.REPORT_STALL, log, words[depth - 1], enter, now);
+        add(TraceFile.REPORT_STALL, log, words[depth - 1], enter, now, 0);
         return true;
     }
 
@@ -83,7 +83,7 @@ final class Watch {
      * past tracebeat.anr at now: queues its report (Android's AnrTracer).
      */
     void anr(ThreadLog log, int word, long entered, long now) {
-        add(TraceFile.REPORT_ANR, log, word, entered, now);
+        add(TraceFile.REPORT_ANR, log, word, entered, now, 0);
     }
 
     /**
@@ -92,18 +92,12 @@ final class Watch {
      * the process started before ns before the recording.
      */
     void startup(ThreadLog log, int word, long appEnd, long now, long before) {
-        Due d = new Due();
-        d.kind = TraceFile.REPORT_STARTUP;
-        d.log = log;
-        d.word = word;
-        d.entered = appEnd;
-        d.end = now;
-        d.before = before;
-        due.add(d);
+        add(TraceFile.REPORT_STARTUP, log, word, appEnd, now, before);
     }
 
-    private void add(int kind, ThreadLog log, int word, long entered, long end) {
+    private void add(int kind, ThreadLog log, int word, long entered, long end, long before) {
         Due d = new Due();
+        d.before = before;
         d.kind = kind;
         d.log = log;
         d.word = word;

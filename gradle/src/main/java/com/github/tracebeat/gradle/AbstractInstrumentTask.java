@@ -215,7 +215,7 @@ public abstract class AbstractInstrumentTask extends DefaultTask implements Tool
 
     /** The release binary to resolve when no toolPath is set (see ReleaseTool). */
     @Internal
-    ReleaseTool getReleaseTool() {
+    public ReleaseTool getReleaseTool() {
         return releaseTool;
     }
 

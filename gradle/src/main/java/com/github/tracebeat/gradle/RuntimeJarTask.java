@@ -59,6 +59,12 @@ public class RuntimeJarTask extends DefaultTask implements ToolUser {
         this.toolPath = toolPath;
     }
 
+    @Internal
+    @Override
+    public ReleaseTool getReleaseTool() {
+        return releaseTool;
+    }
+
     @Override
     public void setReleaseTool(ReleaseTool releaseTool) {
         this.releaseTool = releaseTool;
@@ -73,14 +79,7 @@ public class RuntimeJarTask extends DefaultTask implements ToolUser {
 
     @TaskAction
     public void write() {
-        File tool = toolPath;
-        if (tool == null && releaseTool != null) {
-            tool = releaseTool.resolve(getProject());
-        }
-        if (tool == null || !tool.isFile()) {
-            throw new GradleException("tracebeat: no tracebeat binary for " + getPath() + (tool == null ? "" : " (" + tool + " does not exist)")
-                    + ": set tracebeat { toolPath = '/path/to/tracebeat' }, the TRACEBEAT_TOOL environment variable, or put tracebeat on PATH");
-        }
+        File tool = tool();
         List<String> command = new ArrayList<String>();
         command.add(tool.getAbsolutePath());
         command.add("runtime");

@@ -30,18 +30,7 @@ final class ToolRun {
     }
 
     void run() {
-        File tool = task.getToolPath();
-        if (tool == null && task.getReleaseTool() != null) {
-            tool = task.getReleaseTool().resolve(task.getProject());
-        }
-        if (tool == null) {
-            throw new GradleException("tracebeat: no tracebeat binary for " + task.getPath()
-                    + " (this plugin was built by hand, without a release): set tracebeat { toolPath ="
-                    + " '/path/to/tracebeat' }, the TRACEBEAT_TOOL environment variable, or put tracebeat on PATH");
-        }
-        if (!tool.isFile()) {
-            throw new GradleException("tracebeat: binary " + tool + " (toolPath) does not exist");
-        }
+        File tool = task.tool();
         File output = task.instrumentOutput();
         prepareOutputs(output);
 
