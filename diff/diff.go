@@ -410,20 +410,30 @@ func typical(p *profile.Profile) int64 {
 	return p.Resolution
 }
 
+// lateBound is a run's typical lateness of a record that carried an
+// earlier record's time (its worst when the recording does not say), in ns.
+func lateBound(p *profile.Profile) int64 {
+	if p.LateResolution > 0 {
+		return p.LateResolution
+	}
+	return typical(p)
+}
+
 // measure compares one method, named baseName in BASE and name in NEW:
 // its medians, ranges and clock allowance, and its deciding times a run,
 // on the log scale for the statistics and in ms (BASE's, NEW's).
 func measure(baseName, name string, base, next []*profile.Profile, opt Options) (Method, sample, [2][]float64) {
 	m := Method{Name: name}
-	type runs struct{ calls, children, self, total []float64 }
+	type runs struct{ calls, lateCalls, lateChildren, self, total []float64 }
 	collect := func(ps []*profile.Profile, name string) (r runs, clockMs float64) {
 		for _, p := range ps {
 			s := p.Methods[name]
 			r.calls = append(r.calls, float64(s.Calls))
-			r.children = append(r.children, float64(s.ChildCalls))
+			r.lateCalls = append(r.lateCalls, float64(s.LateCalls))
+			r.lateChildren = append(r.lateChildren, float64(s.LateChildCalls))
 			r.self = append(r.self, ms(s.Self))
 			r.total = append(r.total, ms(s.Total))
-			clockMs = max(clockMs, float64(typical(p))/1e6)
+			clockMs = max(clockMs, float64(lateBound(p))/1e6)
 		}
 		return r, clockMs
 	}
@@ -438,12 +448,15 @@ func measure(baseName, name string, base, next []*profile.Profile, opt Options) 
 	// A call's time is the difference of two records' times, each late by
 	// up to the clock's bound: the interval is off by at most one bound. A
 	// self time takes its calls' intervals less those of the calls they
-	// made, so it may carry one bound for each of both.
+	// made, so it may carry one bound for each of both. Only calls with a
+	// record that carried an earlier record's time count: the others read
+	// the clock for each of their records (code that calls little, a late
+	// clock thread) and have their exact times.
 	records := func(r runs) float64 {
 		if opt.ByTotal {
-			return median(r.calls)
+			return median(r.lateCalls)
 		}
-		return median(r.calls) + median(r.children)
+		return median(r.lateCalls) + median(r.lateChildren)
 	}
 	m.ClockMs = round3(max(baseClock*records(b), newClock*records(n)))
 	baseT, newT := deciders(m, opt)

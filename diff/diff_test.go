@@ -211,17 +211,21 @@ func TestGuardAgainstSwitchingMethods(t *testing.T) {
 }
 
 // TestClockAndNoise: a change inside the clock's allowance is the same,
-// named so; a change that the runs' spread explains is the same (noise).
+// named so, unless the calls read the clock for each of their records; a
+// change that the runs' spread explains is the same (noise).
 func TestClockAndNoise(t *testing.T) {
-	base := side(map[string][2]float64{"a": {2.3, 10}, "b": {10, 10}}, map[string][2]float64{"a": {2.4, 10}, "b": {10.2, 10}}, map[string][2]float64{"a": {2.35, 10}, "b": {9.9, 10}})
-	next := side(map[string][2]float64{"a": {4.2, 10}, "b": {10.1, 10}}, map[string][2]float64{"a": {4.3, 10}, "b": {9.8, 10}}, map[string][2]float64{"a": {4.1, 10}, "b": {10, 10}})
+	base := side(map[string][2]float64{"a": {2.3, 10}, "b": {10, 10}, "e": {2.3, 10}}, map[string][2]float64{"a": {2.4, 10}, "b": {10.2, 10}, "e": {2.4, 10}}, map[string][2]float64{"a": {2.35, 10}, "b": {9.9, 10}, "e": {2.35, 10}})
+	next := side(map[string][2]float64{"a": {4.2, 10}, "b": {10.1, 10}, "e": {4.2, 10}}, map[string][2]float64{"a": {4.3, 10}, "b": {9.8, 10}, "e": {4.3, 10}}, map[string][2]float64{"a": {4.1, 10}, "b": {10, 10}, "e": {4.1, 10}})
 	for _, s := range []Side{base, next} {
 		for _, p := range s.Runs {
 			p.Resolution = 5e6        // the worst a record's time was late: 5 ms
-			p.TypicalResolution = 1e6 // on average 1 ms: a's 2 records (its call and one it made) may move it 2 ms
+			p.TypicalResolution = 1e6 // on average 1 ms: a's 2 late calls (its own and one it made) may move it 2 ms
 			st := p.Methods["a"]
-			st.ChildCalls = 1
+			st.ChildCalls, st.LateCalls, st.LateChildCalls = 1, 1, 1
 			p.Methods["a"] = st
+			st = p.Methods["e"] // e's records each read the clock
+			st.ChildCalls = 1
+			p.Methods["e"] = st
 		}
 	}
 	res := Compare(base, next, Options{})
@@ -233,6 +237,8 @@ func TestClockAndNoise(t *testing.T) {
 	assert.Equal(t, WithinClock, byName["a"].Reason)
 	assert.Equal(t, 2.0, byName["a"].ClockMs)
 	assert.Equal(t, WithinThreshold, byName["b"].Reason)
+	assert.Equal(t, Regressed, byName["e"].Status, "exact times: no allowance")
+	assert.Equal(t, 0.0, byName["e"].ClockMs)
 	var out bytes.Buffer
 	require.NoError(t, res.WriteText(&out))
 	assert.Contains(t, out.String(), "1 method moved by more than the thresholds but no more than the clock's resolution may account for (same (clock)): -Dtracebeat.clock=precise records exact times")

@@ -14,6 +14,11 @@ type adder struct {
 	nodes    []nodeAcc
 	children map[childKey]int32
 	partial  int64
+	// records and late count the records read, and those whose time was
+	// an earlier record's (late when allLate: a buffer's millisecond
+	// clock says nothing of which records read it).
+	records, late int64
+	allLate       bool
 }
 
 type methodAcc struct {
@@ -62,6 +67,8 @@ type open struct {
 	node     int32
 	children int64
 	kids     int64 // the calls it made
+	lateKids int64 // of those, the ones late (below)
+	late     bool  // its enter carried an earlier record's time
 }
 
 // thread pairs one thread's records with a decode.Pairer and keeps, beside
@@ -70,27 +77,43 @@ type thread struct {
 	a      *adder
 	pairer *decode.Pairer
 	stack  []open
+	// last is the previous record's time (-1: none); exitLate whether the
+	// exit being paired carried it, exitID its method.
+	last     int64
+	exitLate bool
+	exitID   int
 }
 
 func (a *adder) thread(where func() string) *thread {
-	t := &thread{a: a}
+	t := &thread{a: a, last: -1, exitLate: true}
 	t.pairer = decode.NewPairer(t.closed, where)
 	return t
 }
 
 // call takes the next record of the thread.
 func (t *thread) call(enter bool, id int, at uint64) error {
+	// A record whose time equals the one before it carried that time (two
+	// reads of System.nanoTime never give one value); the first record
+	// after a read has the read's exact time.
+	late := t.a.allLate || decode.Int64(at) == t.last
+	t.last = decode.Int64(at)
+	t.a.records++
+	if late {
+		t.a.late++
+	}
 	if enter {
 		m := t.a.method(id)
 		parent := int32(0)
 		if n := len(t.stack); n > 0 {
 			parent = t.stack[n-1].node
 		}
-		t.stack = append(t.stack, open{method: m, node: t.a.child(parent, m)})
+		t.stack = append(t.stack, open{method: m, node: t.a.child(parent, m), late: late})
 		t.a.stats[m].onStack++
 		return t.pairer.AddCall(true, id, at)
 	}
+	t.exitLate, t.exitID = late, id
 	err := t.pairer.AddCall(false, id, at)
+	t.exitLate = true // exits the pairer makes (a cut, the end) are not read
 	t.stack = t.stack[:t.pairer.Open()]
 	return err
 }
@@ -120,24 +143,38 @@ func (t *thread) closed(f decode.Frame) error {
 	o := t.stack[f.Depth]
 	dur := decode.Int64(f.Cost())
 	self := max(dur-o.children, 0)
+	// A call the pairer closed with another method's exit (its own exit
+	// was lost) has its end from a record of another call: late.
+	late := o.late || t.exitLate || t.a.stats[o.method].id != t.exitID
 	if f.Depth > 0 {
 		t.stack[f.Depth-1].children = satAdd(t.stack[f.Depth-1].children, dur)
 		t.stack[f.Depth-1].kids++
+		if late {
+			t.stack[f.Depth-1].lateKids++
+		}
 	}
 	m := &t.a.stats[o.method]
-	m.stat.Calls++
-	m.stat.ChildCalls += o.kids
+	m.stat.add(o, late)
 	m.stat.Self = satAdd(m.stat.Self, self)
 	m.onStack--
 	if m.onStack == 0 {
 		m.stat.Total = satAdd(m.stat.Total, dur)
 	}
 	n := &t.a.nodes[o.node].stat
-	n.Calls++
-	n.ChildCalls += o.kids
+	n.add(o, late)
 	n.Self = satAdd(n.Self, self)
 	n.Total = satAdd(n.Total, dur)
 	return nil
+}
+
+// add counts the call o closed, late or not, with the calls it made.
+func (s *Stat) add(o open, late bool) {
+	s.Calls++
+	s.ChildCalls += o.kids
+	s.LateChildCalls += o.lateKids
+	if late {
+		s.LateCalls++
+	}
 }
 
 // satAdd adds two times that are not negative, saturating: a damaged
@@ -158,6 +195,8 @@ func (a *adder) profile(source string, name func(id int) string) *Profile {
 		s := p.Methods[names[i]] // two ids of one name (a map that repeats a method) add up
 		s.Calls += m.stat.Calls
 		s.ChildCalls += m.stat.ChildCalls
+		s.LateCalls += m.stat.LateCalls
+		s.LateChildCalls += m.stat.LateChildCalls
 		s.Self = satAdd(s.Self, m.stat.Self)
 		s.Total = satAdd(s.Total, m.stat.Total)
 		p.Methods[names[i]] = s
@@ -170,6 +209,8 @@ func (a *adder) profile(source string, name func(id int) string) *Profile {
 		node := nodes[n.parent].Child(names[n.method], true)
 		node.Stat.Calls += n.stat.Calls
 		node.Stat.ChildCalls += n.stat.ChildCalls
+		node.Stat.LateCalls += n.stat.LateCalls
+		node.Stat.LateChildCalls += n.stat.LateChildCalls
 		node.Stat.Self = satAdd(node.Stat.Self, n.stat.Self)
 		node.Stat.Total = satAdd(node.Stat.Total, n.stat.Total)
 		nodes[i] = node
@@ -181,4 +222,13 @@ func (a *adder) profile(source string, name func(id int) string) *Profile {
 	}
 	p.Tree = root
 	return p
+}
+
+// lateResolution spreads a mean bound over all records (typical, ns) over
+// the records that carried an earlier time: their mean bound.
+func (a *adder) lateResolution(typical int64) int64 {
+	if a.late == 0 || a.allLate {
+		return typical
+	}
+	return int64(float64(typical) * float64(a.records) / float64(a.late))
 }

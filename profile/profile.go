@@ -27,6 +27,13 @@ type Stat struct {
 	// the records whose times its self time is made of, each of which a
 	// coarse clock may have placed early (diff's allowance for the clock).
 	ChildCalls int64
+	// LateCalls and LateChildCalls count, of Calls and ChildCalls, the
+	// calls whose enter or exit carried the time of an earlier record (a
+	// shared clock read for another record): only those may be off by the
+	// clock. A call whose records each read the clock (code that calls
+	// little, a late clock thread) has its exact time.
+	LateCalls      int64
+	LateChildCalls int64
 }
 
 // Profile is one trace added up.
@@ -45,9 +52,12 @@ type Profile struct {
 	// Resolution is how late a time may be, in nanoseconds (decode's
 	// RecordingClock.Resolution; a Matrix buffer's millisecond), and
 	// TypicalResolution the records' mean bound (RecordingClock's
-	// TypicalResolution; the same for a buffer).
+	// TypicalResolution; the same for a buffer). LateResolution is the
+	// mean bound of a record that carried an earlier record's time: the
+	// typical one over all records, spread over those only.
 	Resolution        int64
 	TypicalResolution int64
+	LateResolution    int64
 	Notes             []string
 	// Start and End are when the recording started and was written, on
 	// the wall clock (zero for an AppMethodBeat buffer, which does not

@@ -58,7 +58,8 @@ func TestSelfTotalAndPaths(t *testing.T) {
 	p, err := Read(path, names(t), decode.MapBuild{})
 	require.NoError(t, err)
 	msStat := func(calls, self, total, kids int64) Stat {
-		return Stat{Calls: calls, Self: self * 1e6, Total: total * 1e6, ChildCalls: kids}
+		// a buffer's clock says nothing of which record read it: every call may be late
+		return Stat{Calls: calls, Self: self * 1e6, Total: total * 1e6, ChildCalls: kids, LateCalls: calls, LateChildCalls: kids}
 	}
 	require.Equal(t, map[string]Stat{
 		"app.Main.main([Ljava.lang.String;)V": msStat(1, 3, 12, 2),
@@ -88,8 +89,8 @@ func TestPartialCallsAreLeftOut(t *testing.T) {
 	p, err := Read(path, names(t), decode.MapBuild{})
 	require.NoError(t, err)
 	require.Equal(t, int64(1), p.Partial)
-	require.Equal(t, Stat{Calls: 1, Self: 1e6, Total: 5e6, ChildCalls: 1}, p.Methods["app.Main.a()V"])
-	require.Equal(t, Stat{Calls: 1, Self: 4e6, Total: 4e6}, p.Methods["app.Main.b()V"])
+	require.Equal(t, Stat{Calls: 1, Self: 1e6, Total: 5e6, ChildCalls: 1, LateCalls: 1, LateChildCalls: 1}, p.Methods["app.Main.a()V"])
+	require.Equal(t, Stat{Calls: 1, Self: 4e6, Total: 4e6, LateCalls: 1}, p.Methods["app.Main.b()V"])
 }
 
 // TestOnlyTimedInputs: a stack report has no calls with times to add up.
@@ -113,4 +114,69 @@ func TestHugeTimesSaturate(t *testing.T) {
 	assert.Equal(t, int64(math.MaxInt64), p.Methods["m"].Self)
 	assert.Equal(t, int64(math.MaxInt64), p.Tree.Stat.Total)
 	assert.Equal(t, int64(4), p.Calls)
+}
+
+// TestLateCalls: with a shared clock, a record that carries the time of
+// the record before it may be late, and so may the call it opens or
+// closes and its caller's self time; a call whose records each have their
+// own time is exact. The mean bound over all records is spread over the
+// late ones.
+func TestLateCalls(t *testing.T) {
+	type rec struct {
+		enter bool
+		id    int
+		at    uint64
+	}
+	tests := []struct {
+		name              string
+		calls             []rec
+		want              map[int]Stat // by id, times left out
+		records, lateOnes int64
+	}{
+		{
+			name:    "every record read the clock",
+			calls:   []rec{{true, 1, 10}, {true, 2, 20}, {false, 2, 30}, {false, 1, 40}},
+			want:    map[int]Stat{1: {Calls: 1, ChildCalls: 1}, 2: {Calls: 1}},
+			records: 4,
+		},
+		{
+			name:    "a callee's enter carried its caller's time",
+			calls:   []rec{{true, 1, 10}, {true, 2, 10}, {false, 2, 30}, {false, 1, 40}},
+			want:    map[int]Stat{1: {Calls: 1, ChildCalls: 1, LateChildCalls: 1}, 2: {Calls: 1, LateCalls: 1}},
+			records: 4, lateOnes: 1,
+		},
+		{
+			name:    "an exit carried the time of the exit before it",
+			calls:   []rec{{true, 1, 10}, {true, 2, 20}, {false, 2, 30}, {false, 1, 30}},
+			want:    map[int]Stat{1: {Calls: 1, ChildCalls: 1, LateCalls: 1}, 2: {Calls: 1}},
+			records: 4, lateOnes: 1,
+		},
+		{
+			name:    "a lost exit: the callee closes with its caller's exit",
+			calls:   []rec{{true, 1, 10}, {true, 2, 20}, {false, 1, 40}},
+			want:    map[int]Stat{1: {Calls: 1, ChildCalls: 1, LateChildCalls: 1}, 2: {Calls: 1, LateCalls: 1}},
+			records: 3,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newAdder()
+			th := a.thread(func() string { return "test" })
+			for _, r := range tc.calls {
+				require.NoError(t, th.call(r.enter, r.id, r.at))
+			}
+			require.NoError(t, th.end(tc.calls[len(tc.calls)-1].at))
+			p := a.profile("x", func(id int) string { return fmt.Sprint(id) })
+			for id, want := range tc.want {
+				got := p.Methods[fmt.Sprint(id)]
+				got.Self, got.Total = 0, 0
+				assert.Equal(t, want, got, "method %d", id)
+			}
+			assert.Equal(t, tc.records, a.records)
+			assert.Equal(t, tc.lateOnes, a.late)
+			if tc.lateOnes > 0 {
+				assert.Equal(t, 1000*tc.records/tc.lateOnes, a.lateResolution(1000))
+			}
+		})
+	}
 }

@@ -116,6 +116,7 @@ func readRecording(r *bufio.Reader, ra io.ReaderAt, size int64, path string, nam
 	p.End = rec.Start.Add(time.Duration(rec.End))
 	p.Resolution = int64(rec.Clock.Resolution())
 	p.TypicalResolution = int64(rec.Clock.TypicalResolution())
+	p.LateResolution = a.lateResolution(p.TypicalResolution)
 	if note != "" {
 		p.Notes = append(p.Notes, note)
 	}
@@ -132,6 +133,7 @@ func readRecording(r *bufio.Reader, ra io.ReaderAt, size int64, path string, nam
 
 func readBuffer(rr decode.RecordReader, path string, names *decode.MethodNames) (*Profile, error) {
 	a := newAdder()
+	a.allLate = true
 	t := a.thread(rr.Where)
 	var last uint64
 	for {
@@ -158,5 +160,6 @@ func readBuffer(rr decode.RecordReader, path string, names *decode.MethodNames) 
 	p := a.profile(path, names.Name)
 	p.Resolution = 1e6
 	p.TypicalResolution = 1e6
+	p.LateResolution = 1e6
 	return p, nil
 }
