@@ -32,6 +32,9 @@ type BufferOptions struct {
 	// recording's chunks), of Size bytes; nil copies it to a temporary file.
 	At   io.ReaderAt
 	Size int64
+	// PageCalls: html, the calls the page holds one by one (0: the
+	// default); past them it draws levels of detail.
+	PageCalls int
 }
 
 // Buffer defaults.

@@ -43,7 +43,12 @@ type Options struct {
 	TempDir   string           // buffers: spill directory for sorting
 	IDs       bool             // json and perfetto: each slice's method id in its args
 	Map       MapBuild         // the map of Names, checked against a recording's builds
+	PageCalls int              // html: the calls the page holds one by one (0: traceout.DefaultPageCalls)
 }
+
+// DefaultPageCalls is how many calls the html page holds one by one;
+// past them it draws levels of detail.
+const DefaultPageCalls = traceout.DefaultPageCalls
 
 // Result tells what Decode did; Notes are for the user (stderr).
 type Result struct {
@@ -112,7 +117,7 @@ func Decode(in io.Reader, out io.Writer, opts Options) (*Result, error) {
 	switch kind {
 	case KindRecording:
 		bo := BufferOptions{Format: format, Names: opts.Names, Top: opts.Top,
-			MaxStack: opts.MaxStack, TempDir: opts.TempDir, IDs: opts.IDs, Map: opts.Map}
+			MaxStack: opts.MaxStack, TempDir: opts.TempDir, IDs: opts.IDs, Map: opts.Map, PageCalls: opts.PageCalls}
 		bo.At, bo.Size = readerAt(in)
 		rres, err := DecodeRecording(br, out, src, bo)
 		if err != nil {

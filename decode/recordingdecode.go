@@ -90,6 +90,9 @@ func DecodeRecording(r *bufio.Reader, out io.Writer, src string, opts BufferOpti
 	var events traceout.Sink
 	if eventFormat(opts.Format) && direct == nil {
 		events = newEventSink(opts.Format, out)
+		if p, ok := events.(interface{ SetPageCalls(int) }); ok {
+			p.SetPageCalls(opts.PageCalls) // past them, the page draws levels of detail
+		}
 		if o, ok := events.(traceout.OriginSink); ok {
 			o.Origin(rec.TimeSource, rec.Origin, rec.Pid, recordingPid)
 		}

@@ -50,7 +50,9 @@ The input kind is detected (--input-kind forces it):
 --format html -o trace.html writes one page that opens offline in a browser:
 a flame graph (click to zoom, 0 to reset, invert, regex search with the
 share it matched, a tooltip per frame) and a timeline per thread (wheel to
-zoom, drag to move), with decode's notes.
+zoom, drag to move), with decode's notes. Past --page-calls calls (a
+recording's), the timeline holds levels of detail instead: calls narrower
+than a pixel merged, and the page says where detail stops.
 
 Other tools' formats (--format, each read in tests by the tool itself):
   art          Android's method trace (.trace, version 3): Android Studio's
@@ -101,6 +103,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	pngDepth := fs.Int("png-depth", 40, "depth rows the PNG draws per thread; deeper calls are left out, and the picture and stderr say so")
 	anyMap := fs.Bool("any-map", false, "decode a recording with --map although the recording names another build (the names may then be wrong)")
 	merge := fs.String("merge", "", "with --format perfetto: a system trace (Perfetto's) to write first, the recording's threads beside its own (docs/decoding.md)")
+	pageCalls := fs.Int("page-calls", decode.DefaultPageCalls, "html: the calls the page holds one by one; past them, levels of detail")
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.Usage = func() {} // errors get a one-line hint below instead
 	if err := fs.Parse(args); err != nil {
@@ -121,7 +124,10 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() != 1 {
 		return usageErr("expected exactly one INPUT (a file or -), got %d", fs.NArg())
 	}
-	opts := decode.Options{Top: *top, MaxStack: *maxStack, IDs: *ids}
+	if *pageCalls < 1 {
+		return usageErr("--page-calls must be at least 1, not %d", *pageCalls)
+	}
+	opts := decode.Options{Top: *top, MaxStack: *maxStack, IDs: *ids, PageCalls: *pageCalls}
 	switch *format {
 	case "", "text", "json", "systrace", "perfetto", "art", "speedscope", "pprof", "collapsed", "html":
 		opts.Format = decode.Format(*format)

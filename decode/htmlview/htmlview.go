@@ -57,6 +57,37 @@ type Meta struct {
 	Server bool  `json:"server,omitempty"`
 	TMin   int64 `json:"t_min,omitempty"`
 	TMax   int64 `json:"t_max,omitempty"`
+	// LOD: a trace with more calls than the page holds one by one: its
+	// levels of detail, which the page draws as a served page's windows
+	// (the flame graph is Tree's; TMin and TMax are set).
+	LOD *LOD `json:"lod,omitempty"`
+}
+
+// LOD is a page's levels of detail: at level j, 2^(40-j) ns a pixel, a
+// call at least a pixel wide is a slice of its own, kept at the coarsest
+// level where it is one (and drawn at every finer one); the narrower
+// calls that start within a pixel of each other at a depth are merged
+// into one slice of that level (flag 4).
+type LOD struct {
+	Levels []LODLevel `json:"levels"`
+	// DetailNs is the finest level's pixel: zoomed in further, the page
+	// shows that level, and says so.
+	DetailNs int64 `json:"detail_ns"`
+	// Calls are the calls the levels stand for; Limit is how many calls
+	// a page holds one by one.
+	Calls int64 `json:"calls"`
+	Limit int   `json:"limit"`
+}
+
+// LODLevel is one level: its slices in the script block Block, as lists
+// of one thread and depth each, sorted by start; Lists has three numbers
+// a list: the thread's index in Threads, the depth, the slices. A slice
+// is varints: the name's index, the start (a zigzag delta from the slice
+// before in its list), the duration (ns), the flags.
+type LODLevel struct {
+	PxNs  int64 `json:"px_ns"`
+	Block int   `json:"block"`
+	Lists []int `json:"lists"`
 }
 
 // Thread is a thread's slices: the script blocks (id "tbN") that hold them

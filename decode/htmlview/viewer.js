@@ -41,9 +41,12 @@ function unpack(th) {
 function emptyThread(th) {
   return { name: new Int32Array(0), start: new Float64Array(0), dur: new Float64Array(0), depth: new Int32Array(0), flags: new Uint8Array(0), maxDepth: th.max_depth || 0, n: 0, calls: th.slices };
 }
-var threads = meta.threads.map(function (th) { var s = meta.server ? emptyThread(th) : unpack(th); s.label = th.name; if (!meta.server) s.calls = s.n; return s; });
+// A page of levels of detail (a trace past the calls a page holds one by
+// one) is drawn as a served one, its windows taken from the levels.
+var served = meta.server || !!meta.lod;
+var threads = meta.threads.map(function (th) { var s = served ? emptyThread(th) : unpack(th); s.label = th.name; if (!served) s.calls = s.n; return s; });
 var tmin = Infinity, tmax = -Infinity;
-if (meta.server) { tmin = meta.t_min || 0; tmax = meta.t_max || 1; }
+if (served) { tmin = meta.t_min || 0; tmax = meta.t_max || 1; }
 threads.forEach(function (s) { for (var i = 0; i < s.n; i++) { if (s.start[i] < tmin) tmin = s.start[i]; if (s.start[i] + s.dur[i] > tmax) tmax = s.start[i] + s.dur[i]; } });
 if (!isFinite(tmin)) { tmin = 0; tmax = 1; }
 state.t0 = tmin; state.t1 = Math.max(tmax, tmin + 1);
@@ -58,7 +61,7 @@ Node.prototype.child = function (name) {
 };
 function buildTree(which) {
   var root = new Node(-1, null);
-  if (meta.diff || meta.server) return diffTree(); // a served page's tree comes whole, all threads merged
+  if (meta.diff || served) return diffTree(); // a served page's tree comes whole, all threads merged
   threads.forEach(function (s, ti) {
     if (which >= 0 && which !== ti) return;
     var stack = [], kids = [];
@@ -201,6 +204,10 @@ function drawTimeline() {
   ctx.clearRect(0, 0, w, h);
   rects = [];
   drawRuler(w, h, scale);
+  if (meta.lod && state.detailStops) {
+    var stop = 'detail stops at ' + pxLabel(meta.lod.detail_ns) + ' a pixel';
+    ctx.fillStyle = '#b04000'; ctx.fillText(stop, w - ctx.measureText(stop).width - 6, RULER / 2);
+  }
   var top = RULER;
   shown.forEach(function (ti) {
     var s = threads[ti], rows = rowsOf(s);
@@ -245,7 +252,7 @@ function drawTimeline() {
     ctx.fillStyle = 'rgba(60,110,220,0.8)'; ctx.fillRect(sa, RULER, 1, h - RULER); ctx.fillRect(sb, RULER, 1, h - RULER);
   }
   document.getElementById('matched').textContent = '';
-  if (meta.server) fetchWindow(w);
+  if (served) fetchWindow(w);
 }
 // fetchWindow asks the server for the calls of three times the window
 // shown (a pan stays within it) at the window's resolution, unless what
@@ -255,6 +262,7 @@ function fetchWindow(w) {
   var span = state.t1 - state.t0, per = Math.max(span / w, 1);
   if (loaded && state.t0 >= loaded.t0 && state.t1 <= loaded.t1 && per >= loaded.per / 2 && per <= loaded.per * 2) return;
   var want = { t0: Math.max(tmin, Math.floor(state.t0 - span)), t1: Math.min(tmax, Math.ceil(state.t1 + span)), per: per, asked: performance.now() };
+  if (meta.lod) { levelWindow(want); return; }
   if (pending && pending.t0 === want.t0 && pending.t1 === want.t1 && pending.per === want.per) return;
   pending = want;
   fetch('window?from=' + want.t0 + '&to=' + want.t1 + '&px=' + Math.max(1, Math.ceil((want.t1 - want.t0) / per)) + '&depth=' + MAX_ROWS)
@@ -274,6 +282,52 @@ function fetchWindow(w) {
       draw();
     })
     .catch(function (err) { pending = null; document.getElementById('info').textContent = 'tracebeat view: ' + err.message; });
+}
+// levelWindow fills the threads with the slices of a window from the
+// levels of detail: the coarsest level whose pixel is no wider than the
+// window's (the finest there is when none is), its merged slices and the
+// whole ones of it and the coarser levels; then draws. Each level is
+// unpacked when first needed.
+var levels = [];
+function level(j) {
+  if (levels[j]) return levels[j];
+  var L = meta.lod.levels[j], lists = new Map();
+  if (L.block >= 0) {
+    var a = bytesOf(L.block), p = 0;
+    var uv = function () { var v = 0, m = 1, b; do { b = a[p++]; v += (b & 127) * m; m *= 128; } while (b & 128); return v; };
+    for (var i = 0; i < L.lists.length; i += 3) {
+      var n = L.lists[i + 2], r = { name: new Int32Array(n), start: new Float64Array(n), dur: new Float64Array(n), flags: new Uint8Array(n), end: new Float64Array(n) }, last = 0, end = -Infinity;
+      for (var k = 0; k < n; k++) {
+        r.name[k] = uv(); var z = uv(); last += (z % 2 === 0) ? z / 2 : -(z + 1) / 2; r.start[k] = last; r.dur[k] = uv(); r.flags[k] = uv();
+        end = Math.max(end, last + r.dur[k]); r.end[k] = end; // the latest end so far: a binary search finds the first that reaches t0
+      }
+      lists.set(L.lists[i] * 65536 + L.lists[i + 1], r);
+    }
+  }
+  return (levels[j] = lists);
+}
+function levelWindow(want) {
+  var lv = meta.lod.levels, j = lv.findIndex(function (L) { return L.px_ns <= want.per; });
+  state.detailStops = j < 0;
+  if (j < 0) j = lv.length - 1;
+  threads.forEach(function (s, ti) {
+    var out = { name: [], start: [], dur: [], depth: [], flags: [] };
+    for (var d = 0; d < Math.min(s.maxDepth + 1, MAX_ROWS); d++) {
+      for (var i = 0; i <= j; i++) {
+        var r = level(i).get(ti * 65536 + d);
+        if (!r) continue;
+        var lo = 0, hi = r.start.length;
+        while (lo < hi) { var mid = (lo + hi) >> 1; if (r.end[mid] <= want.t0) lo = mid + 1; else hi = mid; }
+        for (var k = lo; k < r.start.length && r.start[k] < want.t1; k++) {
+          if (i < j && (r.flags[k] & 4)) continue; // a coarser level's merged calls: this level has them finer
+          out.name.push(r.name[k]); out.start.push(r.start[k]); out.dur.push(r.dur[k]); out.depth.push(d); out.flags.push(r.flags[k]);
+        }
+      }
+    }
+    s.name = Int32Array.from(out.name); s.start = Float64Array.from(out.start); s.dur = Float64Array.from(out.dur); s.depth = Int32Array.from(out.depth); s.flags = Uint8Array.from(out.flags); s.n = out.name.length;
+  });
+  loaded = want; state.fetches++; state.fetchMs = performance.now() - want.asked; state.level = j;
+  draw();
 }
 // The time ruler: ticks at 1, 2 or 5 times a power of ten, about every
 // 100 px, labelled from the recording's start in the unit that suits the
@@ -327,7 +381,7 @@ var TOP = '(top level)';
 function methodStats(which, from, to, pick) {
   var stats = new Map(), callers = new Map(), callees = new Map();
   function get(m, k) { var v = m.get(k); if (!v) { v = { name: k, calls: 0, self: 0, total: 0 }; m.set(k, v); } return v; }
-  if (meta.server) {
+  if (served) {
     // A served page has the whole call tree and not every call: the same
     // figures from the tree's paths (a recursive method's total counted
     // where it is outermost on its path).
@@ -432,7 +486,7 @@ function showSelection() {
 // whose says what a flame graph's total adds up.
 function whose() {
   if (meta.diff) return ' (NEW, medians)';
-  if (state.thread >= 0 && !meta.server) return ' (' + threads[state.thread].label + ')';
+  if (state.thread >= 0 && !served) return ' (' + threads[state.thread].label + ')';
   return threads.length > 1 ? ' (' + threads.length + ' threads summed)' : '';
 }
 
@@ -485,7 +539,7 @@ function timeAt(clientX) { var r = canvas.getBoundingClientRect(); return state.
 canvas.addEventListener('mousedown', function (e) {
   dragMoved = 0;
   if (state.view !== 'timeline') return;
-  dragX = e.clientX; selecting = e.shiftKey && !meta.server; // a served page holds merged calls: no exact sums
+  dragX = e.clientX; selecting = e.shiftKey && !served; // a served page holds merged calls: no exact sums
   if (selecting) { var t = timeAt(e.clientX); state.sel = [t, t]; }
 });
 addEventListener('mouseup', function (e) { dragX = null; if (selecting) { selecting = false; state.sel[1] = timeAt(e.clientX); draw(); } });
@@ -549,10 +603,19 @@ var notes = document.getElementById('notes');
 // Which part of the run the page holds: the calls' span against the
 // recording's length (a ring keeps only its newest records).
 var covers = document.getElementById('covers');
-if (meta.length_ns > 0 && threads.some(function (s) { return s.n > 0; })) {
+if (meta.length_ns > 0 && (served || threads.some(function (s) { return s.n > 0; }))) {
   covers.textContent = 'the calls from ' + ms(tmin) + ' to ' + ms(tmax) + ' after the start of a ' + ms(meta.length_ns) + ' recording' +
     (meta.lost ? ': the recording lost records, the page holds part of the run (the notes say what went)' : ': every call it recorded');
   covers.className = meta.lost ? 'part' : '';
+}
+// A page of levels of detail says what it left out.
+function pxLabel(ns) { return ns < 1000 ? ns + ' ns' : ms(ns); }
+if (meta.lod) {
+  var lodNote = document.createElement('div');
+  lodNote.id = 'lod';
+  lodNote.textContent = meta.lod.calls + ' calls, more than the ' + meta.lod.limit + ' a page holds one by one: the timeline merges calls narrower than a pixel (grey), down to ' +
+    pxLabel(meta.lod.detail_ns) + ' a pixel' + (meta.lod.detail_ns > 1 ? ' (detail stops there: tracebeat view shows every call)' : '') + '; the flame graph and the methods hold every call';
+  covers.parentNode.insertBefore(lodNote, covers.nextSibling);
 }
 
 tree = buildTree(-1);

@@ -11,12 +11,13 @@ import (
 	"github.com/tracebeat/tracebeat/decode/htmlview"
 )
 
-// htmlWriter writes the page as the events come: the template's head, then
-// each thread's slices packed (varints: name, start delta, duration, depth
-// and flags; ns), base64 in a script block of its own, written when the
-// thread ends or another starts; at close the names, the threads, the
-// notes and the viewer's code. A thread's slices are held packed until
-// then: a byte or two a number.
+// htmlWriter writes the page: the template's head, then each thread's
+// slices packed (varints: name, start delta, duration, depth and flags;
+// ns), base64 in script blocks, then the names, the threads, the notes
+// and the viewer's code. The slices are held packed until the end (a byte
+// or two a number). Past limit calls, the page could not open quickly:
+// the writer turns what it holds into levels of detail (lod.go) and takes
+// the rest of the calls there.
 type htmlWriter struct {
 	bw      *bufio.Writer
 	threads map[threadKey]*htmlThread
@@ -31,18 +32,32 @@ type htmlWriter struct {
 	lost    bool  // the recording lost records
 	blocks  int
 	err     error
+	limit   int         // calls held one by one
+	slices  int         // slices held
+	lod     *lodBuilder // past the limit (nil: below it)
+	budget  int         // the levels' slices
 }
+
+// DefaultPageCalls is how many calls the page holds one by one: about 25
+// MB, drawn in about 3 s.
+const DefaultPageCalls = 4_000_000
+
+// lodBudget is the slices the levels of detail hold: about 50 MB of page.
+const lodBudget = 4_500_000
 
 type htmlThread struct {
 	pid, tid  int64
 	name      string
-	packed    []byte
+	packed    []byte // its calls, in the order they started
+	cuts      []int  // offsets in packed where a block may end (about every MiB)
+	sections  []byte // slices begun and ended (B, E): they come as they end
 	lastStart int64
+	secStart  int64
 	open      []int64     // ends of the open slices, for depths
 	begun     []htmlBegun // B events not yet ended (systrace, markers)
-	unsorted  bool        // slices written at their end (B/E): the page sorts them
 	slices    int
 	blocks    []int // the script blocks that hold its slices
+	lod       *lodThread
 }
 
 type htmlBegun struct {
@@ -57,9 +72,16 @@ const (
 )
 
 func NewHTMLWriter(w io.Writer, title string) *htmlWriter {
-	h := &htmlWriter{bw: bufio.NewWriterSize(w, 1<<16), threads: map[threadKey]*htmlThread{}, names: map[string]int{}, title: title}
-	h.bw.WriteString(htmlview.Head(title))
-	return h
+	return &htmlWriter{bw: bufio.NewWriterSize(w, 1<<16), threads: map[threadKey]*htmlThread{}, names: map[string]int{}, title: title,
+		limit: DefaultPageCalls, budget: lodBudget}
+}
+
+// SetPageCalls sets how many calls the page holds one by one (0: the
+// default); past them it draws levels of detail.
+func (h *htmlWriter) SetPageCalls(n int) {
+	if n > 0 {
+		h.limit = n
+	}
 }
 
 func (h *htmlWriter) Write(e Event) error {
@@ -102,11 +124,8 @@ func (h *htmlWriter) Write(e Event) error {
 		if HasFlag(e.Args, "startedBeforeBuffer") {
 			flags |= htmlNoEnter
 		}
-		t.slice(h.name(e.Name), e.TsNs, dur, len(t.open), flags)
+		h.call(t, h.name(e.Name), e.TsNs, dur, len(t.open), flags)
 		t.open = append(t.open, end)
-		if len(t.packed) >= 1<<20 {
-			h.flush(t)
-		}
 	case 'B':
 		t := h.thread(e.Pid, e.Tid)
 		t.begun = append(t.begun, htmlBegun{name: h.name(e.Name), start: e.TsNs})
@@ -115,22 +134,96 @@ func (h *htmlWriter) Write(e Event) error {
 		if n := len(t.begun); n > 0 {
 			b := t.begun[n-1]
 			t.begun = t.begun[:n-1]
-			t.slice(b.name, b.start, max(e.TsNs-b.start, 0), n-1, 0)
-			t.unsorted = true
+			h.section(t, b.name, b.start, max(e.TsNs-b.start, 0), n-1, 0)
 		}
 	}
 	return h.err
 }
 
-// slice packs one slice: its name, start (a delta from the last slice
-// packed), duration, depth and flags.
-func (t *htmlThread) slice(name int, start, dur int64, depth int, flags uint64) {
-	t.packed = binary.AppendUvarint(t.packed, uint64(name))
-	t.packed = binary.AppendVarint(t.packed, start-t.lastStart)
-	t.packed = binary.AppendUvarint(t.packed, uint64(dur))
-	t.packed = binary.AppendUvarint(t.packed, uint64(depth)<<2|flags)
+// call takes a call of t: packed, or into the levels of detail.
+func (h *htmlWriter) call(t *htmlThread, name int, start, dur int64, depth int, flags uint64) {
+	if h.lod != nil {
+		h.lod.call(h.lodThread(t), int32(name), start, start+dur, depth, uint8(flags))
+		return
+	}
+	if len(t.cuts) == 0 || len(t.packed)-t.cuts[len(t.cuts)-1] >= 1<<20 {
+		t.cuts = append(t.cuts, len(t.packed))
+	}
+	t.packed = packSlice(t.packed, name, start-t.lastStart, dur, depth, flags)
 	t.lastStart = start
+	h.held(t)
+}
+
+// section takes a slice begun and ended (its end came after its callees').
+func (h *htmlWriter) section(t *htmlThread, name int, start, dur int64, depth int, flags uint64) {
+	if h.lod != nil {
+		h.lod.slice(h.lodThread(t), int32(name), start, dur, depth, uint8(flags))
+		return
+	}
+	t.sections = packSlice(t.sections, name, start-t.secStart, dur, depth, flags)
+	t.secStart = start
+	h.held(t)
+}
+
+// held counts a slice held, and past the limit turns to levels of detail.
+func (h *htmlWriter) held(t *htmlThread) {
 	t.slices++
+	h.slices++
+	if h.slices > h.limit {
+		h.toLevels()
+	}
+}
+
+// packSlice packs one slice: its name, start (a delta from the slice
+// packed before), duration, depth and flags.
+func packSlice(b []byte, name int, delta, dur int64, depth int, flags uint64) []byte {
+	b = binary.AppendUvarint(b, uint64(name))
+	b = binary.AppendVarint(b, delta)
+	b = binary.AppendUvarint(b, uint64(dur))
+	return binary.AppendUvarint(b, uint64(depth)<<2|flags)
+}
+
+// unpackSlices calls f for each slice packed in b.
+func unpackSlices(b []byte, f func(name int, start, dur int64, depth int, flags uint64)) {
+	last := int64(0)
+	for len(b) > 0 {
+		var v [4]uint64
+		var delta int64
+		for i := range v {
+			var n int
+			if i == 1 {
+				delta, n = binary.Varint(b)
+			} else {
+				v[i], n = binary.Uvarint(b)
+			}
+			b = b[n:]
+		}
+		last += delta
+		f(int(v[0]), last, int64(v[2]), int(v[3]>>2), v[3]&3)
+	}
+}
+
+// toLevels turns the slices held into levels of detail, thread by
+// thread, and frees them.
+func (h *htmlWriter) toLevels() {
+	h.lod = newLODBuilder(h.budget)
+	for _, t := range h.order {
+		lt := h.lodThread(t)
+		unpackSlices(t.packed, func(name int, start, dur int64, depth int, flags uint64) {
+			h.lod.call(lt, int32(name), start, start+dur, depth, uint8(flags))
+		})
+		unpackSlices(t.sections, func(name int, start, dur int64, depth int, flags uint64) {
+			h.lod.slice(lt, int32(name), start, dur, depth, uint8(flags))
+		})
+		t.packed, t.sections, t.cuts = nil, nil, nil
+	}
+}
+
+func (h *htmlWriter) lodThread(t *htmlThread) *lodThread {
+	if t.lod == nil {
+		t.lod = h.lod.thread()
+	}
+	return t.lod
 }
 
 // Note adds a line the page shows with the trace (decode's notes: what is
@@ -155,31 +248,21 @@ func (h *htmlWriter) thread(pid, tid int64) *htmlThread {
 	if t := h.threads[k]; t != nil {
 		return t
 	}
-	// Another thread starts: the ones before have usually ended (a
-	// recording's come one after another), their slices go to the page.
-	for _, t := range h.order {
-		h.flush(t)
-	}
 	t := &htmlThread{pid: pid, tid: tid, name: fmt.Sprintf("tid %d", tid)}
 	h.threads[k] = t
 	h.order = append(h.order, t)
 	return t
 }
 
-// flush writes what t holds as a script block. Its packed slices continue
-// in the next block: starts are deltas from the last slice written.
-func (h *htmlWriter) flush(t *htmlThread) {
-	if len(t.packed) == 0 {
-		return
-	}
+// block writes b as a script block and returns its number.
+func (h *htmlWriter) block(b []byte) int {
 	fmt.Fprintf(h.bw, `<script type="application/octet-stream" id="tb%d">`, h.blocks)
 	enc := base64.NewEncoder(base64.StdEncoding, h.bw)
-	enc.Write(t.packed)
+	enc.Write(b)
 	enc.Close()
 	h.bw.WriteString("</script>\n")
-	t.blocks = append(t.blocks, h.blocks)
 	h.blocks++
-	t.packed = t.packed[:0]
+	return h.blocks - 1
 }
 
 func (h *htmlWriter) Close() error {
@@ -187,22 +270,51 @@ func (h *htmlWriter) Close() error {
 		for n := len(t.begun); n > 0; n = len(t.begun) { // begun, never ended: to the last time
 			b := t.begun[n-1]
 			t.begun = t.begun[:n-1]
-			t.slice(b.name, b.start, max(t.lastStart-b.start, 0), n-1, htmlUnclosed)
-			t.unsorted = true
+			h.section(t, b.name, b.start, max(max(t.lastStart, t.secStart)-b.start, 0), n-1, htmlUnclosed)
 		}
-		h.flush(t)
 	}
 	if h.err != nil {
 		return h.err
 	}
+	h.bw.WriteString(htmlview.Head(h.title))
 	meta := htmlview.Meta{Title: h.title, Process: h.process, Clock: h.clock, Notes: h.notes, Names: h.list, LengthNs: h.length, Lost: h.lost}
-	for _, t := range h.order {
-		if t.slices > 0 {
-			meta.Threads = append(meta.Threads, htmlview.Thread{Pid: t.pid, Tid: t.tid, Name: t.name, Slices: t.slices, Blocks: t.blocks, Unsorted: t.unsorted})
+	if h.lod != nil {
+		h.writeLevels(&meta)
+	} else {
+		for _, t := range h.order {
+			h.writeThread(t, &meta)
 		}
 	}
 	if err := htmlview.WriteTail(h.bw, meta); err != nil {
 		return err
 	}
 	return h.bw.Flush()
+}
+
+// writeThread writes the blocks of a thread's slices held one by one: its
+// calls, cut where a block may end, then its sections (the page sorts a
+// thread that has them).
+func (h *htmlWriter) writeThread(t *htmlThread, meta *htmlview.Meta) {
+	if t.slices == 0 {
+		return
+	}
+	for i, at := range t.cuts {
+		end := len(t.packed)
+		if i+1 < len(t.cuts) {
+			end = t.cuts[i+1]
+		}
+		t.blocks = append(t.blocks, h.block(t.packed[at:end]))
+	}
+	if len(t.sections) > 0 {
+		// The page reads a thread's blocks as one chain of start deltas:
+		// the sections continue from the last call's start.
+		var b []byte
+		last := t.lastStart
+		unpackSlices(t.sections, func(name int, start, dur int64, depth int, flags uint64) {
+			b = packSlice(b, name, start-last, dur, depth, flags)
+			last = start
+		})
+		t.blocks = append(t.blocks, h.block(b))
+	}
+	meta.Threads = append(meta.Threads, htmlview.Thread{Pid: t.pid, Tid: t.tid, Name: t.name, Slices: t.slices, Blocks: t.blocks, Unsorted: len(t.sections) > 0})
 }

@@ -1,0 +1,191 @@
+package traceout_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/decode/traceout"
+	"github.com/tracebeat/tracebeat/view"
+)
+
+// randomCalls makes threads of nested calls in the order decode writes
+// them (each call before its callees): durations from none to
+// milliseconds, runs of tiny calls, and paths deeper than the 40 rows
+// the page draws.
+func randomCalls(seed uint64, threads int) []traceout.Event {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	names := []string{"a.A.run()V", "a.A.tick()V", "b.B.parse(I)I", "b.B.emit()V", "c.C.deep()V", "c.C.zero()V"}
+	var events []traceout.Event
+	var call func(tid int64, start, end int64, depth int)
+	call = func(tid int64, start, end int64, depth int) {
+		name := names[rng.IntN(len(names))]
+		events = append(events, traceout.Event{Ph: 'X', Name: name, Tid: tid, TsNs: start, DurNs: end - start})
+		if depth > 45 || end-start < 2 {
+			return
+		}
+		at := start
+		for at < end && rng.IntN(10) < 8 {
+			d := min(end-at, int64(1)<<rng.IntN(24)) // 1 ns to 8 ms
+			if rng.IntN(8) == 0 {
+				d = 0
+			}
+			if depth > 30 { // a deep chain: one callee almost as long
+				d = (end - at) * 9 / 10
+			}
+			call(tid, at, at+d, depth+1)
+			at += d + int64(rng.IntN(1000))
+		}
+	}
+	for tid := range int64(threads) {
+		at := int64(rng.IntN(1000))
+		for range 3 {
+			d := int64(1) << (20 + rng.IntN(6))
+			call(tid+1, at, at+d, 0)
+			at += d + 10
+		}
+	}
+	return events
+}
+
+// lodPage is a page's levels read back: each level's lists.
+type lodPage struct {
+	page  *htmlPage
+	lists []map[[2]int][]string // [level][thread, depth] -> "name start+dur flags"
+}
+
+func readLevels(t *testing.T, html string) lodPage {
+	t.Helper()
+	p := lodPage{page: readHTML(t, html)}
+	require.NotNil(t, p.page.meta.LOD)
+	blocks := map[int][]byte{}
+	for _, m := range blockRE.FindAllStringSubmatch(html, -1) {
+		data, err := base64.StdEncoding.DecodeString(m[2])
+		require.NoError(t, err)
+		var id int
+		fmt.Sscan(m[1], &id)
+		blocks[id] = data
+	}
+	for _, level := range p.page.meta.LOD.Levels {
+		got := map[[2]int][]string{}
+		data := blocks[level.Block]
+		for i := 0; i < len(level.Lists); i += 3 {
+			var start int64
+			for range level.Lists[i+2] {
+				var v [4]int64
+				for k := range v {
+					var n int
+					if k == 1 {
+						v[k], n = binary.Varint(data)
+					} else {
+						var u uint64
+						u, n = binary.Uvarint(data)
+						v[k] = int64(u)
+					}
+					require.Positive(t, n)
+					data = data[n:]
+				}
+				start += v[1]
+				key := [2]int{level.Lists[i], level.Lists[i+1]}
+				got[key] = append(got[key], fmt.Sprintf("%s %d+%d f%d", p.page.meta.Names[v[0]], start, v[2], v[3]))
+			}
+		}
+		require.Empty(t, data, "level %d's block holds no more than its lists", level.PxNs)
+		p.lists = append(p.lists, got)
+	}
+	return p
+}
+
+// TestLevelsOfDetail: a page past its calls holds levels of detail; at
+// each level, the slices it draws (the whole ones of that level and the
+// coarser ones, the merged ones of that level) are exactly what tracebeat
+// view's window of the whole span at that resolution holds, thread by
+// thread and depth by depth, and its call tree is view's.
+func TestLevelsOfDetail(t *testing.T) {
+	events := randomCalls(3, 2)
+	var out bytes.Buffer
+	w := traceout.NewHTMLWriter(&out, "levels")
+	w.SetPageCalls(len(events) / 3) // past a third of them: levels
+	x := view.NewIndex()
+	for _, e := range events {
+		require.NoError(t, w.Write(e))
+		require.NoError(t, x.Write(e))
+	}
+	require.NoError(t, w.Close())
+	require.NoError(t, x.Close())
+	p := readLevels(t, out.String())
+	meta := p.page.meta
+	assert.Equal(t, int64(len(events)), meta.LOD.Calls)
+	assert.Equal(t, int64(1), meta.LOD.DetailNs, "a small trace keeps every level")
+	require.Len(t, meta.Threads, len(x.Threads))
+
+	merged := 0
+	for k, level := range meta.LOD.Levels {
+		for ti, th := range x.Threads {
+			win := th.Window(meta.TMin, meta.TMax+1, level.PxNs, 40)
+			want := map[int][]string{}
+			for i := 0; i < len(win.Slices); i += 5 {
+				s := win.Slices[i : i+5]
+				want[int(s[3])] = append(want[int(s[3])], fmt.Sprintf("%s %d+%d f%d", x.Names[s[0]], s[1], s[2], s[4]))
+			}
+			got := map[int][]string{}
+			for j := 0; j <= k; j++ {
+				for key, list := range p.lists[j] {
+					if key[0] != ti {
+						continue
+					}
+					for _, s := range list {
+						if j == k || !bytes.HasSuffix([]byte(s), []byte("f4")) {
+							got[key[1]] = append(got[key[1]], s)
+						}
+					}
+				}
+			}
+			for d := range got {
+				slices.Sort(got[d])
+				merged += len(got[d])
+			}
+			for d := range want {
+				slices.Sort(want[d])
+			}
+			require.Equal(t, want, got, "level %d (%d ns a pixel), thread %d", k, level.PxNs, ti)
+		}
+	}
+	assert.Positive(t, merged)
+
+	// The call tree: every path's total, self and calls, as view's.
+	paths := func(tree []int64, names []string) map[string][3]int64 {
+		out := map[string][3]int64{}
+		path := []string{""}
+		for i := 0; i < len(tree); i += 8 {
+			p := path[tree[i]] + "/" + names[tree[i+1]]
+			path = append(path, p)
+			out[p] = [3]int64{tree[i+2], tree[i+3], tree[i+4]}
+		}
+		return out
+	}
+	assert.Equal(t, paths(x.Tree, x.Names), paths(meta.Tree, meta.Names))
+}
+
+// TestPageBelowItsCalls: up to its calls, the page holds every call one
+// by one, and no levels.
+func TestPageBelowItsCalls(t *testing.T) {
+	events := randomCalls(4, 1)
+	var out bytes.Buffer
+	w := traceout.NewHTMLWriter(&out, "calls")
+	w.SetPageCalls(len(events))
+	for _, e := range events {
+		require.NoError(t, w.Write(e))
+	}
+	require.NoError(t, w.Close())
+	p := readHTML(t, out.String())
+	assert.Nil(t, p.meta.LOD)
+	assert.Len(t, p.slices["tid 1"], len(events))
+}
