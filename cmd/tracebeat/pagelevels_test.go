@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -17,7 +18,8 @@ import (
 // of levels of detail. In Chromium it says so; its flame graph and
 // methods hold every call (decode's count); the whole run's timeline
 // merges calls narrower than a pixel; zoomed to a millisecond, it shows
-// every compute call decode finds there, with its exact start and length.
+// every compute call decode finds there, with its exact start and length;
+// a pinned track stays in view as the page scrolls.
 func TestPageOfLevelsOfDetail(t *testing.T) {
 	classes := threadsProgram(t)
 	trace, methodMap, _ := recordThreads(t, classes, nil, nil, []string{"-Dtracebeat.clock=precise"}, 4, 400)
@@ -90,4 +92,42 @@ func TestPageOfLevelsOfDetail(t *testing.T) {
 	for _, c := range want {
 		assert.True(t, exact[c], "the page holds %v exactly", c)
 	}
+
+	// A pinned thread comes first, and in a window too short for the
+	// tracks, scrolled to the bottom, it stays in view with the ruler,
+	// under the toolbar, drawn over the others; a click there unpins it.
+	type head struct {
+		Track      int
+		Act, Label string
+		X, Y       float64
+	}
+	heads := func() []head {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]head](`tracebeat.trackHeads()`))
+		require.NoError(t, err)
+		return v
+	}
+	hs := heads()
+	last := hs[len(hs)-1]
+	require.Equal(t, "pin", last.Act)
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(last.X, last.Y)))
+	require.Equal(t, last.Label, heads()[0].Label, "a pinned thread comes first")
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 300)))
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`scrollTo(0, document.documentElement.scrollHeight), true`))
+	require.NoError(t, err)
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`tracebeat.state.stuck === 1`, chromedp.WithPollingTimeout(10*time.Second)))
+	require.NoError(t, err, "scrolled, the pinned track is drawn at the top of the view")
+	barBottom, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.getElementById('bar').getBoundingClientRect().bottom`))
+	require.NoError(t, err)
+	var stuck *head
+	for _, h := range heads() {
+		if h.Label == last.Label && h.Act == "pin" && h.Y > barBottom+20 && h.Y < barBottom+20+16 {
+			stuck = &h
+		}
+	}
+	require.NotNil(t, stuck, "the pinned thread's header just under the ruler, under the toolbar (%v)", heads())
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(stuck.X, stuck.Y)))
+	pinned, err := chromedp.Run(ctx, chromedp.Evaluate[int](`tracebeat.state.pinned.length`))
+	require.NoError(t, err)
+	assert.Zero(t, pinned, "a click on the header in view unpins it")
 }

@@ -192,13 +192,51 @@ function updateMatches(focus) {
   state.matchCount = count; state.matchedShare = focus.total > 0 ? sum / focus.total : 0;
   document.getElementById('matched').textContent = state.search ? 'Matched: ' + (100 * state.matchedShare).toFixed(2) + '%' : '';
 }
+// drawTrack draws thread ti's header and rows from top.
+function drawTrack(ti, top, rows, w, scale) {
+  var s = threads[ti];
+  var head = (rows === 0 ? '\u25b8 ' : '\u25be ') + s.label + ' (' + s.calls + ' calls)', pinned = state.pinned.indexOf(ti) >= 0;
+  ctx.fillStyle = '#333'; ctx.fillText(head, 4, top + ROW / 2);
+  var hw = ctx.measureText(head).width + 8;
+  ctx.fillStyle = pinned ? '#b04000' : '#888'; ctx.fillText(pinned ? '\u25c6 pinned' : '\u25c7 pin', hw + 4, top + ROW / 2);
+  rects.push({ x: 0, y: top, w: hw, h: ROW, track: ti, act: 'collapse' });
+  rects.push({ x: hw, y: top, w: 60, h: ROW, track: ti, act: 'pin' });
+  top += ROW;
+  var lastPx = new Float64Array(rows).fill(-1);
+  for (var i = 0; i < s.n; i++) {
+    var d = s.depth[i]; if (d >= rows) continue;
+    var x0 = (s.start[i] - state.t0) * scale, x1 = (s.start[i] + s.dur[i] - state.t0) * scale;
+    if (x1 < 0 || x0 > w) continue;
+    var yy = top + d * ROW, n = { name: s.name[i], dur: s.dur[i], start: s.start[i], flags: s.flags[i] };
+    if (s.flags[i] & 4) {
+      // Calls narrower than a pixel, merged (by the server, or in the
+      // levels of detail): grey, as wide as they span.
+      ctx.fillStyle = '#aaa'; ctx.fillRect(x0, yy, Math.max(x1 - x0, 1), ROW - 1);
+      rects.push({ x: x0, y: yy, w: Math.max(x1 - x0, 1), h: ROW - 1, slice: n });
+      continue;
+    }
+    if (x1 - x0 < 1) {
+      // Narrower than a pixel: one pixel stands for all that fall in it.
+      var px = Math.floor(x0);
+      if (px === lastPx[d]) continue;
+      lastPx[d] = px;
+      ctx.fillStyle = '#999'; ctx.fillRect(px, yy, 1, ROW - 1);
+      continue;
+    }
+    ctx.fillStyle = matches(n) ? 'rgb(200,60,200)' : baseColor(n.name);
+    ctx.fillRect(x0, yy, Math.max(x1 - x0 - 1, 1), ROW - 1); // a pixel apart: two calls of one method do not merge
+    if (x1 - x0 > 30) { ctx.fillStyle = '#000'; var label = labels[n.name], max = Math.floor((x1 - x0 - 6) / 6.5); ctx.fillText(label.length > max ? label.slice(0, Math.max(max - 1, 1)) + '…' : label, Math.max(x0, 0) + 3, yy + ROW / 2); }
+    rects.push({ x: x0, y: yy, w: x1 - x0, h: ROW - 1, slice: n });
+  }
+}
 function drawTimeline() {
   // Pinned tracks first, in the order they were pinned; a collapsed track
   // keeps its header row only.
   var shown = threads.map(function (s, i) { return i; }).filter(function (i) { return state.thread < 0 || state.thread === i; });
   shown.sort(function (a, b) { var pa = state.pinned.indexOf(a), pb = state.pinned.indexOf(b); return (pa < 0 ? 1e9 : pa) - (pb < 0 ? 1e9 : pb) || a - b; });
   var rowsOf = function (s) { return state.collapsed.has(threads.indexOf(s)) ? 0 : Math.min(s.maxDepth + 1, MAX_ROWS); };
-  var h = RULER; shown.forEach(function (i) { h += (rowsOf(threads[i]) + 1) * ROW + 4; });
+  var heightOf = function (ti) { return (rowsOf(threads[ti]) + 1) * ROW + 4; };
+  var h = RULER; shown.forEach(function (i) { h += heightOf(i); });
   h = Math.min(Math.max(h, 200), MAXPX);
   var w = size(h), span = state.t1 - state.t0, scale = w / span;
   ctx.clearRect(0, 0, w, h);
@@ -209,43 +247,24 @@ function drawTimeline() {
     ctx.fillStyle = '#b04000'; ctx.fillText(stop, w - ctx.measureText(stop).width - 6, RULER / 2);
   }
   var top = RULER;
-  shown.forEach(function (ti) {
-    var s = threads[ti], rows = rowsOf(s);
-    var head = (rows === 0 ? '\u25b8 ' : '\u25be ') + s.label + ' (' + s.calls + ' calls)', pinned = state.pinned.indexOf(ti) >= 0;
-    ctx.fillStyle = '#333'; ctx.fillText(head, 4, top + ROW / 2);
-    var hw = ctx.measureText(head).width + 8;
-    ctx.fillStyle = pinned ? '#b04000' : '#888'; ctx.fillText(pinned ? '\u25c6 pinned' : '\u25c7 pin', hw + 4, top + ROW / 2);
-    rects.push({ x: 0, y: top, w: hw, h: ROW, track: ti, act: 'collapse' });
-    rects.push({ x: hw, y: top, w: 60, h: ROW, track: ti, act: 'pin' });
-    top += ROW;
-    var lastPx = new Float64Array(rows).fill(-1);
-    for (var i = 0; i < s.n; i++) {
-      var d = s.depth[i]; if (d >= rows) continue;
-      var x0 = (s.start[i] - state.t0) * scale, x1 = (s.start[i] + s.dur[i] - state.t0) * scale;
-      if (x1 < 0 || x0 > w) continue;
-      var yy = top + d * ROW, n = { name: s.name[i], dur: s.dur[i], start: s.start[i], flags: s.flags[i] };
-      if (s.flags[i] & 4) {
-        // Calls narrower than a pixel, merged by the server: grey, as
-        // wide as they span.
-        ctx.fillStyle = '#aaa'; ctx.fillRect(x0, yy, Math.max(x1 - x0, 1), ROW - 1);
-        rects.push({ x: x0, y: yy, w: Math.max(x1 - x0, 1), h: ROW - 1, slice: n });
-        continue;
-      }
-      if (x1 - x0 < 1) {
-        // Narrower than a pixel: one pixel stands for all that fall in it.
-        var px = Math.floor(x0);
-        if (px === lastPx[d]) continue;
-        lastPx[d] = px;
-        ctx.fillStyle = '#999'; ctx.fillRect(px, yy, 1, ROW - 1);
-        continue;
-      }
-      ctx.fillStyle = matches(n) ? 'rgb(200,60,200)' : baseColor(n.name);
-      ctx.fillRect(x0, yy, Math.max(x1 - x0 - 1, 1), ROW - 1); // a pixel apart: two calls of one method do not merge
-      if (x1 - x0 > 30) { ctx.fillStyle = '#000'; var label = labels[n.name], max = Math.floor((x1 - x0 - 6) / 6.5); ctx.fillText(label.length > max ? label.slice(0, Math.max(max - 1, 1)) + '…' : label, Math.max(x0, 0) + 3, yy + ROW / 2); }
-      rects.push({ x: x0, y: yy, w: x1 - x0, h: ROW - 1, slice: n });
+  shown.forEach(function (ti) { drawTrack(ti, top, rowsOf(threads[ti]), w, scale); top += heightOf(ti); });
+  // The ruler and the pinned tracks stay in view while the page scrolls:
+  // drawn again over the others at the top of what is visible (drawn
+  // last, they are what a click there hits).
+  var pins = shown.filter(function (ti) { return state.pinned.indexOf(ti) >= 0; });
+  var hidden = Math.floor(document.getElementById('bar').getBoundingClientRect().bottom - canvas.getBoundingClientRect().top);
+  state.stuck = 0;
+  if (hidden > 0) {
+    var ph = RULER; pins.forEach(function (ti) { ph += heightOf(ti); });
+    if (hidden + ph <= h) {
+      ctx.fillStyle = '#fff'; ctx.fillRect(0, hidden, w, ph);
+      ctx.save(); ctx.translate(0, hidden); drawRuler(w, ph, scale); ctx.restore();
+      var y = hidden + RULER;
+      pins.forEach(function (ti) { drawTrack(ti, y, rowsOf(threads[ti]), w, scale); y += heightOf(ti); });
+      ctx.fillStyle = '#999'; ctx.fillRect(0, y - 1, w, 1);
+      state.stuck = pins.length;
     }
-    top += rows * ROW + 4;
-  });
+  }
   if (state.sel) {
     var sa = (Math.min(state.sel[0], state.sel[1]) - state.t0) * scale, sb = (Math.max(state.sel[0], state.sel[1]) - state.t0) * scale;
     ctx.fillStyle = 'rgba(60,110,220,0.15)'; ctx.fillRect(sa, RULER, Math.max(sb - sa, 1), h - RULER);
@@ -588,6 +607,13 @@ addEventListener('keydown', function (e) {
   }
 });
 addEventListener('resize', draw);
+// A scroll keeps the ruler and the pinned tracks in view (drawTimeline).
+var scrollDraw = false;
+addEventListener('scroll', function () {
+  if (state.view !== 'timeline' || scrollDraw) return;
+  scrollDraw = true;
+  requestAnimationFrame(function () { scrollDraw = false; draw(); });
+});
 if (meta.diff) {
   document.getElementById('timeBtn').style.display = 'none'; document.getElementById('tableBtn').style.display = 'none'; sel.style.display = 'none';
   var lg = document.getElementById('legend');
@@ -639,6 +665,7 @@ window.tracebeat = {
     return out;
   },
   calls: threads.reduce(function (a, s) { return a + s.calls; }, 0),
+  levels: meta.lod ? meta.lod.levels.length : 0,
   windowSlices: function () { var out = []; threads.forEach(function (s) { for (var i = 0; i < s.n; i++) out.push([names[s.name[i]], s.start[i], s.dur[i], s.flags[i]]); }); return out; },
   trackHeads: function () { var r = canvas.getBoundingClientRect(); return rects.filter(function (q) { return q.track !== undefined; }).map(function (q) { return { track: q.track, act: q.act, x: r.left + q.x + q.w / 2, y: r.top + q.y + q.h / 2, label: threads[q.track].label }; }); },
   zoomTo: function (a, b) { state.t0 = a; state.t1 = b; state.zoomed = true; draw(); },

@@ -6,7 +6,7 @@
 // times a page of `decode --format html`: from the navigation to the page's
 // first drawing done (window.tracebeat.ready), and the page's own time for
 // unpacking and drawing (tracebeat.renderMs), in milliseconds, with the
-// calls it holds.
+// calls it holds; a page of levels of detail then as a served page (below).
 //
 //	pagetime http://127.0.0.1:PORT/
 //
@@ -88,5 +88,9 @@ func file(ctx context.Context, wall time.Duration) error {
 		return err
 	}
 	fmt.Printf("pagetime: ready_ms=%d own_ms=%.0f calls=%d\n", wall.Milliseconds(), own, calls)
-	return nil
+	levels, err := chromedp.Run(ctx, chromedp.Evaluate[int](`tracebeat.levels`))
+	if err != nil || levels == 0 {
+		return err
+	}
+	return served(ctx, wall) // levels of detail: zoomed and panned as a served page
 }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# usage: bench/page-levels.sh
+#
+# The page of a whole run: ProGuard 6 obfuscating commons-lang3 (about 62
+# million traced calls, bench/proguard.sh) recorded in stream mode, then
+# `decode --format html` with its defaults: past 4 million calls the page
+# holds levels of detail. Prints decode's wall time and peak memory, the
+# page's size, and pagetime's lines (internal/tools/pagetime: the first
+# drawing in headless Chromium, then 30 and more zoom steps in (W) down to
+# about a millisecond and 20 pans (D), each timed to its frame drawn with
+# the calls it needs), and last:
+#   page-levels: calls=N decode_s=S rss_mb=M page_mb=P ready_ms=... zoom_max_ms=... pan_max_ms=...
+# The bounds (issue 51): a page of at most 64 MB first drawn within 5 s.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=bench/proguard.sh
+source "$ROOT/bench/proguard.sh"
+proguard_check page-levels
+for tool in go java chromium; do
+  command -v "$tool" >/dev/null || { echo "page-levels: $tool not found" >&2; exit 2; }
+done
+[[ -x /usr/bin/time ]] || { echo "page-levels: /usr/bin/time missing (Debian: apt-get install -y time)" >&2; exit 2; }
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+(cd "$ROOT" && go build -o "$WORK/" ./cmd/tracebeat ./internal/tools/jdklib ./internal/tools/pagetime)
+./jdklib -o jdk-lib.jar
+./tracebeat instrument -q -o inst "$PROGUARD"
+./tracebeat runtime -o rt.jar 2>/dev/null
+proguard_config
+java -Dtracebeat.trace=stream.trace -Dtracebeat.mode=stream -cp rt.jar:inst/proguard.jar proguard.ProGuard @proguard.pro >proguard.log 2>&1 ||
+  { cat proguard.log >&2; exit 1; }
+/usr/bin/time -o time.txt -f "%e %M" ./tracebeat decode --map inst/methodMapping.txt --format html -o page.html stream.trace 2>decode.log ||
+  { cat decode.log >&2; exit 1; }
+read -r decode_s rss_kb < <(tail -1 time.txt)
+page_mb=$(awk -v b="$(stat -c %s page.html)" 'BEGIN { printf "%.1f", b / 1048576 }')
+lines=$(./pagetime page.html)
+echo "$lines"
+ready=$(head -1 <<<"$lines" | sed -E 's/^pagetime: //')
+steps=$(tail -1 <<<"$lines" | sed -E 's/^pagetime: calls=[0-9]+ //')
+echo "page-levels: $ready decode_s=$decode_s rss_mb=$((rss_kb / 1024)) page_mb=$page_mb $steps"
