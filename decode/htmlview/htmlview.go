@@ -79,15 +79,17 @@ type LOD struct {
 	Limit int   `json:"limit"`
 }
 
-// LODLevel is one level: its slices in the script block Block, as lists
-// of one thread and depth each, sorted by start; Lists has three numbers
-// a list: the thread's index in Threads, the depth, the slices. A slice
-// is varints: the name's index, the start (a zigzag delta from the slice
-// before in its list), the duration (ns), the flags.
+// LODLevel is one level: its slices as lists of one thread and depth
+// each, sorted by start, each in chunks that unpack alone, in script
+// blocks of about a MiB. Lists has for each list: the thread's index in
+// Threads, the depth, the slices, the chunks, then four numbers a chunk:
+// its block, its offset there, its first slice's start, and the latest
+// end of the list's slices up to its last. A slice is varints: the
+// name's index, the start (a zigzag delta from the slice before in its
+// chunk), the duration (ns), the flags.
 type LODLevel struct {
-	PxNs  int64 `json:"px_ns"`
-	Block int   `json:"block"`
-	Lists []int `json:"lists"`
+	PxNs  int64   `json:"px_ns"`
+	Lists []int64 `json:"lists"`
 }
 
 // Thread is a thread's slices: the script blocks (id "tbN") that hold them

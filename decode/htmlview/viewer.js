@@ -305,25 +305,35 @@ function fetchWindow(w) {
 // levelWindow fills the threads with the slices of a window from the
 // levels of detail: the coarsest level whose pixel is no wider than the
 // window's (the finest there is when none is), its merged slices and the
-// whole ones of it and the coarser levels; then draws. Each level is
-// unpacked when first needed.
-var levels = [];
+// whole ones of it and the coarser levels; then draws. A level's lists
+// are in chunks of slices, each unpacked when a window first needs it.
+var levels = [], blockBytes = new Map();
 function level(j) {
   if (levels[j]) return levels[j];
-  var L = meta.lod.levels[j], lists = new Map();
-  if (L.block >= 0) {
-    var a = bytesOf(L.block), p = 0;
-    var uv = function () { var v = 0, m = 1, b; do { b = a[p++]; v += (b & 127) * m; m *= 128; } while (b & 128); return v; };
-    for (var i = 0; i < L.lists.length; i += 3) {
-      var n = L.lists[i + 2], r = { name: new Int32Array(n), start: new Float64Array(n), dur: new Float64Array(n), flags: new Uint8Array(n), end: new Float64Array(n) }, last = 0, end = -Infinity;
-      for (var k = 0; k < n; k++) {
-        r.name[k] = uv(); var z = uv(); last += (z % 2 === 0) ? z / 2 : -(z + 1) / 2; r.start[k] = last; r.dur[k] = uv(); r.flags[k] = uv();
-        end = Math.max(end, last + r.dur[k]); r.end[k] = end; // the latest end so far: a binary search finds the first that reaches t0
-      }
-      lists.set(L.lists[i] * 65536 + L.lists[i + 1], r);
+  var L = meta.lod.levels[j], lists = new Map(), ls = L.lists || [];
+  for (var i = 0; i < ls.length;) {
+    var n = ls[i + 2], c = ls[i + 3], list = { chunks: [] };
+    for (var k = 0; k < c; k++) {
+      var at = i + 4 + 4 * k;
+      list.chunks.push({ block: ls[at], offset: ls[at + 1], first: ls[at + 2], reach: ls[at + 3], n: Math.min(4096, n - 4096 * k), slices: null });
     }
+    lists.set(ls[i] * 65536 + ls[i + 1], list);
+    i += 4 + 4 * c;
   }
   return (levels[j] = lists);
+}
+function unpackChunk(ch) {
+  if (ch.slices) return ch.slices;
+  var a = blockBytes.get(ch.block);
+  if (!a) { a = bytesOf(ch.block); blockBytes.set(ch.block, a); }
+  var p = ch.offset, n = ch.n, last = 0;
+  var uv = function () { var v = 0, m = 1, b; do { b = a[p++]; v += (b & 127) * m; m *= 128; } while (b & 128); return v; };
+  var r = { name: new Int32Array(n), start: new Float64Array(n), dur: new Float64Array(n), flags: new Uint8Array(n), end: new Float64Array(n) }, end = -Infinity;
+  for (var k = 0; k < n; k++) {
+    r.name[k] = uv(); var z = uv(); last += (z % 2 === 0) ? z / 2 : -(z + 1) / 2; r.start[k] = last; r.dur[k] = uv(); r.flags[k] = uv();
+    end = Math.max(end, last + r.dur[k]); r.end[k] = end; // the latest end so far: a binary search finds the first that reaches t0
+  }
+  return (ch.slices = r);
 }
 function levelWindow(want) {
   var lv = meta.lod.levels, j = lv.findIndex(function (L) { return L.px_ns <= want.per; });
@@ -333,13 +343,17 @@ function levelWindow(want) {
     var out = { name: [], start: [], dur: [], depth: [], flags: [] };
     for (var d = 0; d < Math.min(s.maxDepth + 1, MAX_ROWS); d++) {
       for (var i = 0; i <= j; i++) {
-        var r = level(i).get(ti * 65536 + d);
-        if (!r) continue;
-        var lo = 0, hi = r.start.length;
-        while (lo < hi) { var mid = (lo + hi) >> 1; if (r.end[mid] <= want.t0) lo = mid + 1; else hi = mid; }
-        for (var k = lo; k < r.start.length && r.start[k] < want.t1; k++) {
-          if (i < j && (r.flags[k] & 4)) continue; // a coarser level's merged calls: this level has them finer
-          out.name.push(r.name[k]); out.start.push(r.start[k]); out.dur.push(r.dur[k]); out.depth.push(d); out.flags.push(r.flags[k]);
+        var list = level(i).get(ti * 65536 + d);
+        if (!list) continue;
+        var chunks = list.chunks, lo = 0, hi = chunks.length;
+        while (lo < hi) { var mid = (lo + hi) >> 1; if (chunks[mid].reach <= want.t0) lo = mid + 1; else hi = mid; }
+        for (var c = lo; c < chunks.length && chunks[c].first < want.t1; c++) {
+          var r = unpackChunk(chunks[c]), k0 = 0, k1 = r.start.length;
+          while (k0 < k1) { var m2 = (k0 + k1) >> 1; if (r.end[m2] <= want.t0) k0 = m2 + 1; else k1 = m2; }
+          for (var k = k0; k < r.start.length && r.start[k] < want.t1; k++) {
+            if (i < j && (r.flags[k] & 4)) continue; // a coarser level's merged calls: this level has them finer
+            out.name.push(r.name[k]); out.start.push(r.start[k]); out.dur.push(r.dur[k]); out.depth.push(d); out.flags.push(r.flags[k]);
+          }
         }
       }
     }

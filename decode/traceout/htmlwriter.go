@@ -35,15 +35,16 @@ type htmlWriter struct {
 	limit   int         // calls held one by one
 	slices  int         // slices held
 	lod     *lodBuilder // past the limit (nil: below it)
-	budget  int         // the levels' slices
+	budget  int         // the levels' bytes
 }
 
 // DefaultPageCalls is how many calls the page holds one by one: about 25
 // MB, drawn in about 3 s.
 const DefaultPageCalls = 4_000_000
 
-// lodBudget is the slices the levels of detail hold: about 50 MB of page.
-const lodBudget = 4_500_000
+// lodBudget is the bytes the levels of detail take packed: with base64's
+// third more and the call tree, a page of about 60 MB.
+const lodBudget = 44 << 20
 
 type htmlThread struct {
 	pid, tid  int64

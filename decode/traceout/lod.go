@@ -1,6 +1,7 @@
 package traceout
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 )
@@ -55,9 +56,11 @@ type lodRun struct {
 // start (callers first), and keeps their levels of detail within budget
 // slices.
 type lodBuilder struct {
-	levels  int // levels kept: 0..levels-1
+	levels int // levels kept: 0..levels-1
+	// budget is the bytes the levels' slices may take packed; size and
+	// total are what each level's and all of them take.
 	budget  int
-	count   [lodLevels]int
+	size    [lodLevels]int
 	total   int
 	threads []*lodThread
 	tree    lodTree
@@ -147,10 +150,11 @@ func (b *lodBuilder) add(t *lodThread, j, depth int, s lodSlice) int {
 	for len(lists) <= depth {
 		lists = append(lists, nil)
 	}
+	n := lodSize(lists[depth], s)
 	lists[depth] = append(lists[depth], s)
 	t.lists[j] = lists
-	b.count[j]++
-	b.total++
+	b.size[j] += n
+	b.total += n
 	for b.total > b.budget && b.levels > 1 {
 		b.drop()
 	}
@@ -160,11 +164,26 @@ func (b *lodBuilder) add(t *lodThread, j, depth int, s lodSlice) int {
 	return len(lists[depth]) - 1
 }
 
+// lodSize is how many bytes s takes packed after list (lodwrite.go): a
+// merged slice's duration may grow as calls join it, by a byte or two.
+func lodSize(list []lodSlice, s lodSlice) int {
+	var buf [3 * binary.MaxVarintLen64]byte
+	prev := int64(0)
+	if len(list) > 0 {
+		prev = list[len(list)-1].start
+	}
+	n := len(binary.AppendUvarint(binary.AppendVarint(binary.AppendUvarint(buf[:0], uint64(s.name)), s.start-prev), uint64(s.dur))) + 1
+	if s.flags&lodMerged != 0 {
+		n += 2
+	}
+	return n
+}
+
 // drop lets the finest level kept go.
 func (b *lodBuilder) drop() {
 	b.levels--
-	b.total -= b.count[b.levels]
-	b.count[b.levels] = 0
+	b.total -= b.size[b.levels]
+	b.size[b.levels] = 0
 	for _, t := range b.threads {
 		t.lists[b.levels], t.runs[b.levels] = nil, nil
 	}

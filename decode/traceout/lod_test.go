@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -51,14 +52,20 @@ func randomCalls(seed uint64, threads int) []traceout.Event {
 			call(tid+1, at, at+d, 0)
 			at += d + 10
 		}
+		// A loop of 10,000 small calls: lists of several chunks.
+		events = append(events, traceout.Event{Ph: 'X', Name: names[0], Tid: tid + 1, TsNs: at, DurNs: 2_000_000})
+		for i := range int64(10_000) {
+			events = append(events, traceout.Event{Ph: 'X', Name: names[1+i%3], Tid: tid + 1, TsNs: at + 100 + i*150, DurNs: 40 + rng.Int64N(100)})
+		}
 	}
 	return events
 }
 
 // lodPage is a page's levels read back: each level's lists.
 type lodPage struct {
-	page  *htmlPage
-	lists []map[[2]int][]string // [level][thread, depth] -> "name start+dur flags"
+	page    *htmlPage
+	chunked bool                  // a list came in more than one chunk
+	lists   []map[[2]int][]string // [level][thread, depth] -> "name start+dur flags"
 }
 
 func readLevels(t *testing.T, html string) lodPage {
@@ -73,34 +80,63 @@ func readLevels(t *testing.T, html string) lodPage {
 		fmt.Sscan(m[1], &id)
 		blocks[id] = data
 	}
+	read := map[int]int{} // bytes of each block the chunks took
 	for _, level := range p.page.meta.LOD.Levels {
 		got := map[[2]int][]string{}
-		data := blocks[level.Block]
-		for i := 0; i < len(level.Lists); i += 3 {
-			var start int64
-			for range level.Lists[i+2] {
-				var v [4]int64
-				for k := range v {
-					var n int
-					if k == 1 {
-						v[k], n = binary.Varint(data)
-					} else {
-						var u uint64
-						u, n = binary.Uvarint(data)
-						v[k] = int64(u)
+		for i := 0; i < len(level.Lists); {
+			key := [2]int{int(level.Lists[i]), int(level.Lists[i+1])}
+			n, chunks := int(level.Lists[i+2]), int(level.Lists[i+3])
+			i += 4
+			require.Equal(t, (n+4095)/4096, chunks)
+			reach := int64(math.MinInt64)
+			for c := range chunks {
+				block, offset, first, wantReach := int(level.Lists[i]), level.Lists[i+1], level.Lists[i+2], level.Lists[i+3]
+				i += 4
+				require.Equal(t, int64(read[block]), offset, "chunk %d of %v starts where the one before it in its block ended", c, key)
+				chunk := blocks[block][offset:]
+				var start int64
+				for k := range min(4096, n-4096*c) {
+					var v [4]int64
+					for f := range v {
+						var m int
+						if f == 1 {
+							v[f], m = binary.Varint(chunk)
+						} else {
+							var u uint64
+							u, m = binary.Uvarint(chunk)
+							v[f] = int64(u)
+						}
+						require.Positive(t, m)
+						chunk = chunk[m:]
+						read[block] += m
 					}
-					require.Positive(t, n)
-					data = data[n:]
+					start += v[1]
+					if k == 0 {
+						assert.Equal(t, first, start, "chunk %d's first start", c)
+					}
+					reach = max(reach, start+v[2])
+					got[key] = append(got[key], fmt.Sprintf("%s %d+%d f%d", p.page.meta.Names[v[0]], start, v[2], v[3]))
 				}
-				start += v[1]
-				key := [2]int{level.Lists[i], level.Lists[i+1]}
-				got[key] = append(got[key], fmt.Sprintf("%s %d+%d f%d", p.page.meta.Names[v[0]], start, v[2], v[3]))
+				assert.Equal(t, wantReach, reach, "chunk %d's reach", c)
 			}
 		}
-		require.Empty(t, data, "level %d's block holds no more than its lists", level.PxNs)
+		p.chunked = p.chunked || hasChunks(level.Lists)
 		p.lists = append(p.lists, got)
 	}
+	for id, data := range blocks {
+		require.Equal(t, len(data), read[id], "block %d holds its chunks and nothing more", id)
+	}
 	return p
+}
+
+// hasChunks reports whether a level's lists have one of several chunks.
+func hasChunks(lists []int64) bool {
+	for i := 0; i < len(lists); i += 4 + 4*int(lists[i+3]) {
+		if lists[i+3] > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // TestLevelsOfDetail: a page past its calls holds levels of detail; at
@@ -110,6 +146,8 @@ func readLevels(t *testing.T, html string) lodPage {
 // thread and depth by depth, and its call tree is view's.
 func TestLevelsOfDetail(t *testing.T) {
 	events := randomCalls(3, 2)
+	defer func(old int) { *traceout.LODBlockBytes = old }(*traceout.LODBlockBytes)
+	*traceout.LODBlockBytes = 4096 // many blocks, a level's chunks over several
 	var out bytes.Buffer
 	w := traceout.NewHTMLWriter(&out, "levels")
 	w.SetPageCalls(len(events) / 3) // past a third of them: levels
@@ -159,6 +197,8 @@ func TestLevelsOfDetail(t *testing.T) {
 		}
 	}
 	assert.Positive(t, merged)
+	assert.True(t, p.chunked, "a list of several chunks")
+	assert.Greater(t, p.page.blocks, 10, "blocks of about 4 KiB")
 
 	// The call tree: every path's total, self and calls, as view's.
 	paths := func(tree []int64, names []string) map[string][3]int64 {
