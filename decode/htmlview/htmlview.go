@@ -77,6 +77,8 @@ type LOD struct {
 	// a page holds one by one.
 	Calls int64 `json:"calls"`
 	Limit int   `json:"limit"`
+	// Chunk is how many slices a chunk holds (the last of a list fewer).
+	Chunk int `json:"chunk"`
 }
 
 // LODLevel is one level: its slices as lists of one thread and depth

@@ -315,9 +315,11 @@ function level(j) {
     var n = ls[i + 2], c = ls[i + 3], list = { chunks: [] };
     for (var k = 0; k < c; k++) {
       var at = i + 4 + 4 * k;
-      list.chunks.push({ block: ls[at], offset: ls[at + 1], first: ls[at + 2], reach: ls[at + 3], n: Math.min(4096, n - 4096 * k), slices: null });
+      list.chunks.push({ block: ls[at], offset: ls[at + 1], first: ls[at + 2], reach: ls[at + 3], n: Math.min(meta.lod.chunk, n - meta.lod.chunk * k), slices: null });
     }
-    lists.set(ls[i] * 65536 + ls[i + 1], list);
+    var key = ls[i] * 65536 + ls[i + 1]; // a thread and depth may have two lists: its calls' and its sections'
+    if (!lists.has(key)) lists.set(key, []);
+    lists.get(key).push(list);
     i += 4 + 4 * c;
   }
   return (levels[j] = lists);
@@ -343,18 +345,18 @@ function levelWindow(want) {
     var out = { name: [], start: [], dur: [], depth: [], flags: [] };
     for (var d = 0; d < Math.min(s.maxDepth + 1, MAX_ROWS); d++) {
       for (var i = 0; i <= j; i++) {
-        var list = level(i).get(ti * 65536 + d);
-        if (!list) continue;
-        var chunks = list.chunks, lo = 0, hi = chunks.length;
-        while (lo < hi) { var mid = (lo + hi) >> 1; if (chunks[mid].reach <= want.t0) lo = mid + 1; else hi = mid; }
-        for (var c = lo; c < chunks.length && chunks[c].first < want.t1; c++) {
-          var r = unpackChunk(chunks[c]), k0 = 0, k1 = r.start.length;
-          while (k0 < k1) { var m2 = (k0 + k1) >> 1; if (r.end[m2] <= want.t0) k0 = m2 + 1; else k1 = m2; }
-          for (var k = k0; k < r.start.length && r.start[k] < want.t1; k++) {
-            if (i < j && (r.flags[k] & 4)) continue; // a coarser level's merged calls: this level has them finer
-            out.name.push(r.name[k]); out.start.push(r.start[k]); out.dur.push(r.dur[k]); out.depth.push(d); out.flags.push(r.flags[k]);
+        (level(i).get(ti * 65536 + d) || []).forEach(function (list) {
+          var chunks = list.chunks, lo = 0, hi = chunks.length;
+          while (lo < hi) { var mid = (lo + hi) >> 1; if (chunks[mid].reach <= want.t0) lo = mid + 1; else hi = mid; }
+          for (var c = lo; c < chunks.length && chunks[c].first < want.t1; c++) {
+            var r = unpackChunk(chunks[c]), k0 = 0, k1 = r.start.length;
+            while (k0 < k1) { var m2 = (k0 + k1) >> 1; if (r.end[m2] <= want.t0) k0 = m2 + 1; else k1 = m2; }
+            for (var k = k0; k < r.start.length && r.start[k] < want.t1; k++) {
+              if (i < j && (r.flags[k] & 4)) continue; // a coarser level's merged calls: this level has them finer
+              out.name.push(r.name[k]); out.start.push(r.start[k]); out.dur.push(r.dur[k]); out.depth.push(d); out.flags.push(r.flags[k]);
+            }
           }
-        }
+        });
       }
     }
     s.name = Int32Array.from(out.name); s.start = Float64Array.from(out.start); s.dur = Float64Array.from(out.dur); s.depth = Int32Array.from(out.depth); s.flags = Uint8Array.from(out.flags); s.n = out.name.length;

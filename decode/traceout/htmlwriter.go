@@ -275,12 +275,17 @@ func (h *htmlWriter) Close() error {
 		}
 	}
 	if h.err != nil {
+		if h.lod != nil {
+			h.lod.close()
+		}
 		return h.err
 	}
 	h.bw.WriteString(htmlview.Head(h.title))
 	meta := htmlview.Meta{Title: h.title, Process: h.process, Clock: h.clock, Notes: h.notes, Names: h.list, LengthNs: h.length, Lost: h.lost}
 	if h.lod != nil {
-		h.writeLevels(&meta)
+		if err := h.writeLevels(&meta); err != nil {
+			return err
+		}
 	} else {
 		for _, t := range h.order {
 			h.writeThread(t, &meta)

@@ -1,8 +1,12 @@
 package traceout
 
 import (
-	"encoding/binary"
+	"cmp"
+	"fmt"
+	"io"
+	"math"
 	"math/bits"
+	"os"
 	"slices"
 )
 
@@ -17,13 +21,22 @@ import (
 // level, so it is kept once, at the coarsest level where it is whole and
 // drawn (its callers whole there too); the page draws level k from the
 // whole slices of levels 0..k and the merged slices of level k. The
-// levels fill from the coarsest; when the slices pass the budget, the
-// finest level goes, and detail stops at the finest one kept.
+// levels fill from the coarsest; when their packed slices pass the
+// budget, the finest level goes, and detail stops at the finest one kept.
+//
+// A level's slices are packed as they come, a list per thread and depth
+// in chunks of lodChunk slices; a full chunk goes to a spill file, so
+// that decode holds little more than the chunks still filling (the page
+// is written from the spill at the end).
 const (
 	lodLevels = 41
 	lodTop    = lodLevels - 1
 	// lodDepth: the page draws 40 rows a thread (viewer.js MAX_ROWS).
 	lodDepth = 40
+	// lodChunk is how many slices of a list unpack together: a window's
+	// slices are found by the chunks' starts and ends, and the page
+	// unpacks only the chunks it shows.
+	lodChunk = 1024
 )
 
 // lodPx is level j's nanoseconds a pixel.
@@ -44,17 +57,37 @@ type lodSlice struct {
 	flags      uint8
 }
 
-// lodRun is a depth's merged slice still taking calls at a level: its
-// index in the list (-1: none) and the end of the pixel it started in, or
-// of its last call.
-type lodRun struct {
-	at       int
-	pixelEnd int64
+// lodMerged flags a merged slice, as view's FlagMerged.
+const lodMerged = 4
+
+// lodList is one thread's slices at one depth and level, packed: the
+// chunks spilled, the chunk still filling, and a merged slice still
+// taking calls (packed when the next slice of the list comes, or at the
+// end).
+type lodList struct {
+	chunks   []lodChunkRef
+	buf      []byte // the chunk filling
+	inChunk  int    // its slices
+	first    int64  // its first slice's start
+	last     int64  // its last slice's start (the next start's delta is from it)
+	reach    int64  // the latest end of the list's slices so far
+	n        int
+	open     lodSlice // the merged slice taking calls
+	isOpen   bool
+	pixelEnd int64 // the open slice takes a call that starts before this
+}
+
+// lodChunkRef is a chunk of a list: where the spill holds it, its first
+// slice's start and the list's reach up to its last slice.
+type lodChunkRef struct {
+	at           int64
+	size         int
+	first, reach int64
 }
 
 // lodBuilder takes a trace's calls, each thread's in the order they
 // start (callers first), and keeps their levels of detail within budget
-// slices.
+// bytes.
 type lodBuilder struct {
 	levels int // levels kept: 0..levels-1
 	// budget is the bytes the levels' slices may take packed; size and
@@ -64,21 +97,26 @@ type lodBuilder struct {
 	total   int
 	threads []*lodThread
 	tree    lodTree
+	spill   *os.File
+	spilled int64
+	err     error
 }
 
-// lodThread is one thread's slices by level and depth, and the state of
+// lodThread is one thread's lists by level and depth, and the state of
 // its calls still open.
 type lodThread struct {
-	lists [][][]lodSlice // [level][depth], sorted by start within one
-	runs  [][]lodRun     // [level][depth]
+	lists [][]*lodList // [level][depth]
 	// from[d] is the first level at which the callees of the open call at
 	// depth d are drawn: where it and every call it is inside are whole
 	// (at a coarser level one of them is merged, and stands for them).
 	from     []int
 	nodes    []int32 // the tree nodes of the open calls, by depth
-	calls    int64
-	maxDepth int
-	unsorted bool
+	sections []lodSection
+	// sectionLists are the sections by depth, packed (finish): lists of
+	// level 0 beside the calls'.
+	sectionLists []*lodList
+	calls        int64
+	maxDepth     int
 }
 
 func newLODBuilder(budget int) *lodBuilder {
@@ -86,9 +124,22 @@ func newLODBuilder(budget int) *lodBuilder {
 }
 
 func (b *lodBuilder) thread() *lodThread {
-	t := &lodThread{lists: make([][][]lodSlice, lodLevels), runs: make([][]lodRun, lodLevels)}
+	t := &lodThread{lists: make([][]*lodList, lodLevels)}
 	b.threads = append(b.threads, t)
 	return t
+}
+
+// list is t's list of level j and depth, made when new.
+func (t *lodThread) list(j, depth int) *lodList {
+	for len(t.lists[j]) <= depth {
+		t.lists[j] = append(t.lists[j], nil)
+	}
+	l := t.lists[j][depth]
+	if l == nil {
+		l = &lodList{reach: math.MinInt64}
+		t.lists[j][depth] = l
+	}
+	return l
 }
 
 // call takes a call of t from start to end at depth (the calls open on
@@ -113,70 +164,74 @@ func (b *lodBuilder) call(t *lodThread, name int32, start, end int64, depth int,
 	}
 	t.from = append(t.from[:min(depth, len(t.from))], max(from, w))
 	if at := max(from, w); at < b.levels {
-		b.add(t, at, depth, lodSlice{start: start, dur: end - start, name: name, flags: flags})
+		b.add(t, at, t.list(at, depth), lodSlice{start: start, dur: end - start, name: name, flags: flags})
 	}
 	for j := from; j < min(w, b.levels); j++ {
-		t.merge(b, j, depth, name, start, end)
+		b.merge(t, j, t.list(j, depth), name, start, end)
 	}
 }
 
-// merge takes a call narrower than level j's pixel into the merged slice
-// of its depth there, or starts one.
-func (t *lodThread) merge(b *lodBuilder, j, depth int, name int32, start, end int64) {
-	runs := t.runs[j]
-	for len(runs) <= depth {
-		runs = append(runs, lodRun{at: -1})
-	}
-	t.runs[j] = runs
-	r := &runs[depth]
-	if r.at >= 0 && start < r.pixelEnd {
-		s := &t.lists[j][depth][r.at]
-		s.dur = max(s.dur, end-s.start)
-		r.pixelEnd = max(r.pixelEnd, end)
+// merge takes a call narrower than level j's pixel into the list's open
+// merged slice, or opens one.
+func (b *lodBuilder) merge(t *lodThread, j int, l *lodList, name int32, start, end int64) {
+	if l.isOpen && start < l.pixelEnd {
+		l.open.dur = max(l.open.dur, end-l.open.start)
+		l.pixelEnd = max(l.pixelEnd, end)
 		return
 	}
-	r.pixelEnd = max(start+lodPx(j), end)
-	r.at = b.add(t, j, depth, lodSlice{start: start, dur: end - start, name: name, flags: lodMerged})
+	b.add(t, j, l, lodSlice{start: start, dur: end - start, name: name, flags: lodMerged})
+	if j < b.levels {
+		l.isOpen, l.pixelEnd = true, max(start+lodPx(j), end)
+	}
 }
 
-// lodMerged flags a merged slice, as view's FlagMerged.
-const lodMerged = 4
-
-// add appends a slice to level j's list of its depth, and drops the
-// finest levels while the slices are over budget. It returns the slice's
-// index (-1 when its level went).
-func (b *lodBuilder) add(t *lodThread, j, depth int, s lodSlice) int {
-	lists := t.lists[j]
-	for len(lists) <= depth {
-		lists = append(lists, nil)
+// add appends a slice to level j's list l: the open merged slice before
+// it is packed, and a merged one stays open. Past the budget, the finest
+// levels go.
+func (b *lodBuilder) add(t *lodThread, j int, l *lodList, s lodSlice) {
+	if l.isOpen {
+		l.isOpen = false
+		b.pack(j, l, l.open)
 	}
-	n := lodSize(lists[depth], s)
-	lists[depth] = append(lists[depth], s)
-	t.lists[j] = lists
-	b.size[j] += n
-	b.total += n
+	if s.flags&lodMerged != 0 {
+		l.open, l.isOpen = s, true
+	} else {
+		b.pack(j, l, s)
+	}
 	for b.total > b.budget && b.levels > 1 {
 		b.drop()
 	}
-	if j >= b.levels {
-		return -1
-	}
-	return len(lists[depth]) - 1
 }
 
-// lodSize is how many bytes s takes packed after list (lodwrite.go): a
-// merged slice's duration may grow as calls join it, by a byte or two.
-func lodSize(list []lodSlice, s lodSlice) int {
-	var buf [3 * binary.MaxVarintLen64]byte
-	prev := int64(0)
-	if len(list) > 0 {
-		prev = list[len(list)-1].start
+// pack appends s to l's chunk, and spills the chunk when it is full.
+func (b *lodBuilder) pack(j int, l *lodList, s lodSlice) {
+	if l.inChunk == 0 {
+		l.first, l.last = s.start, 0 // a chunk's starts begin anew: it unpacks alone
 	}
-	n := len(binary.AppendUvarint(binary.AppendVarint(binary.AppendUvarint(buf[:0], uint64(s.name)), s.start-prev), uint64(s.dur))) + 1
-	if s.flags&lodMerged != 0 {
-		n += 2
+	size := len(l.buf)
+	l.buf = packSlice(l.buf, int(s.name), s.start-l.last, s.dur, 0, uint64(s.flags)) // depth 0: the fourth number is the flags
+	l.last = s.start
+	l.reach = max(l.reach, s.start+s.dur)
+	l.inChunk++
+	l.n++
+	b.size[j] += len(l.buf) - size
+	b.total += len(l.buf) - size
+	if l.inChunk == lodChunk {
+		b.spillChunk(l)
 	}
-	return n
+}
+
+// spillChunk writes l's full chunk to the spill file.
+func (b *lodBuilder) spillChunk(l *lodList) {
+	if b.err == nil && b.spill == nil {
+		b.spill, b.err = os.CreateTemp("", "tracebeat-page-*.spill")
+	}
+	if b.err == nil {
+		_, b.err = b.spill.Write(l.buf)
+	}
+	l.chunks = append(l.chunks, lodChunkRef{at: b.spilled, size: len(l.buf), first: l.first, reach: l.reach})
+	b.spilled += int64(len(l.buf))
+	l.buf, l.inChunk = l.buf[:0], 0
 }
 
 // drop lets the finest level kept go.
@@ -185,45 +240,76 @@ func (b *lodBuilder) drop() {
 	b.total -= b.size[b.levels]
 	b.size[b.levels] = 0
 	for _, t := range b.threads {
-		t.lists[b.levels], t.runs[b.levels] = nil, nil
+		t.lists[b.levels] = nil
 	}
 }
 
 // slice takes a slice that is not a call in start order (a section begun
-// and ended, whose end came after its callees): kept whole at the coarsest
-// level, sorted at the end.
+// and ended, whose end came after its callees'): kept whole at the
+// coarsest level, in a list of its own, sorted at the end.
 func (b *lodBuilder) slice(t *lodThread, name int32, start, dur int64, depth int, flags uint8) {
 	if depth >= lodDepth {
 		return
 	}
 	t.calls++
 	t.maxDepth = max(t.maxDepth, depth)
-	t.unsorted = true
-	b.add(t, 0, depth, lodSlice{start: start, dur: dur, name: name, flags: flags})
+	t.sections = append(t.sections, lodSection{lodSlice{start: start, dur: dur, name: name, flags: flags}, depth})
 }
 
-// finish sorts what came out of order.
+// lodSection is a section and its depth.
+type lodSection struct {
+	lodSlice
+	depth int
+}
+
+// finish packs what is still open, and sorts the sections into lists of
+// level 0.
 func (b *lodBuilder) finish() {
 	for _, t := range b.threads {
-		if !t.unsorted {
-			continue
+		slices.SortStableFunc(t.sections, func(x, y lodSection) int { return cmp.Compare(x.start, y.start) })
+		t.sectionLists = nil
+		for _, sec := range t.sections {
+			for len(t.sectionLists) <= sec.depth {
+				t.sectionLists = append(t.sectionLists, &lodList{reach: math.MinInt64})
+			}
+			b.pack(0, t.sectionLists[sec.depth], sec.lodSlice)
 		}
-		for _, level := range t.lists {
-			for _, list := range level {
-				slices.SortStableFunc(list, func(x, y lodSlice) int { return cmpInt64(x.start, y.start) })
+		for j := range b.levels {
+			for _, l := range t.lists[j] {
+				if l != nil && l.isOpen {
+					l.isOpen = false
+					b.pack(j, l, l.open)
+				}
 			}
 		}
 	}
+	for b.total > b.budget && b.levels > 1 {
+		b.drop()
+	}
 }
 
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+// chunk gives the bytes of l's chunk c (the last may still be in l).
+func (b *lodBuilder) chunk(l *lodList, c int, buf []byte) ([]byte, error) {
+	if c == len(l.chunks) {
+		return l.buf, nil
 	}
-	return 0
+	if b.err != nil {
+		return nil, b.err
+	}
+	ref := l.chunks[c]
+	buf = slices.Grow(buf[:0], ref.size)[:ref.size]
+	if _, err := b.spill.ReadAt(buf, ref.at); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("the page's spill file: %w", err)
+	}
+	return buf, nil
+}
+
+// close removes the spill file.
+func (b *lodBuilder) close() {
+	if b.spill != nil {
+		b.spill.Close()
+		os.Remove(b.spill.Name())
+	}
 }
 
 // lodTree is the call tree of every call, as view's Index keeps it: 8

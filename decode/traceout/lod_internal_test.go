@@ -4,10 +4,12 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestLevelsKeepTheirBudget: past its budget, the finest level goes, until
-// the slices fit; the coarse levels stay whole.
+// the packed slices fit; the coarse levels stay whole; a list's chunks of
+// 4,096 slices go to the spill file and read back as packed.
 func TestLevelsKeepTheirBudget(t *testing.T) {
 	tests := []struct {
 		budget     int
@@ -20,11 +22,12 @@ func TestLevelsKeepTheirBudget(t *testing.T) {
 	for _, tc := range tests {
 		b := newLODBuilder(tc.budget)
 		th := b.thread()
-		// One call of a second, and under it 1,000 calls of 1 µs, 1 µs apart.
+		// One call of a second, and under it 10,000 calls of 1 µs, 1 µs apart.
 		b.call(th, 0, 0, 1e9, 0, 0)
-		for i := range int64(1000) {
+		for i := range int64(10_000) {
 			b.call(th, 1, 1000+i*2000, 2000+i*2000, 1, 0)
 		}
+		b.finish()
 		switch tc.wantLevels {
 		case 0:
 			assert.Less(t, b.levels, lodLevels)
@@ -33,25 +36,40 @@ func TestLevelsKeepTheirBudget(t *testing.T) {
 		default:
 			assert.Equal(t, tc.wantLevels, b.levels, "budget %d", tc.budget)
 		}
-		// What each level kept packs into no more than it counted (a
-		// merged slice's duration counts two bytes to grow by).
 		counted := 0
+		var buf []byte
 		for j := range lodLevels {
-			n, packed := 0, 0
-			for _, list := range th.lists[j] {
-				n += len(list)
-				last := int64(0)
-				for _, s := range list {
-					packed += len(packSlice(nil, int(s.name), s.start-last, s.dur, 0, uint64(s.flags)))
-					last = s.start
+			packed, slices := 0, 0
+			for _, l := range th.lists[j] {
+				if l == nil {
+					continue
 				}
+				slices += l.n
+				chunks := len(l.chunks)
+				if l.inChunk > 0 {
+					chunks++
+				}
+				assert.Equal(t, (l.n+lodChunk-1)/lodChunk, chunks)
+				n := 0
+				for c := range chunks {
+					var err error
+					buf, err = b.chunk(l, c, buf)
+					require.NoError(t, err)
+					packed += len(buf)
+					unpackSlices(buf, func(int, int64, int64, int, uint64) { n++ })
+				}
+				assert.Equal(t, l.n, n, "level %d: the chunks hold the list's slices", j)
 			}
 			if j >= b.levels {
-				assert.Zero(t, n, "level %d went", j)
+				assert.Zero(t, slices, "level %d went", j)
 			}
-			assert.LessOrEqual(t, packed, b.size[j], "level %d", j)
-			counted += b.size[j]
+			assert.Equal(t, b.size[j], packed, "level %d", j)
+			counted += packed
 		}
 		assert.Equal(t, b.total, counted)
+		if tc.wantLevels == lodLevels {
+			assert.NotNil(t, b.spill, "10,000 slices in a list: chunks spilled")
+		}
+		b.close()
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -87,7 +88,8 @@ func readLevels(t *testing.T, html string) lodPage {
 			key := [2]int{int(level.Lists[i]), int(level.Lists[i+1])}
 			n, chunks := int(level.Lists[i+2]), int(level.Lists[i+3])
 			i += 4
-			require.Equal(t, (n+4095)/4096, chunks)
+			size := p.page.meta.LOD.Chunk
+			require.Equal(t, (n+size-1)/size, chunks)
 			reach := int64(math.MinInt64)
 			for c := range chunks {
 				block, offset, first, wantReach := int(level.Lists[i]), level.Lists[i+1], level.Lists[i+2], level.Lists[i+3]
@@ -95,7 +97,7 @@ func readLevels(t *testing.T, html string) lodPage {
 				require.Equal(t, int64(read[block]), offset, "chunk %d of %v starts where the one before it in its block ended", c, key)
 				chunk := blocks[block][offset:]
 				var start int64
-				for k := range min(4096, n-4096*c) {
+				for k := range min(size, n-size*c) {
 					var v [4]int64
 					for f := range v {
 						var m int
@@ -228,4 +230,38 @@ func TestPageBelowItsCalls(t *testing.T) {
 	p := readHTML(t, out.String())
 	assert.Nil(t, p.meta.LOD)
 	assert.Len(t, p.slices["tid 1"], len(events))
+}
+
+// TestLevelsHoldSections: begin and end pairs (a systrace's sections),
+// which come as they end, are lists of level 0 of their own, sorted, at
+// their depths, whole at every level.
+func TestLevelsHoldSections(t *testing.T) {
+	var out bytes.Buffer
+	w := traceout.NewHTMLWriter(&out, "sections")
+	w.SetPageCalls(1)
+	for _, e := range []traceout.Event{
+		{Ph: 'X', Name: "call", Tid: 1, TsNs: 0, DurNs: 1000},
+		{Ph: 'X', Name: "call", Tid: 1, TsNs: 2000, DurNs: 1000},
+		{Ph: 'B', Name: "outer", Tid: 1, TsNs: 100},
+		{Ph: 'B', Name: "inner", Tid: 1, TsNs: 200},
+		{Ph: 'E', Tid: 1, TsNs: 300},
+		{Ph: 'E', Tid: 1, TsNs: 900},
+		{Ph: 'B', Name: "later", Tid: 1, TsNs: 50},
+		{Ph: 'E', Tid: 1, TsNs: 60},
+	} {
+		require.NoError(t, w.Write(e))
+	}
+	require.NoError(t, w.Close())
+	p := readLevels(t, out.String())
+	assert.Equal(t, int64(5), p.page.meta.LOD.Calls)
+	var got []string
+	for key, list := range p.lists[0] {
+		for _, s := range list {
+			if !strings.HasPrefix(s, "call ") {
+				got = append(got, fmt.Sprintf("d%d %s", key[1], s))
+			}
+		}
+	}
+	slices.Sort(got)
+	assert.Equal(t, []string{"d0 later 50+10 f0", "d0 outer 100+800 f0", "d1 inner 200+100 f0"}, got)
 }

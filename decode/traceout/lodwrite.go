@@ -6,46 +6,52 @@ import (
 	"github.com/tracebeat/tracebeat/decode/htmlview"
 )
 
-// lodChunk is how many slices of a list unpack together: a window's
-// slices are found by the chunks' starts and ends, and the page unpacks
-// only the chunks it shows.
-const lodChunk = 4096
+// lodBlockBytes is about how many bytes a script block of levels holds (a
+// quarter MiB): the page decodes a block's base64 when it first shows one
+// of its chunks.
+var lodBlockBytes = 1 << 18
 
-// lodBlockBytes is about how many bytes a script block of levels holds.
-var lodBlockBytes = 1 << 20
-
-// writeLevels writes the levels of detail, a script block a level, and
-// says in meta what they hold: the threads with their calls, the span,
-// the call tree.
-func (h *htmlWriter) writeLevels(meta *htmlview.Meta) {
+// writeLevels writes the levels of detail into script blocks, and says in
+// meta what they hold: the threads with their calls, the span, the call
+// tree.
+func (h *htmlWriter) writeLevels(meta *htmlview.Meta) error {
 	b := h.lod
+	defer b.close()
 	b.finish()
-	lod := &htmlview.LOD{DetailNs: lodPx(b.levels - 1), Limit: h.limit}
-	index := map[*lodThread]int{}
+	lod := &htmlview.LOD{DetailNs: lodPx(b.levels - 1), Limit: h.limit, Chunk: lodChunk}
+	type shown struct {
+		index int
+		t     *lodThread
+	}
+	var threads []shown
 	meta.TMin, meta.TMax = math.MaxInt64, math.MinInt64
 	for _, t := range h.order {
 		lt := t.lod
 		if lt == nil || lt.calls == 0 {
 			continue
 		}
-		index[lt] = len(meta.Threads)
+		threads = append(threads, shown{len(meta.Threads), lt})
 		meta.Threads = append(meta.Threads, htmlview.Thread{Pid: t.pid, Tid: t.tid, Name: t.name, Slices: int(min(lt.calls, math.MaxInt32)), MaxDepth: lt.maxDepth, Blocks: []int{}})
 		lod.Calls += lt.calls
 		for j := range b.levels {
-			for _, list := range lt.lists[j] {
-				for _, s := range list {
-					meta.TMin = min(meta.TMin, s.start)
-					meta.TMax = max(meta.TMax, s.start+s.dur)
+			for _, l := range lt.lists[j] {
+				if l != nil && l.n > 0 {
+					meta.TMax = max(meta.TMax, l.reach)
+					meta.TMin = min(meta.TMin, l.firstStart())
 				}
+			}
+		}
+		for _, l := range lt.sectionLists {
+			if l.n > 0 {
+				meta.TMax = max(meta.TMax, l.reach)
+				meta.TMin = min(meta.TMin, l.firstStart())
 			}
 		}
 	}
 	if meta.TMin > meta.TMax {
 		meta.TMin, meta.TMax = 0, 1
 	}
-	// The chunks go into script blocks of about a MiB: the page decodes a
-	// block's base64 when it first shows one of its chunks.
-	var packed []byte
+	var packed, buf []byte
 	flush := func() {
 		if len(packed) > 0 {
 			h.block(packed)
@@ -54,30 +60,38 @@ func (h *htmlWriter) writeLevels(meta *htmlview.Meta) {
 	}
 	for j := range b.levels {
 		level := htmlview.LODLevel{PxNs: lodPx(j), Lists: []int64{}}
-		for _, t := range h.order {
-			lt := t.lod
-			if lt == nil || lt.calls == 0 {
-				continue
+		for _, th := range threads {
+			lists := th.t.lists[j]
+			if j == 0 {
+				lists = append(lists[:len(lists):len(lists)], th.t.sectionLists...)
 			}
-			for depth, list := range lt.lists[j] {
-				if len(list) == 0 {
+			for i, l := range lists {
+				if l == nil || l.n == 0 {
 					continue
 				}
-				chunks := (len(list) + lodChunk - 1) / lodChunk
-				level.Lists = append(level.Lists, int64(index[lt]), int64(depth), int64(len(list)), int64(chunks))
-				reach := int64(math.MinInt64)
-				for c := 0; c < len(list); c += lodChunk {
+				depth := i
+				if i >= len(th.t.lists[j]) {
+					depth = i - len(th.t.lists[j]) // a section list
+				}
+				chunks := len(l.chunks)
+				if l.inChunk > 0 {
+					chunks++
+				}
+				level.Lists = append(level.Lists, int64(th.index), int64(depth), int64(l.n), int64(chunks))
+				for c := range chunks {
+					var err error
+					if buf, err = b.chunk(l, c, buf); err != nil {
+						return err
+					}
 					if len(packed) >= lodBlockBytes {
 						flush()
 					}
-					level.Lists = append(level.Lists, int64(h.blocks), int64(len(packed)), list[c].start)
-					last := int64(0) // a chunk's starts begin anew: it unpacks alone
-					for _, s := range list[c:min(c+lodChunk, len(list))] {
-						packed = packSlice(packed, int(s.name), s.start-last, s.dur, 0, uint64(s.flags)) // depth 0: the fourth number is the flags
-						last = s.start
-						reach = max(reach, s.start+s.dur)
+					first, reach := l.first, l.reach
+					if c < len(l.chunks) {
+						first, reach = l.chunks[c].first, l.chunks[c].reach
 					}
-					level.Lists = append(level.Lists, reach)
+					level.Lists = append(level.Lists, int64(h.blocks), int64(len(packed)), first, reach)
+					packed = append(packed, buf...)
 				}
 			}
 		}
@@ -86,4 +100,13 @@ func (h *htmlWriter) writeLevels(meta *htmlview.Meta) {
 	flush()
 	meta.Tree = b.tree.tree
 	meta.LOD = lod
+	return nil
+}
+
+// firstStart is the start of the list's first slice.
+func (l *lodList) firstStart() int64 {
+	if len(l.chunks) > 0 {
+		return l.chunks[0].first
+	}
+	return l.first
 }

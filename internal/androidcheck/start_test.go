@@ -17,7 +17,8 @@ import (
 // runtime must find the app's files folder, say so on stderr, and answer
 // two dump requests made while the app runs with recordings there, the
 // second holding the first's calls and the ones made since. It returns
-// "files_dir=yes dumps=2 recording_goes_on=yes".
+// "files_dir=yes dumps=2 broadcast_dump=yes recording_goes_on=yes" (the
+// first dump asked for by a file, the second by the broadcast).
 func startCheck(t *testing.T, tool, work, testClasses, instrumented, framework, rt string, runtimeJars []string, props map[string]string) string {
 	t.Helper()
 	p := map[string]string{}
@@ -94,5 +95,6 @@ func startCheck(t *testing.T, tool, work, testClasses, instrumented, framework, 
 			dumps++
 		}
 	}
-	return "files_dir=" + yes(filesDir) + " dumps=" + strconv.Itoa(dumps) + " recording_goes_on=" + yes(goesOn)
+	broadcast := !strings.HasPrefix(lines[1], "no dump ") // the second was asked for by the broadcast
+	return "files_dir=" + yes(filesDir) + " dumps=" + strconv.Itoa(dumps) + " broadcast_dump=" + yes(broadcast) + " recording_goes_on=" + yes(goesOn)
 }

@@ -10,8 +10,9 @@ import java.io.File;
  * app's first traced call, often before the app's Application exists; the
  * monitor asks here until it does ({@code ActivityThread.currentApplication()},
  * set once the Application is made, before its onCreate), then reports,
- * dumps asked for ({@code touch FILES/tracebeat/PROCESS.trace.dump}) and
- * the recording at exit go there.
+ * dumps asked for (a broadcast, DumpReceiver, or
+ * {@code touch FILES/tracebeat/PROCESS.trace.dump}) and the recording at
+ * exit go there.
  *
  * <p>Reflection only: the class loads on a plain JVM too, and ties the jar
  * to no framework version.
@@ -40,7 +41,8 @@ final class AndroidApp {
             String name = processName(app).replace(':', '-').replace('/', '_');
             String trace = new File(dir, name + ".trace").getPath();
             Settings.traceFound(trace);
-            Settings.warn("recording; reports and dumps go to " + dir + " (a dump: touch " + trace + ".dump)");
+            String ask = DumpReceiver.register(app) ? "adb shell am broadcast -a " + DumpReceiver.ACTION + " -p PACKAGE, or touch " : "touch ";
+            Settings.warn("recording; reports and dumps go to " + dir + " (a dump: " + ask + trace + ".dump)");
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             Settings.warn("no app found (" + e + "): the recording has nowhere to go; set tracebeat.trace");
         }

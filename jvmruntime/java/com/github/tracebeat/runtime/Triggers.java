@@ -26,7 +26,8 @@ import java.nio.file.attribute.PosixFilePermissions;
  * alone where the system allows, and a request another user wrote is
  * refused: a dump replaces the file it names.</li>
  * <li>a file named like the recording plus ".dump" ({@code touch app.trace.dump});</li>
- * <li>SIGUSR2, where the JVM lets a program handle it (not on Windows).</li>
+ * <li>SIGUSR2, where the JVM lets a program handle it (not on Windows);</li>
+ * <li>on Android, the broadcast {@code com.github.tracebeat.DUMP} (DumpReceiver).</li>
  * </ul>
  */
 final class Triggers {
@@ -34,6 +35,8 @@ final class Triggers {
     private final File request;
     private final File reply;
     private volatile boolean signalled;
+    /** A dump asked for by the program's platform (Android: DumpReceiver's broadcast). */
+    private static volatile boolean requested;
     /** Whether the last request came from the request file: its answer goes to the reply file. */
     private boolean fromFile;
 
@@ -118,10 +121,17 @@ final class Triggers {
         }
     }
 
+    /** Asks for a dump at the default place, from any thread. */
+    static void request() {
+        requested = true;
+        Monitor.hurry();
+    }
+
     /** The dump asked for since the last call: where to write it ("" for the default), or null. */
     String poll() {
-        if (signalled) {
+        if (signalled || requested) {
             signalled = false;
+            requested = false;
             fromFile = false;
             return "";
         }
