@@ -43,7 +43,7 @@ public class StartCheckTest {
         Work.postSlowMessage(out);
         ShadowLooper.idleMainLooper();
         // The second by the broadcast adb sends (the shell holds DUMP; here
-        // the app is given it, Robolectric checks a receiver's permission).
+        // the app sends it, given DUMP as the shell has it).
         Shadows.shadowOf(app).grantPermissions("android.permission.DUMP");
         String second = dump(trace, 2, app);
         CheckFiles.write("tbcheck.start", first + "\n" + second + "\n" + out + "\n");
