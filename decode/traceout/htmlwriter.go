@@ -36,7 +36,12 @@ type htmlWriter struct {
 	slices  int         // slices held
 	lod     *lodBuilder // past the limit (nil: below it)
 	budget  int         // the levels' bytes
+	spill   spill       // the packed calls and the levels' chunks, as they fill
 }
+
+// htmlBlockBytes is about how many bytes of a thread's calls a script
+// block holds; each full block goes to the spill file until the end.
+const htmlBlockBytes = 1 << 20
 
 // DefaultPageCalls is how many calls the page holds one by one: about 25
 // MB, drawn in about 3 s.
@@ -49,9 +54,9 @@ const lodBudget = 44 << 20
 type htmlThread struct {
 	pid, tid  int64
 	name      string
-	packed    []byte // its calls, in the order they started
-	cuts      []int  // offsets in packed where a block may end (about every MiB)
-	sections  []byte // slices begun and ended (B, E): they come as they end
+	packed    []byte     // its calls, in the order they started, since the last spilled
+	spilled   []spillRef // the calls before, a block each (a whole number of slices)
+	sections  []byte     // slices begun and ended (B, E): they come as they end
 	lastStart int64
 	secStart  int64
 	open      []int64     // ends of the open slices, for depths
@@ -147,10 +152,11 @@ func (h *htmlWriter) call(t *htmlThread, name int, start, dur int64, depth int, 
 		h.lod.call(h.lodThread(t), int32(name), start, start+dur, depth, uint8(flags))
 		return
 	}
-	if len(t.cuts) == 0 || len(t.packed)-t.cuts[len(t.cuts)-1] >= 1<<20 {
-		t.cuts = append(t.cuts, len(t.packed))
-	}
 	t.packed = packSlice(t.packed, name, start-t.lastStart, dur, depth, flags)
+	if len(t.packed) >= htmlBlockBytes {
+		t.spilled = append(t.spilled, h.spill.add(t.packed))
+		t.packed = t.packed[:0]
+	}
 	t.lastStart = start
 	h.held(t)
 }
@@ -184,9 +190,9 @@ func packSlice(b []byte, name int, delta, dur int64, depth int, flags uint64) []
 	return binary.AppendUvarint(b, uint64(depth)<<2|flags)
 }
 
-// unpackSlices calls f for each slice packed in b.
-func unpackSlices(b []byte, f func(name int, start, dur int64, depth int, flags uint64)) {
-	last := int64(0)
+// unpackSlices calls f for each slice packed in b, the first start a
+// delta from last; it returns the last start.
+func unpackSlices(b []byte, last int64, f func(name int, start, dur int64, depth int, flags uint64)) int64 {
 	for len(b) > 0 {
 		var v [4]uint64
 		var delta int64
@@ -202,21 +208,33 @@ func unpackSlices(b []byte, f func(name int, start, dur int64, depth int, flags 
 		last += delta
 		f(int(v[0]), last, int64(v[2]), int(v[3]>>2), v[3]&3)
 	}
+	return last
 }
 
 // toLevels turns the slices held into levels of detail, thread by
-// thread, and frees them.
+// thread, and lets them go.
 func (h *htmlWriter) toLevels() {
-	h.lod = newLODBuilder(h.budget)
+	h.lod = newLODBuilder(h.budget, &h.spill)
+	var buf []byte
 	for _, t := range h.order {
 		lt := h.lodThread(t)
-		unpackSlices(t.packed, func(name int, start, dur int64, depth int, flags uint64) {
+		call := func(name int, start, dur int64, depth int, flags uint64) {
 			h.lod.call(lt, int32(name), start, start+dur, depth, uint8(flags))
-		})
-		unpackSlices(t.sections, func(name int, start, dur int64, depth int, flags uint64) {
+		}
+		last := int64(0)
+		for _, ref := range t.spilled {
+			var err error
+			if buf, err = h.spill.read(ref, buf); err != nil {
+				h.err = err
+				return
+			}
+			last = unpackSlices(buf, last, call)
+		}
+		unpackSlices(t.packed, last, call)
+		unpackSlices(t.sections, 0, func(name int, start, dur int64, depth int, flags uint64) {
 			h.lod.slice(lt, int32(name), start, dur, depth, uint8(flags))
 		})
-		t.packed, t.sections, t.cuts = nil, nil, nil
+		t.packed, t.sections, t.spilled = nil, nil, nil
 	}
 }
 
@@ -274,10 +292,8 @@ func (h *htmlWriter) Close() error {
 			h.section(t, b.name, b.start, max(max(t.lastStart, t.secStart)-b.start, 0), n-1, htmlUnclosed)
 		}
 	}
+	defer h.spill.close()
 	if h.err != nil {
-		if h.lod != nil {
-			h.lod.close()
-		}
 		return h.err
 	}
 	h.bw.WriteString(htmlview.Head(h.title))
@@ -288,7 +304,9 @@ func (h *htmlWriter) Close() error {
 		}
 	} else {
 		for _, t := range h.order {
-			h.writeThread(t, &meta)
+			if err := h.writeThread(t, &meta); err != nil {
+				return err
+			}
 		}
 	}
 	if err := htmlview.WriteTail(h.bw, meta); err != nil {
@@ -300,27 +318,32 @@ func (h *htmlWriter) Close() error {
 // writeThread writes the blocks of a thread's slices held one by one: its
 // calls, cut where a block may end, then its sections (the page sorts a
 // thread that has them).
-func (h *htmlWriter) writeThread(t *htmlThread, meta *htmlview.Meta) {
+func (h *htmlWriter) writeThread(t *htmlThread, meta *htmlview.Meta) error {
 	if t.slices == 0 {
-		return
+		return nil
 	}
-	for i, at := range t.cuts {
-		end := len(t.packed)
-		if i+1 < len(t.cuts) {
-			end = t.cuts[i+1]
+	var buf []byte
+	for _, ref := range t.spilled {
+		var err error
+		if buf, err = h.spill.read(ref, buf); err != nil {
+			return err
 		}
-		t.blocks = append(t.blocks, h.block(t.packed[at:end]))
+		t.blocks = append(t.blocks, h.block(buf))
+	}
+	if len(t.packed) > 0 {
+		t.blocks = append(t.blocks, h.block(t.packed))
 	}
 	if len(t.sections) > 0 {
 		// The page reads a thread's blocks as one chain of start deltas:
 		// the sections continue from the last call's start.
 		var b []byte
 		last := t.lastStart
-		unpackSlices(t.sections, func(name int, start, dur int64, depth int, flags uint64) {
+		unpackSlices(t.sections, 0, func(name int, start, dur int64, depth int, flags uint64) {
 			b = packSlice(b, name, start-last, dur, depth, flags)
 			last = start
 		})
 		t.blocks = append(t.blocks, h.block(b))
 	}
 	meta.Threads = append(meta.Threads, htmlview.Thread{Pid: t.pid, Tid: t.tid, Name: t.name, Slices: t.slices, Blocks: t.blocks, Unsorted: len(t.sections) > 0})
+	return nil
 }

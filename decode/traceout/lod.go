@@ -2,11 +2,8 @@ package traceout
 
 import (
 	"cmp"
-	"fmt"
-	"io"
 	"math"
 	"math/bits"
-	"os"
 	"slices"
 )
 
@@ -80,8 +77,7 @@ type lodList struct {
 // lodChunkRef is a chunk of a list: where the spill holds it, its first
 // slice's start and the list's reach up to its last slice.
 type lodChunkRef struct {
-	at           int64
-	size         int
+	spillRef
 	first, reach int64
 }
 
@@ -97,9 +93,7 @@ type lodBuilder struct {
 	total   int
 	threads []*lodThread
 	tree    lodTree
-	spill   *os.File
-	spilled int64
-	err     error
+	spill   *spill
 }
 
 // lodThread is one thread's lists by level and depth, and the state of
@@ -119,8 +113,8 @@ type lodThread struct {
 	maxDepth     int
 }
 
-func newLODBuilder(budget int) *lodBuilder {
-	return &lodBuilder{levels: lodLevels, budget: budget}
+func newLODBuilder(budget int, spill *spill) *lodBuilder {
+	return &lodBuilder{levels: lodLevels, budget: budget, spill: spill}
 }
 
 func (b *lodBuilder) thread() *lodThread {
@@ -223,14 +217,7 @@ func (b *lodBuilder) pack(j int, l *lodList, s lodSlice) {
 
 // spillChunk writes l's full chunk to the spill file.
 func (b *lodBuilder) spillChunk(l *lodList) {
-	if b.err == nil && b.spill == nil {
-		b.spill, b.err = os.CreateTemp("", "tracebeat-page-*.spill")
-	}
-	if b.err == nil {
-		_, b.err = b.spill.Write(l.buf)
-	}
-	l.chunks = append(l.chunks, lodChunkRef{at: b.spilled, size: len(l.buf), first: l.first, reach: l.reach})
-	b.spilled += int64(len(l.buf))
+	l.chunks = append(l.chunks, lodChunkRef{spillRef: b.spill.add(l.buf), first: l.first, reach: l.reach})
 	l.buf, l.inChunk = l.buf[:0], 0
 }
 
@@ -293,23 +280,7 @@ func (b *lodBuilder) chunk(l *lodList, c int, buf []byte) ([]byte, error) {
 	if c == len(l.chunks) {
 		return l.buf, nil
 	}
-	if b.err != nil {
-		return nil, b.err
-	}
-	ref := l.chunks[c]
-	buf = slices.Grow(buf[:0], ref.size)[:ref.size]
-	if _, err := b.spill.ReadAt(buf, ref.at); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("the page's spill file: %w", err)
-	}
-	return buf, nil
-}
-
-// close removes the spill file.
-func (b *lodBuilder) close() {
-	if b.spill != nil {
-		b.spill.Close()
-		os.Remove(b.spill.Name())
-	}
+	return b.spill.read(l.chunks[c].spillRef, buf)
 }
 
 // lodTree is the call tree of every call, as view's Index keeps it: 8

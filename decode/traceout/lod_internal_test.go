@@ -20,7 +20,8 @@ func TestLevelsKeepTheirBudget(t *testing.T) {
 		{budget: 1, wantLevels: 1},    // the coarsest level stays, over budget
 	}
 	for _, tc := range tests {
-		b := newLODBuilder(tc.budget)
+		var sp spill
+		b := newLODBuilder(tc.budget, &sp)
 		th := b.thread()
 		// One call of a second, and under it 10,000 calls of 1 µs, 1 µs apart.
 		b.call(th, 0, 0, 1e9, 0, 0)
@@ -56,7 +57,7 @@ func TestLevelsKeepTheirBudget(t *testing.T) {
 					buf, err = b.chunk(l, c, buf)
 					require.NoError(t, err)
 					packed += len(buf)
-					unpackSlices(buf, func(int, int64, int64, int, uint64) { n++ })
+					unpackSlices(buf, 0, func(int, int64, int64, int, uint64) { n++ })
 				}
 				assert.Equal(t, l.n, n, "level %d: the chunks hold the list's slices", j)
 			}
@@ -68,8 +69,8 @@ func TestLevelsKeepTheirBudget(t *testing.T) {
 		}
 		assert.Equal(t, b.total, counted)
 		if tc.wantLevels == lodLevels {
-			assert.NotNil(t, b.spill, "10,000 slices in a list: chunks spilled")
+			assert.NotNil(t, sp.f, "10,000 slices in a list: chunks spilled")
 		}
-		b.close()
+		sp.close()
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -148,6 +149,8 @@ func hasChunks(lists []int64) bool {
 // thread and depth by depth, and its call tree is view's.
 func TestLevelsOfDetail(t *testing.T) {
 	events := randomCalls(3, 2)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where the spill file goes, and must go from
 	defer func(old int) { *traceout.LODBlockBytes = old }(*traceout.LODBlockBytes)
 	*traceout.LODBlockBytes = 4096 // many blocks, a level's chunks over several
 	var out bytes.Buffer
@@ -160,6 +163,9 @@ func TestLevelsOfDetail(t *testing.T) {
 	}
 	require.NoError(t, w.Close())
 	require.NoError(t, x.Close())
+	left, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	assert.Empty(t, left, "the spill file is removed")
 	p := readLevels(t, out.String())
 	meta := p.page.meta
 	assert.Equal(t, int64(len(events)), meta.LOD.Calls)

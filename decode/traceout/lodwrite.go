@@ -16,7 +16,6 @@ var lodBlockBytes = 1 << 18
 // tree.
 func (h *htmlWriter) writeLevels(meta *htmlview.Meta) error {
 	b := h.lod
-	defer b.close()
 	b.finish()
 	lod := &htmlview.LOD{DetailNs: lodPx(b.levels - 1), Limit: h.limit, Chunk: lodChunk}
 	type shown struct {
