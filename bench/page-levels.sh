@@ -9,7 +9,8 @@
 # drawing in headless Chromium, then 30 and more zoom steps in (W) down to
 # about a millisecond and 20 pans (D), each timed to its frame drawn with
 # the calls it needs), and last:
-#   page-levels: calls=N decode_s=S rss_mb=M page_mb=P ready_ms=... zoom_max_ms=... pan_max_ms=...
+#   page-levels: ready_ms=... calls=N trace_mb=T decode_s=S rss_mb=M page_mb=P ... zoom_max_ms=... pan_max_ms=...
+# (sizes in MiB).
 # The bounds (issue 51): a page of at most 64 MB first drawn within 5 s.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,8 +35,10 @@ java -Dtracebeat.trace=stream.trace -Dtracebeat.mode=stream -cp rt.jar:inst/prog
   { cat decode.log >&2; exit 1; }
 read -r decode_s rss_kb < <(tail -1 time.txt)
 page_mb=$(awk -v b="$(stat -c %s page.html)" 'BEGIN { printf "%.1f", b / 1048576 }')
+detail_ns=$(grep -o '"detail_ns":[0-9]*' page.html | cut -d: -f2)
+trace_mb=$(awk -v b="$(stat -c %s stream.trace)" 'BEGIN { printf "%.1f", b / 1048576 }')
 lines=$(./pagetime page.html)
 echo "$lines"
 ready=$(head -1 <<<"$lines" | sed -E 's/^pagetime: //')
 steps=$(tail -1 <<<"$lines" | sed -E 's/^pagetime: calls=[0-9]+ //')
-echo "page-levels: $ready decode_s=$decode_s rss_mb=$((rss_kb / 1024)) page_mb=$page_mb $steps"
+echo "page-levels: $ready trace_mb=$trace_mb decode_s=$decode_s rss_mb=$((rss_kb / 1024)) page_mb=$page_mb detail_ns=$detail_ns $steps"
