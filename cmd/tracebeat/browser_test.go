@@ -53,6 +53,22 @@ func browserContext(t *testing.T, browser string) context.Context {
 	return ctx
 }
 
+// trackHead is where the timeline draws a thread's header: its collapse
+// or its pin.
+type trackHead struct {
+	Track      int
+	Act, Label string
+	X, Y       float64
+}
+
+// trackHeads asks the page where its track headers are.
+func trackHeads(t *testing.T, ctx context.Context) []trackHead {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[[]trackHead](`tracebeat.trackHeads()`))
+	require.NoError(t, err)
+	return v
+}
+
 // openPage loads url and waits for the page's first drawing.
 func openPage(t *testing.T, ctx context.Context, url string) {
 	t.Helper()
@@ -256,17 +272,7 @@ func TestViewerReading(t *testing.T) {
 
 	// Tracks: a click on a header collapses its thread, on "pin" puts it
 	// first.
-	type head struct {
-		Track      int
-		Act, Label string
-		X, Y       float64
-	}
-	heads := func() []head {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]head](`tracebeat.trackHeads()`))
-		require.NoError(t, err)
-		return v
-	}
+	heads := func() []trackHead { return trackHeads(t, ctx) }
 	hs := heads()
 	require.GreaterOrEqual(t, len(hs), 4, "a collapse and a pin head a thread")
 	last := hs[len(hs)-1]

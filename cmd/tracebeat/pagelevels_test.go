@@ -1,11 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -23,43 +21,11 @@ import (
 func TestPageOfLevelsOfDetail(t *testing.T) {
 	classes := threadsProgram(t)
 	trace, methodMap, _ := recordThreads(t, classes, nil, nil, []string{"-Dtracebeat.clock=precise"}, 4, 400)
-	code, js, stderr := runDecodeArgs("--map", methodMap, "--format", "json", trace)
-	require.Equal(t, exitOK, code, stderr)
-	var doc struct {
-		TraceEvents []traceEventJSON `json:"traceEvents"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(js), &doc))
-	type call struct {
-		name       string
-		start, dur int64
-	}
-	var calls []call
-	total, first := 0, int64(-1)
-	for _, e := range doc.TraceEvents {
-		if e.Ph != "X" {
-			continue
-		}
-		total++
-		if strings.HasSuffix(e.Name, "compute(I)J") {
-			c := call{e.Name, int64(e.Ts*1000 + 0.5), int64(e.Dur*1000 + 0.5)}
-			calls = append(calls, c)
-			if first < 0 || c.start < first {
-				first = c.start
-			}
-		}
-	}
+	total, from, to, want := computeWindow(t, methodMap, trace)
 	require.Greater(t, total, 2000)
-	from, to := first, first+1_000_000
-	var want []call
-	for _, c := range calls {
-		if c.start < to && c.start+c.dur > from {
-			want = append(want, c)
-		}
-	}
-	require.NotEmpty(t, want)
 
 	page := filepath.Join(t.TempDir(), "levels.html")
-	code, _, stderr = runDecodeArgs("--map", methodMap, "--format", "html", "--page-calls", "1000", "-o", page, trace)
+	code, _, stderr := runDecodeArgs("--map", methodMap, "--format", "html", "--page-calls", "1000", "-o", page, trace)
 	require.Equal(t, exitOK, code, stderr)
 	html, err := os.ReadFile(page)
 	require.NoError(t, err)
@@ -85,9 +51,9 @@ func TestPageOfLevelsOfDetail(t *testing.T) {
 	require.NoError(t, err)
 	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[][]any](`tracebeat.windowSlices().filter(function (x) { return /compute\(I\)J$/.test(x[0]) && !(x[3] & 4); })`))
 	require.NoError(t, err)
-	exact := map[call]bool{}
+	exact := map[timedCall]bool{}
 	for _, s := range shown {
-		exact[call{s[0].(string), int64(s[1].(float64)), int64(s[2].(float64))}] = true
+		exact[timedCall{s[0].(string), int64(s[1].(float64)), int64(s[2].(float64))}] = true
 	}
 	for _, c := range want {
 		assert.True(t, exact[c], "the page holds %v exactly", c)
@@ -96,17 +62,7 @@ func TestPageOfLevelsOfDetail(t *testing.T) {
 	// A pinned thread comes first, and in a window too short for the
 	// tracks, scrolled to the bottom, it stays in view with the ruler,
 	// under the toolbar, drawn over the others; a click there unpins it.
-	type head struct {
-		Track      int
-		Act, Label string
-		X, Y       float64
-	}
-	heads := func() []head {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]head](`tracebeat.trackHeads()`))
-		require.NoError(t, err)
-		return v
-	}
+	heads := func() []trackHead { return trackHeads(t, ctx) }
 	hs := heads()
 	last := hs[len(hs)-1]
 	require.Equal(t, "pin", last.Act)
@@ -119,7 +75,7 @@ func TestPageOfLevelsOfDetail(t *testing.T) {
 	require.NoError(t, err, "scrolled, the pinned track is drawn at the top of the view")
 	barBottom, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.getElementById('bar').getBoundingClientRect().bottom`))
 	require.NoError(t, err)
-	var stuck *head
+	var stuck *trackHead
 	for _, h := range heads() {
 		if h.Label == last.Label && h.Act == "pin" && h.Y > barBottom+20 && h.Y < barBottom+20+16 {
 			stuck = &h

@@ -47,6 +47,49 @@ func startView(t *testing.T, args ...string) string {
 	return ""
 }
 
+// timedCall is a call as decode's JSON gives it, in nanoseconds.
+type timedCall struct {
+	name       string
+	start, dur int64
+}
+
+// computeWindow decodes a recording of the threads program to JSON and
+// returns how many calls it holds, and the millisecond from the first
+// compute call's start with the compute calls in it.
+func computeWindow(t *testing.T, methodMap, trace string) (total int, from, to int64, in []timedCall) {
+	t.Helper()
+	code, js, stderr := runDecodeArgs("--map", methodMap, "--format", "json", trace)
+	require.Equal(t, exitOK, code, stderr)
+	var doc struct {
+		TraceEvents []traceEventJSON `json:"traceEvents"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(js), &doc))
+	var calls []timedCall
+	first := int64(-1)
+	for _, e := range doc.TraceEvents {
+		if e.Ph != "X" {
+			continue
+		}
+		total++
+		if strings.HasSuffix(e.Name, "compute(I)J") {
+			c := timedCall{e.Name, int64(e.Ts*1000 + 0.5), int64(e.Dur*1000 + 0.5)}
+			calls = append(calls, c)
+			if first < 0 || c.start < first {
+				first = c.start
+			}
+		}
+	}
+	require.NotEmpty(t, calls)
+	from, to = first, first+1_000_000
+	for _, c := range calls {
+		if c.start < to && c.start+c.dur > from {
+			in = append(in, c)
+		}
+	}
+	require.NotEmpty(t, in)
+	return total, from, to, in
+}
+
 // TestViewServesAWholeRun: a stream recording of four threads served by
 // `tracebeat view`. It listens on 127.0.0.1 and answers its own address
 // only, nothing but the page and the windows; a window of 1 ms at a
@@ -56,35 +99,7 @@ func startView(t *testing.T, args ...string) string {
 func TestViewServesAWholeRun(t *testing.T) {
 	classes := threadsProgram(t)
 	trace, methodMap, _ := recordThreads(t, classes, nil, nil, []string{"-Dtracebeat.mode=stream", "-Dtracebeat.clock=precise"}, 4, 400)
-	code, js, stderr := runDecodeArgs("--map", methodMap, "--format", "json", trace)
-	require.Equal(t, exitOK, code, stderr)
-	var doc struct {
-		TraceEvents []traceEventJSON `json:"traceEvents"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(js), &doc))
-	type call struct {
-		name       string
-		start, dur int64
-	}
-	var calls []call
-	var first int64 = -1
-	for _, e := range doc.TraceEvents {
-		if e.Ph == "X" && strings.HasSuffix(e.Name, "compute(I)J") {
-			c := call{e.Name, int64(e.Ts*1000 + 0.5), int64(e.Dur*1000 + 0.5)}
-			calls = append(calls, c)
-			if first < 0 || c.start < first {
-				first = c.start
-			}
-		}
-	}
-	require.NotEmpty(t, calls)
-	from, to := first, first+1_000_000
-	var want []call
-	for _, c := range calls {
-		if c.start < to && c.start+c.dur > from {
-			want = append(want, c)
-		}
-	}
+	_, from, to, want := computeWindow(t, methodMap, trace)
 
 	base := startView(t, "--map", methodMap, trace)
 	u, err := url.Parse(base)
@@ -144,12 +159,12 @@ func TestViewServesAWholeRun(t *testing.T) {
 	metaText = metaText[:strings.Index(metaText, "</script>")]
 	require.NoError(t, json.Unmarshal([]byte(metaText), &meta))
 	names = meta.Names
-	var got []call
+	var got []timedCall
 	for _, w := range win.Windows {
 		assert.Zero(t, w.Merged, "at a nanosecond a pixel nothing merges")
 		for i := 0; i < len(w.Slices); i += 5 {
 			if n := names[w.Slices[i]]; strings.HasSuffix(n, "compute(I)J") {
-				got = append(got, call{n, w.Slices[i+1], w.Slices[i+2]})
+				got = append(got, timedCall{n, w.Slices[i+1], w.Slices[i+2]})
 			}
 		}
 	}
@@ -166,9 +181,9 @@ func TestViewServesAWholeRun(t *testing.T) {
 	require.NoError(t, err, "the page fetched the window's calls")
 	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[][]any](`tracebeat.windowSlices().filter(function (x) { return /compute\(I\)J$/.test(x[0]) && !(x[3] & 4); })`))
 	require.NoError(t, err)
-	exact := map[call]bool{}
+	exact := map[timedCall]bool{}
 	for _, s := range shown {
-		exact[call{s[0].(string), int64(s[1].(float64)), int64(s[2].(float64))}] = true
+		exact[timedCall{s[0].(string), int64(s[1].(float64)), int64(s[2].(float64))}] = true
 	}
 	for _, c := range want {
 		assert.True(t, exact[c], "the page holds %v exactly", c)

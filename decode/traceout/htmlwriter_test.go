@@ -50,19 +50,8 @@ func readHTML(t *testing.T, page string) *htmlPage {
 		for _, b := range th.Blocks {
 			data := blocks[fmt.Sprint(b)]
 			for len(data) > 0 {
-				var v [4]int64
-				for k := range v {
-					var n int
-					if k == 1 {
-						v[k], n = binary.Varint(data)
-					} else {
-						var u uint64
-						u, n = binary.Uvarint(data)
-						v[k] = int64(u)
-					}
-					require.Positive(t, n)
-					data = data[n:]
-				}
+				v, n := readSlice(t, data)
+				data = data[n:]
 				start += v[1]
 				got = append(got, fmt.Sprintf("%s %d+%d d%d f%d", p.meta.Names[v[0]], start, v[2], v[3]>>2, v[3]&3))
 			}
@@ -73,6 +62,25 @@ func readHTML(t *testing.T, page string) *htmlPage {
 		p.slices[th.Name] = got
 	}
 	return p
+}
+
+// readSlice reads a packed slice (four varints, the second signed) and
+// says how many bytes it took.
+func readSlice(t *testing.T, data []byte) (v [4]int64, size int) {
+	t.Helper()
+	for k := range v {
+		var n int
+		if k == 1 {
+			v[k], n = binary.Varint(data[size:])
+		} else {
+			var u uint64
+			u, n = binary.Uvarint(data[size:])
+			v[k] = int64(u)
+		}
+		require.Positive(t, n)
+		size += n
+	}
+	return v, size
 }
 
 func writeHTML(t *testing.T, events []traceout.Event) *htmlPage {

@@ -3,7 +3,6 @@ package traceout_test
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -99,20 +98,9 @@ func readLevels(t *testing.T, html string) lodPage {
 				chunk := blocks[block][offset:]
 				var start int64
 				for k := range min(size, n-size*c) {
-					var v [4]int64
-					for f := range v {
-						var m int
-						if f == 1 {
-							v[f], m = binary.Varint(chunk)
-						} else {
-							var u uint64
-							u, m = binary.Uvarint(chunk)
-							v[f] = int64(u)
-						}
-						require.Positive(t, m)
-						chunk = chunk[m:]
-						read[block] += m
-					}
+					v, m := readSlice(t, chunk)
+					chunk = chunk[m:]
+					read[block] += m
 					start += v[1]
 					if k == 0 {
 						assert.Equal(t, first, start, "chunk %d's first start", c)
