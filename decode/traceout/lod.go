@@ -158,22 +158,22 @@ func (b *lodBuilder) call(t *lodThread, name int32, start, end int64, depth int,
 	}
 	t.from = append(t.from[:min(depth, len(t.from))], max(from, w))
 	if at := max(from, w); at < b.levels {
-		b.add(t, at, t.list(at, depth), lodSlice{start: start, dur: end - start, name: name, flags: flags})
+		b.add(at, t.list(at, depth), lodSlice{start: start, dur: end - start, name: name, flags: flags})
 	}
 	for j := from; j < min(w, b.levels); j++ {
-		b.merge(t, j, t.list(j, depth), name, start, end)
+		b.merge(j, t.list(j, depth), name, start, end)
 	}
 }
 
 // merge takes a call narrower than level j's pixel into the list's open
 // merged slice, or opens one.
-func (b *lodBuilder) merge(t *lodThread, j int, l *lodList, name int32, start, end int64) {
+func (b *lodBuilder) merge(j int, l *lodList, name int32, start, end int64) {
 	if l.isOpen && start < l.pixelEnd {
 		l.open.dur = max(l.open.dur, end-l.open.start)
 		l.pixelEnd = max(l.pixelEnd, end)
 		return
 	}
-	b.add(t, j, l, lodSlice{start: start, dur: end - start, name: name, flags: lodMerged})
+	b.add(j, l, lodSlice{start: start, dur: end - start, name: name, flags: lodMerged})
 	if j < b.levels {
 		l.isOpen, l.pixelEnd = true, max(start+lodPx(j), end)
 	}
@@ -182,7 +182,7 @@ func (b *lodBuilder) merge(t *lodThread, j int, l *lodList, name int32, start, e
 // add appends a slice to level j's list l: the open merged slice before
 // it is packed, and a merged one stays open. Past the budget, the finest
 // levels go.
-func (b *lodBuilder) add(t *lodThread, j int, l *lodList, s lodSlice) {
+func (b *lodBuilder) add(j int, l *lodList, s lodSlice) {
 	if l.isOpen {
 		l.isOpen = false
 		b.pack(j, l, l.open)
