@@ -24,13 +24,7 @@ done
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
-(cd "$ROOT" && go build -o "$WORK/" ./cmd/tracebeat ./internal/tools/jdklib ./internal/tools/pagetime)
-./jdklib -o jdk-lib.jar
-./tracebeat instrument -q -o inst "$PROGUARD"
-./tracebeat runtime -o rt.jar 2>/dev/null
-proguard_config
-java -Dtracebeat.trace=stream.trace -Dtracebeat.mode=stream -cp rt.jar:inst/proguard.jar proguard.ProGuard @proguard.pro >proguard.log 2>&1 ||
-  { cat proguard.log >&2; exit 1; }
+proguard_whole_run "$ROOT"
 /usr/bin/time -o time.txt -f "%e %M" ./tracebeat decode --map inst/methodMapping.txt --format html -o page.html stream.trace 2>decode.log ||
   { cat decode.log >&2; exit 1; }
 read -r decode_s rss_kb < <(tail -1 time.txt)

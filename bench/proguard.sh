@@ -31,3 +31,17 @@ proguard_setup() {
   proguard_check "$1"
   proguard_config
 }
+
+# proguard_whole_run ROOT records the whole run in stream mode into
+# stream.trace in the current folder, with the tools it builds there
+# (tracebeat, jdklib, pagetime) and ProGuard instrumented into inst/
+# (its map inst/methodMapping.txt). proguard_check comes first.
+proguard_whole_run() {
+  (cd "$1" && go build -o "$OLDPWD/" ./cmd/tracebeat ./internal/tools/jdklib ./internal/tools/pagetime)
+  ./jdklib -o jdk-lib.jar
+  ./tracebeat instrument -q -o inst "$PROGUARD"
+  ./tracebeat runtime -o rt.jar 2>/dev/null
+  proguard_config
+  java -Dtracebeat.trace=stream.trace -Dtracebeat.mode=stream -cp rt.jar:inst/proguard.jar proguard.ProGuard @proguard.pro >proguard.log 2>&1 ||
+    { cat proguard.log >&2; exit 1; }
+}

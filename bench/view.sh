@@ -21,13 +21,7 @@ WORK="$(mktemp -d)"
 view_pid=""
 trap '[[ -z $view_pid ]] || pkill -INT -P "$view_pid" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 cd "$WORK"
-(cd "$ROOT" && go build -o "$WORK/" ./cmd/tracebeat ./internal/tools/jdklib ./internal/tools/pagetime)
-./jdklib -o jdk-lib.jar
-./tracebeat instrument -q -o inst "$PROGUARD"
-./tracebeat runtime -o rt.jar 2>/dev/null
-proguard_config
-java -Dtracebeat.trace=stream.trace -Dtracebeat.mode=stream -cp rt.jar:inst/proguard.jar proguard.ProGuard @proguard.pro >proguard.log 2>&1 ||
-  { cat proguard.log >&2; exit 1; }
+proguard_whole_run "$ROOT"
 /usr/bin/time -o time.txt -f "%M" ./tracebeat view --map inst/methodMapping.txt stream.trace >url.txt 2>view.log &
 view_pid=$!
 for _ in $(seq 600); do

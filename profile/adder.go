@@ -92,9 +92,10 @@ func (a *adder) thread(where func() string) *thread {
 
 // call takes the next record of the thread.
 func (t *thread) call(enter bool, id int, at uint64) error {
-	// A record whose time equals the one before it carried that time (two
-	// reads of System.nanoTime never give one value); the first record
-	// after a read has the read's exact time.
+	// A record whose time equals the one before it carried that time; the
+	// first record after a read has the read's exact time. (Two reads
+	// that give one value, as a coarse nanoTime may, count as late: that
+	// only widens diff's allowance.)
 	late := t.a.allLate || decode.Int64(at) == t.last
 	t.last = decode.Int64(at)
 	t.a.records++

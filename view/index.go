@@ -27,17 +27,9 @@ type Index struct {
 	Process  string
 	LengthNs int64
 	Lost     bool
-	// Tree is the call tree, 8 numbers a node as htmlview.Meta's Tree
-	// (the base's three 0): the parent's index, the name's, total, self
-	// and calls.
-	Tree  []int64
-	nodes map[nodeKey]int32
+	// Tree is the call tree.
+	Tree  traceout.CallTree
 	Calls int64
-}
-
-type nodeKey struct {
-	parent int32
-	name   int32
 }
 
 // Thread is one thread's calls, as columns: call i started at start[i],
@@ -67,7 +59,7 @@ const (
 const maxCalls = math.MaxInt32 - 1
 
 func NewIndex() *Index {
-	return &Index{names: map[string]int32{}, threads: map[[2]int64]*Thread{}, nodes: map[nodeKey]int32{}}
+	return &Index{names: map[string]int32{}, threads: map[[2]int64]*Thread{}}
 }
 
 // Write takes decode's events: thread names, the clock's line, and each
@@ -125,14 +117,8 @@ func (x *Index) call(e traceout.Event) error {
 	t.flags = append(t.flags, flags)
 	t.next = append(t.next, 0)
 	t.MaxDepth = max(t.MaxDepth, len(t.open))
-	node := x.node(parentNode, name)
-	dur := end - e.TsNs
-	x.Tree[8*int(node-1)+2] += dur // total
-	x.Tree[8*int(node-1)+3] += dur // self, less its callees' below
-	x.Tree[8*int(node-1)+4]++
-	if parentNode > 0 {
-		x.Tree[8*int(parentNode-1)+3] -= dur
-	}
+	node := x.Tree.Node(parentNode, name)
+	x.Tree.Add(node, parentNode, end-e.TsNs)
 	t.open = append(t.open, i)
 	t.nodes = append(t.nodes, node)
 	x.Calls++
@@ -146,20 +132,6 @@ func (t *Thread) closeUntil(at int64) {
 		t.next[t.open[n-1]] = int32(len(t.start))
 		t.open, t.nodes = t.open[:n-1], t.nodes[:n-1]
 	}
-}
-
-// node is the tree node of name under parent (0: the root), made when
-// new; nodes are numbered from 1 in the order they are made, so a
-// parent's number is below its children's.
-func (x *Index) node(parent, name int32) int32 {
-	k := nodeKey{parent, name}
-	if n, ok := x.nodes[k]; ok {
-		return n
-	}
-	x.Tree = append(x.Tree, int64(parent), int64(name), 0, 0, 0, 0, 0, 0)
-	n := int32(len(x.Tree) / 8)
-	x.nodes[k] = n
-	return n
 }
 
 func (x *Index) name(s string) int32 {
@@ -188,7 +160,7 @@ func (x *Index) Close() error {
 		t.closeUntil(math.MaxInt64)
 		t.open, t.nodes = nil, nil
 	}
-	x.nodes = nil
+	x.Tree.Done()
 	return nil
 }
 

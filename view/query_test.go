@@ -69,6 +69,6 @@ func TestTree(t *testing.T) {
 		0, 0, 1000, 500, 1, 0, 0, 0,
 		1, 1, 500, 300, 100, 0, 0, 0,
 		2, 2, 200, 200, 100, 0, 0, 0,
-	}, x.Tree)
+	}, x.Tree.Nodes)
 	assert.Equal(t, int64(201), x.Calls)
 }

@@ -24,7 +24,7 @@ func (x *Index) Page(title string) ([]byte, error) {
 	bw := bufio.NewWriter(&buf)
 	bw.WriteString(htmlview.Head(title))
 	meta := htmlview.Meta{Title: title, Process: x.Process, Clock: x.Clock, Notes: x.Notes, Names: x.Names,
-		LengthNs: x.LengthNs, Lost: x.Lost, Tree: x.Tree, Server: true}
+		LengthNs: x.LengthNs, Lost: x.Lost, Tree: x.Tree.Nodes, Server: true}
 	meta.TMin, meta.TMax = math.MaxInt64, math.MinInt64
 	for _, t := range x.shown() {
 		meta.TMin = min(meta.TMin, t.start[0])

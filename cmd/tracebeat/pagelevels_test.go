@@ -49,15 +49,7 @@ func TestPageOfLevelsOfDetail(t *testing.T) {
 
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`tracebeat.zoomTo(%d, %d), true`, from, to)))
 	require.NoError(t, err)
-	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[][]any](`tracebeat.windowSlices().filter(function (x) { return /compute\(I\)J$/.test(x[0]) && !(x[3] & 4); })`))
-	require.NoError(t, err)
-	exact := map[timedCall]bool{}
-	for _, s := range shown {
-		exact[timedCall{s[0].(string), int64(s[1].(float64)), int64(s[2].(float64))}] = true
-	}
-	for _, c := range want {
-		assert.True(t, exact[c], "the page holds %v exactly", c)
-	}
+	assertPageHolds(t, ctx, want)
 
 	// A pinned thread comes first, and in a window too short for the
 	// tracks, scrolled to the bottom, it stays in view with the ruler,

@@ -90,6 +90,21 @@ func computeWindow(t *testing.T, methodMap, trace string) (total int, from, to i
 	return total, from, to, in
 }
 
+// assertPageHolds checks that the timeline the page shows holds each of
+// the compute calls want, unmerged, with its exact start and length.
+func assertPageHolds(t *testing.T, ctx context.Context, want []timedCall) {
+	t.Helper()
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[][]any](`tracebeat.windowSlices().filter(function (x) { return /compute\(I\)J$/.test(x[0]) && !(x[3] & 4); })`))
+	require.NoError(t, err)
+	exact := map[timedCall]bool{}
+	for _, s := range shown {
+		exact[timedCall{s[0].(string), int64(s[1].(float64)), int64(s[2].(float64))}] = true
+	}
+	for _, c := range want {
+		assert.True(t, exact[c], "the page holds %v exactly", c)
+	}
+}
+
 // TestViewServesAWholeRun: a stream recording of four threads served by
 // `tracebeat view`. It listens on 127.0.0.1 and answers its own address
 // only, nothing but the page and the windows; a window of 1 ms at a
@@ -179,13 +194,5 @@ func TestViewServesAWholeRun(t *testing.T) {
 	require.NoError(t, err)
 	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`(function () { var s = tracebeat.windowSlices(); return s.some(function (x) { return x[3] === 0 && /compute/.test(x[0]); }); })()`))
 	require.NoError(t, err, "the page fetched the window's calls")
-	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[][]any](`tracebeat.windowSlices().filter(function (x) { return /compute\(I\)J$/.test(x[0]) && !(x[3] & 4); })`))
-	require.NoError(t, err)
-	exact := map[timedCall]bool{}
-	for _, s := range shown {
-		exact[timedCall{s[0].(string), int64(s[1].(float64)), int64(s[2].(float64))}] = true
-	}
-	for _, c := range want {
-		assert.True(t, exact[c], "the page holds %v exactly", c)
-	}
+	assertPageHolds(t, ctx, want)
 }

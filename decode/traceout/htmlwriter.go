@@ -143,6 +143,9 @@ func (h *htmlWriter) Write(e Event) error {
 			h.section(t, b.name, b.start, max(e.TsNs-b.start, 0), n-1, 0)
 		}
 	}
+	if h.err == nil && h.spill.err != nil {
+		h.err = fmt.Errorf("the page's spill file: %w", h.spill.err) // stop now, not at the end of the decode
+	}
 	return h.err
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -170,4 +171,20 @@ func TestHTMLWriterEmpty(t *testing.T) {
 	assert.NotNil(t, p.meta.Names)
 	assert.NotNil(t, p.meta.Notes, "an empty list, not null")
 	assert.Contains(t, p.html, "</html>")
+}
+
+// TestHTMLWriterSpillFails: a spill file that cannot be made stops the
+// page at once, naming it, not at the end of the decode.
+func TestHTMLWriterSpillFails(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	var out bytes.Buffer
+	w := traceout.NewHTMLWriter(&out, "spill")
+	var err error
+	i := 0
+	for ; err == nil && i < 1_000_000; i++ {
+		err = w.Write(traceout.Event{Ph: 'X', Name: fmt.Sprintf("m%d", i%1000), Tid: 1, TsNs: int64(i) * 1000, DurNs: 1})
+	}
+	require.ErrorContains(t, err, "the page's spill file")
+	assert.Less(t, i, 200_000, "it stopped when the first block could not be spilled")
+	require.ErrorContains(t, w.Close(), "the page's spill file")
 }

@@ -92,7 +92,7 @@ type lodBuilder struct {
 	size    [lodLevels]int
 	total   int
 	threads []*lodThread
-	tree    lodTree
+	tree    CallTree
 	spill   *spill
 }
 
@@ -144,8 +144,8 @@ func (b *lodBuilder) call(t *lodThread, name int32, start, end int64, depth int,
 	if depth > 0 && depth <= len(t.nodes) {
 		parent = t.nodes[depth-1]
 	}
-	node := b.tree.node(parent, name)
-	b.tree.add(node, parent, end-start)
+	node := b.tree.Node(parent, name)
+	b.tree.Add(node, parent, end-start)
 	t.nodes = append(t.nodes[:min(depth, len(t.nodes))], node)
 	if depth >= lodDepth {
 		return
@@ -281,39 +281,4 @@ func (b *lodBuilder) chunk(l *lodList, c int, buf []byte) ([]byte, error) {
 		return l.buf, nil
 	}
 	return b.spill.read(l.chunks[c].spillRef, buf)
-}
-
-// lodTree is the call tree of every call, as view's Index keeps it: 8
-// numbers a node (htmlview.Meta's Tree): the parent's number (0: the
-// root; nodes are numbered from 1 in the order they are made), the
-// name's index, the total, self (ns) and calls, and three 0s.
-type lodTree struct {
-	nodes map[[2]int32]int32
-	tree  []int64
-}
-
-// node is name's node under parent, made when new.
-func (x *lodTree) node(parent, name int32) int32 {
-	if x.nodes == nil {
-		x.nodes = map[[2]int32]int32{}
-	}
-	k := [2]int32{parent, name}
-	if n, ok := x.nodes[k]; ok {
-		return n
-	}
-	x.tree = append(x.tree, int64(parent), int64(name), 0, 0, 0, 0, 0, 0)
-	n := int32(len(x.tree) / 8)
-	x.nodes[k] = n
-	return n
-}
-
-// add counts a call of dur ns at node under parent: its total and calls,
-// its self less from its parent's.
-func (x *lodTree) add(node, parent int32, dur int64) {
-	x.tree[8*int(node-1)+2] += dur
-	x.tree[8*int(node-1)+3] += dur
-	x.tree[8*int(node-1)+4]++
-	if parent > 0 {
-		x.tree[8*int(parent-1)+3] -= dur
-	}
 }

@@ -207,7 +207,7 @@ func TestLevelsOfDetail(t *testing.T) {
 		}
 		return out
 	}
-	assert.Equal(t, paths(x.Tree, x.Names), paths(meta.Tree, meta.Names))
+	assert.Equal(t, paths(x.Tree.Nodes, x.Names), paths(meta.Tree, meta.Names))
 }
 
 // TestPageBelowItsCalls: up to its calls, the page holds every call one

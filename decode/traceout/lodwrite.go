@@ -97,7 +97,7 @@ func (h *htmlWriter) writeLevels(meta *htmlview.Meta) error {
 		lod.Levels = append(lod.Levels, level)
 	}
 	flush()
-	meta.Tree = b.tree.tree
+	meta.Tree = b.tree.Nodes
 	meta.LOD = lod
 	return nil
 }
