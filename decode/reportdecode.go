@@ -73,8 +73,15 @@ func (r *reportCall) write(bw *bufio.Writer, h *recording.Recording, names func(
 		writeStartup(bw, rep, name(rep.ID), thread)
 		return
 	}
-	threshold := recording.FormatDuration(rep.Threshold)
 	span := fmt.Sprintf("from %s to %s after the start", formatNs(rep.Entered), formatNs(rep.End))
+	if rep.Kind == recording.ReportWarm {
+		// Its section marks the focus: no call of its own to make a stack
+		// of; the report's records are every thread's calls of the span.
+		fmt.Fprintf(bw, "tracebeat report: a warm start: %s from the creation of %s to its first focus, on %s, %s\n\n",
+			formatNs(rep.End-rep.Entered), strings.TrimPrefix(name(rep.ID), "warm start "), thread, span)
+		return
+	}
+	threshold := recording.FormatDuration(rep.Threshold)
 	switch rep.Kind {
 	case recording.ReportSlow:
 		fmt.Fprintf(bw, "tracebeat report: a slow call: %s took %s on %s (over %s), %s\n",

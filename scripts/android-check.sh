@@ -13,7 +13,7 @@
 # line is "android-check: matrix_stack_methods=N unknown_ids=0 top_ms=N
 # focus_calls=N/N systrace_balanced=yes runtime_threads=3 runtime_calls=N
 # boot_clock=yes tids=yes slow_ms=800.000 output_same=yes cold_start=yes
-# budget_kept=N budget_lost=N within_budget=yes
+# warm_start=yes budget_kept=N budget_lost=N within_budget=yes
 # looper_slow_reports=3 same_key=yes anr_while_running=yes
 # message_sections=4 looper_output_same=yes files_dir=yes dumps=2
 # broadcast_dump=yes recording_goes_on=yes gradle8_api_refs=N missing=0";

@@ -57,6 +57,10 @@ const (
 	// focus, Threshold how long before the recording the process started
 	// (0: unknown), ID a section naming the Activity ("cold start CLASS").
 	ReportStartup = 4
+	// ReportWarm is Android's warm start: Entered is when an Activity was
+	// created with none of the app's alive after the cold start, End its
+	// first focus, ID a section naming it ("warm start CLASS").
+	ReportWarm = 5
 )
 
 const (
@@ -73,7 +77,7 @@ const (
 
 // Report is what a slow call's or a stall's report says of itself.
 type Report struct {
-	Kind      int    // ReportSlow, ReportStall, ReportANR or ReportStartup
+	Kind      int    // ReportSlow, ReportStall, ReportANR, ReportStartup or ReportWarm
 	Tid       int64  // the thread
 	Thread    string // its name
 	ID        int    // the call's method id (or SectionID); -1: unknown (a stall whose call's enter the ring lost)

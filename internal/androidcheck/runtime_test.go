@@ -16,7 +16,7 @@ import (
 // tracebeat's runtime in place of Matrix's, under Robolectric, once more
 // with the app uninstrumented and no runtime; it returns the summary:
 // "runtime_threads=N runtime_calls=N boot_clock=yes tids=yes
-// slow_ms=N output_same=yes".
+// slow_ms=N output_same=yes cold_start=yes warm_start=yes budget_...".
 func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, framework string, runtimeJars []string, props map[string]string) string {
 	t.Helper()
 	rt := filepath.Join(work, "tracebeat-runtime.jar")
@@ -32,6 +32,7 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 		p["tbcheck.out"] = outs[mode]
 		p["tbcheck.tids"] = filepath.Join(work, "tids.txt")
 		p["tbcheck.cold"] = filepath.Join(work, "cold.txt")
+		p["tbcheck.warm"] = filepath.Join(work, "warm.txt")
 		classpath := []string{testClasses, appJar}
 		if mode == "traced" {
 			p["tracebeat.trace"] = trace
@@ -134,6 +135,7 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 			t.Logf("android-check: startup | %s", l)
 		}
 	}
+	warmStart := warmCheck(t, tool, methodMap, work)
 	yes := func(b bool) string {
 		if b {
 			return "yes"
@@ -142,5 +144,38 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 	}
 	budgetLine := budgetCheck(t, work, testClasses, instrumented, framework, rt, runtimeJars, props, string(plain))
 	return "runtime_threads=" + strconv.Itoa(len(calls)) + " runtime_calls=" + strconv.Itoa(total) + " boot_clock=" + yes(boot) +
-		" tids=" + yes(tidsOK) + " slow_ms=" + strconv.FormatFloat(slowMs, 'f', 3, 64) + " output_same=" + yes(same) + " cold_start=" + yes(coldStart) + " " + budgetLine
+		" tids=" + yes(tidsOK) + " slow_ms=" + strconv.FormatFloat(slowMs, 'f', 3, 64) + " output_same=" + yes(same) + " cold_start=" + yes(coldStart) + " warm_start=" + yes(warmStart) + " " + budgetLine
+}
+
+// warmCheck: RuntimeCheckTest made an Activity again once both of its
+// Activities were destroyed, and focused it 120 ms later (warm.txt, as the
+// app measured it): one warm start report says so; the Activities made
+// while another lived gave none.
+func warmCheck(t *testing.T, tool, methodMap, work string) bool {
+	t.Helper()
+	took, err := os.ReadFile(filepath.Join(work, "warm.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(work, "android-warm-1.trace")
+	if _, err := os.Stat(report); err != nil {
+		t.Errorf("no warm start report: %v", err)
+		return false
+	}
+	text := run(t, tool, "decode", "--map", methodMap, report)
+	want := "tracebeat report: a warm start: " + strings.TrimSpace(string(took)) + ".000 ms from the creation of tbapp.PlainActivity to its first focus, on tid "
+	ok := strings.Contains(text, want)
+	if !ok {
+		t.Errorf("the warm start report does not say the warm start as the app measured it (want %q):\n%s", want, text)
+	}
+	if _, err := os.Stat(filepath.Join(work, "android-warm-2.trace")); err == nil {
+		ok = false
+		t.Errorf("a second warm start report: the Activities made while another lived are no warm start")
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, "warm start") {
+			t.Logf("android-check: warm start | %s", l)
+		}
+	}
+	return ok
 }

@@ -6,4 +6,7 @@ package android.app;
  * JVM no Activity exists and at() is never called).
  */
 public class Activity {
+    public final Application getApplication() {
+        return null;
+    }
 }

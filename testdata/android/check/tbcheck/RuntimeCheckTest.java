@@ -20,7 +20,8 @@ import tbapp.Work;
 /**
  * The instrumented app on Android's own framework (Robolectric) with
  * tracebeat's runtime on the class path in place of Matrix's: two
- * Activities made and shown (the first one's focus ends the cold start), the slow message of Work run on the main looper (the
+ * Activities made and shown (the first one's focus ends the cold start),
+ * both destroyed and one made again (a warm start), the slow message of Work run on the main looper (the
  * clock moved 800 ms by the main thread's sleeps, as on a device), and two
  * threads of the app's own computing. It writes to tbcheck.out what the
  * app computed, and each thread's name with the tid the framework gives
@@ -40,7 +41,21 @@ public class RuntimeCheckTest {
         long focused = SystemClock.elapsedRealtime();
         first.windowFocusChanged(true);
         CheckFiles.write("tbcheck.cold", (focused - start) + "\n");
-        // A second first focus: the cold start is the first's.
+        // A second first focus: the cold start is the first's; made while
+        // the first lives, it is no warm start either.
+        ActivityController<SuperActivity> second = Robolectric.buildActivity(SuperActivity.class).setup();
+        second.windowFocusChanged(true);
+        // Both gone (the app left, its process kept), one made again: a
+        // warm start, from its creation to its first focus 120 ms later.
+        first.pause().stop().destroy();
+        second.pause().stop().destroy();
+        long created = SystemClock.elapsedRealtime();
+        ActivityController<PlainActivity> again = Robolectric.buildActivity(PlainActivity.class).create();
+        SystemClock.sleep(120);
+        again.start().postCreate(null).resume().visible();
+        CheckFiles.write("tbcheck.warm", (SystemClock.elapsedRealtime() - created) + "\n");
+        again.windowFocusChanged(true);
+        // Made while that one lives: no warm start.
         Robolectric.buildActivity(SuperActivity.class).setup().windowFocusChanged(true);
         Work.postSlowMessage(out);
         ShadowLooper.idleMainLooper();

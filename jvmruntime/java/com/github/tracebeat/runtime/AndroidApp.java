@@ -12,7 +12,8 @@ import java.io.File;
  * set once the Application is made, before its onCreate), then reports,
  * dumps asked for (a broadcast, DumpReceiver, or
  * {@code touch FILES/tracebeat/PROCESS.trace.dump}) and the recording at
- * exit go there.
+ * exit go there. The app found, its Activities are watched for warm
+ * starts ({@link Activities}) whether or not the trace was set.
  *
  * <p>Reflection only: the class loads on a plain JVM too, and ties the jar
  * to no framework version.
@@ -22,21 +23,40 @@ final class AndroidApp {
     }
 
     /**
-     * Looks for the app; once there, sets the recording's path and says it
-     * on stderr (logcat's System.err). False: ask again later (the app is
-     * not made yet); true: done, found or not (a line said why not).
+     * Looks for the app; once there, registers what watches its Activities
+     * (warm starts) and, when nothing set {@code tracebeat.trace}, sets the
+     * recording's path and says it on stderr (logcat's System.err). False:
+     * ask again later (the app is not made yet); true: done, found or not
+     * (a line said why not).
      */
-    static boolean findTrace() {
+    static boolean look() {
+        Object app;
         try {
-            Object app = Class.forName("android.app.ActivityThread").getMethod("currentApplication").invoke(null);
-            if (app == null) {
-                return false; // not made yet
+            app = Class.forName("android.app.ActivityThread").getMethod("currentApplication").invoke(null);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            if (Settings.trace() == null) {
+                Settings.warn("no app found (" + e + "): the recording has nowhere to go; set tracebeat.trace");
             }
+            return true;
+        }
+        if (app == null) {
+            return false; // not made yet
+        }
+        Activities.register(app);
+        if (Settings.trace() == null) {
+            findTrace(app);
+        }
+        return true;
+    }
+
+    /** Sets the recording's path in app's files folder and says it, or says why not. */
+    private static void findTrace(Object app) {
+        try {
             File files = (File) app.getClass().getMethod("getFilesDir").invoke(app);
             File dir = new File(files, "tracebeat");
             if (!dir.isDirectory() && !dir.mkdirs()) {
                 Settings.warn("cannot make " + dir + ": the recording has nowhere to go; set tracebeat.trace");
-                return true;
+                return;
             }
             String name = processName(app).replace(':', '-').replace('/', '_');
             String trace = new File(dir, name + ".trace").getPath();
@@ -46,7 +66,6 @@ final class AndroidApp {
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             Settings.warn("no app found (" + e + "): the recording has nowhere to go; set tracebeat.trace");
         }
-        return true;
     }
 
     /** The process's name (Application.getProcessName, API 28), else the package's. */

@@ -165,9 +165,9 @@ final class Monitor implements Runnable {
         if (stream != null && (last || now - stream.lastChunkAt >= Settings.FLUSH_NANOS || Stream.held(encoded) >= CHUNK_HELD)) {
             chunk(now);
         }
-        if (!last && Platform.ANDROID && !appLooked && Settings.trace() == null && now - lastAppLook >= TRIGGER_EVERY_NANOS) {
+        if (!last && Platform.ANDROID && !appLooked && now - lastAppLook >= TRIGGER_EVERY_NANOS) {
             lastAppLook = now;
-            appLooked = AndroidApp.findTrace();
+            appLooked = AndroidApp.look();
         }
         if (!last && now - lastTriggers >= TRIGGER_EVERY_NANOS) {
             lastTriggers = now;

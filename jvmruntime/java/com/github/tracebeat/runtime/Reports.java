@@ -26,7 +26,7 @@ final class Reports {
     /** Reports written so far, by kind (their files' numbers). */
     private final int[] made = new int[KINDS.length];
     /** The kinds' names in the files' names, by kind number (TraceFile.REPORT_*). */
-    private static final String[] KINDS = {null, "slow", "stall", "anr", "startup"};
+    private static final String[] KINDS = {null, "slow", "stall", "anr", "startup", "warm"};
 
     Reports(Watch watch) {
         this.watch = watch;
@@ -52,7 +52,7 @@ final class Reports {
         long threshold = d.kind == TraceFile.REPORT_SLOW ? Settings.SLOW_NANOS
             : d.kind == TraceFile.REPORT_STALL ? Settings.STALL_NANOS
             : d.kind == TraceFile.REPORT_ANR ? Settings.ANR_NANOS
-            : d.before; // a startup's: how long before the recording the process started
+            : d.before; // a startup's: how long before the recording the process started; a warm start's: 0
         TraceFile.Report r = new TraceFile.Report();
         r.kind = d.kind;
         r.tid = d.log.tid;
@@ -84,6 +84,10 @@ final class Reports {
             return "cold start: " + ms(d.end) + " from the first traced call to the first focus of " + activity
                 + " (the application " + (d.entered > 0 ? ms(d.entered) : "unknown") + ", the process started "
                 + (d.before > 0 ? ms(d.before) : "an unknown time") + " before the first call)";
+        }
+        if (d.kind == TraceFile.REPORT_WARM) {
+            String activity = watch.names.name(d.word).substring("warm start ".length());
+            return "warm start: " + ms + " from the creation of " + activity + " to its first focus";
         }
         if (d.kind == TraceFile.REPORT_ANR) {
             return "ANR: the main looper's " + watch.names.name(d.word) + " has run for " + ms + " so far on " + thread;

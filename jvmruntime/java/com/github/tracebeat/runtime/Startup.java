@@ -11,7 +11,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * boot clock the recording uses), the application (until the main looper
  * finished the message it was in when the recorder started: the one that
  * made the Application, {@link MainLooper}), and the first Activity (until
- * its focus).
+ * its focus). Each warm start after it (an Activity created with none of
+ * the app's alive, {@link Activities}) is reported too, from the
+ * Activity's creation to its first focus, as Matrix's StartupTracer
+ * reports warm starts.
  */
 final class Startup {
     private static final AtomicBoolean REPORTED = new AtomicBoolean();
@@ -28,21 +31,36 @@ final class Startup {
         }
     }
 
-    /** An Activity's focus changed (AppMethodBeat.at): the first focus ends the cold start. */
+    /** Whether the cold start was reported (the first focus came). */
+    static boolean coldStartOver() {
+        return REPORTED.get();
+    }
+
+    /** An Activity's focus changed (AppMethodBeat.at): the first focus ends the cold start, a later one may end a warm start. */
     static void focus(Object activity, boolean hasFocus) {
-        if (!hasFocus || !Platform.ANDROID || activity == null || REPORTED.getAndSet(true)) {
+        if (!hasFocus || !Platform.ANDROID || activity == null) {
+            return;
+        }
+        long created = Activities.focused(activity);
+        boolean cold = !REPORTED.getAndSet(true);
+        if (!cold && created < 0) {
             return;
         }
         ThreadLog log = ThreadLog.current();
         long now = Clock.now();
         // A zero-length section marks the focus on the main thread's track.
-        int word = Recorder.sectionWord("cold start " + activity.getClass().getName());
+        int word = Recorder.sectionWord((cold ? "cold start " : "warm start ") + activity.getClass().getName());
         log.beginSection(word);
         log.endSection();
         Watch w = Monitor.watch();
-        if (w != null) {
+        if (w == null) {
+            return;
+        }
+        if (cold) {
             long app = applicationEnd;
             w.startup(log, word, app >= 0 && app <= now ? app : 0, now, processBefore());
+        } else {
+            w.warm(log, word, created, now);
         }
     }
 

@@ -86,6 +86,12 @@ final class TraceFile {
      * before the recording the process started (0: unknown).
      */
     static final int REPORT_STARTUP = 4;
+    /**
+     * Android: a warm start. entered: when an Activity was created with no
+     * other Activity of the app alive, after the cold start; end: its first
+     * focus.
+     */
+    static final int REPORT_WARM = 5;
 
     private TraceFile() {
     }

@@ -95,6 +95,11 @@ final class Watch {
         add(TraceFile.REPORT_STARTUP, log, word, appEnd, now, before);
     }
 
+    /** A warm start: an Activity (word, a section naming it) created at created, focused at now. */
+    void warm(ThreadLog log, int word, long created, long now) {
+        add(TraceFile.REPORT_WARM, log, word, created, now, 0);
+    }
+
     private void add(int kind, ThreadLog log, int word, long entered, long end, long before) {
         Due d = new Due();
         d.before = before;
