@@ -57,16 +57,27 @@ func Classes(jar []byte) (map[string][]byte, error) {
 // on Android the framework's own is the one an app calls.
 const TraceClass = "android/os/Trace"
 
-// WriteJar writes the runtime jar with its beat class named beatClass
-// (internal name; "" or DefaultBeatClass keeps Matrix's name); for an
-// Android app (android), without TraceClass: the framework has that class,
-// and a program class of a framework's name is at best ignored by the
-// device and at worst refused by the build.
-func WriteJar(w io.Writer, beatClass string, android bool) error {
+// JarOptions say which runtime jar WriteJar writes.
+type JarOptions struct {
+	// BeatClass is the beat class's internal name; "" or DefaultBeatClass
+	// keeps Matrix's.
+	BeatClass string
+	// Android leaves out TraceClass: the framework has that class, and a
+	// program class of a framework's name is at best ignored by the device
+	// and at worst refused by the build.
+	Android bool
+	// Settings are carried in the jar (SettingsEntry), keyed with their
+	// "tracebeat." prefix (ParseSettings).
+	Settings map[string]string
+}
+
+// WriteJar writes the runtime jar opts describe: the embedded one as it is
+// when they change nothing.
+func WriteJar(w io.Writer, opts JarOptions) error {
 	jar := embeddedJar
-	if beatClass != "" && beatClass != DefaultBeatClass || android {
+	if opts.BeatClass != "" && opts.BeatClass != DefaultBeatClass || opts.Android || len(opts.Settings) > 0 {
 		var err error
-		if jar, err = rebuiltJar(beatClass, android); err != nil {
+		if jar, err = rebuiltJar(opts); err != nil {
 			return err
 		}
 	}
@@ -75,10 +86,11 @@ func WriteJar(w io.Writer, beatClass string, android bool) error {
 }
 
 // rebuiltJar is the runtime jar with the beat class under another name,
-// and without TraceClass for Android. AppMethodBeat.java never names its
-// own class (no static state, no self calls), so a new this_class entry is
-// the whole rename.
-func rebuiltJar(beatClass string, android bool) ([]byte, error) {
+// without TraceClass for Android, with the settings given. AppMethodBeat.java
+// never names its own class (no static state, no self calls), so a new
+// this_class entry is the whole rename.
+func rebuiltJar(opts JarOptions) ([]byte, error) {
+	beatClass := opts.BeatClass
 	if strings.HasPrefix(beatClass, RecorderPackage) || beatClass == TraceClass {
 		return nil, fmt.Errorf("beat class %s: that name belongs to the runtime itself", beatClass)
 	}
@@ -86,8 +98,11 @@ func rebuiltJar(beatClass string, android bool) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded runtime jar: %w", err)
 	}
-	if android {
+	if opts.Android {
 		delete(classes, TraceClass+".class")
+	}
+	if len(opts.Settings) > 0 {
+		classes[SettingsEntry] = settingsFile(opts.Settings)
 	}
 	if beatClass == "" || beatClass == DefaultBeatClass {
 		return packJar(classes)

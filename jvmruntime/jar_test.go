@@ -88,7 +88,7 @@ func TestJarHoldsWhatInstrumentedCodeCalls(t *testing.T) {
 // and the jar is otherwise unchanged.
 func TestRenamedBeatClass(t *testing.T) {
 	var buf bytes.Buffer
-	require.NoError(t, WriteJar(&buf, "com/acme/Beat", false))
+	require.NoError(t, WriteJar(&buf, JarOptions{BeatClass: "com/acme/Beat"}))
 	classes, err := Classes(buf.Bytes())
 	require.NoError(t, err)
 	orig, err := Classes(Jar())
@@ -108,9 +108,9 @@ func TestRenamedBeatClass(t *testing.T) {
 	}
 
 	buf.Reset()
-	require.NoError(t, WriteJar(&buf, "", false))
+	require.NoError(t, WriteJar(&buf, JarOptions{}))
 	require.Equal(t, Jar(), buf.Bytes())
-	require.ErrorContains(t, WriteJar(&buf, RecorderPackage+"Recorder", false), "belongs to the runtime")
+	require.ErrorContains(t, WriteJar(&buf, JarOptions{BeatClass: RecorderPackage + "Recorder"}), "belongs to the runtime")
 }
 
 // TestAndroidJar: the jar for an Android app is the runtime's without
@@ -122,7 +122,7 @@ func TestAndroidJar(t *testing.T) {
 	require.Contains(t, orig, TraceClass+".class")
 	for _, beat := range []string{"", "com/acme/Beat"} {
 		var buf bytes.Buffer
-		require.NoError(t, WriteJar(&buf, beat, true))
+		require.NoError(t, WriteJar(&buf, JarOptions{BeatClass: beat, Android: true}))
 		classes, err := Classes(buf.Bytes())
 		require.NoError(t, err)
 		require.NotContains(t, classes, TraceClass+".class", beat)

@@ -21,7 +21,7 @@ func init() {
 	})
 }
 
-const runtimeHelp = `usage: tracebeat runtime -o FILE.jar [--beat-class NAME] [--android]
+const runtimeHelp = `usage: tracebeat runtime -o FILE.jar [--beat-class NAME] [--android] [--set KEY=VALUE]...
 
 Writes the jar that instrumented code needs on a plain JVM (Java 8 or
 newer). It holds com.tencent.matrix.trace.core.AppMethodBeat (beat mode),
@@ -49,17 +49,25 @@ On Android (--android: the jar without android.os.Trace, the framework's
 own) it records in place of Matrix's matrix-trace-canary: every thread, on
 the boot clock, under the Linux tids; the main looper's slow messages and
 ANRs reported; the recording in the app's files folder (docs/android.md).
+An app has no command line: --set puts settings in the jar (the same
+keys as -Dtracebeat.KEY, which win over them on a JVM).
 
 Examples:
   tracebeat runtime -o tracebeat-runtime.jar
   tracebeat runtime --beat-class com.example.trace.Beat -o tracebeat-runtime.jar
   tracebeat runtime --android -o app/libs/tracebeat-runtime.jar
+  tracebeat runtime --android --set mode=stream --set slow=500ms -o app/libs/tracebeat-runtime.jar
 
 Flags:
   -o, --output FILE.jar   the jar to write (required)
       --beat-class NAME   the class instrument's --beat-class named, if not
                           Matrix's: the jar then has that class instead
       --android           for an Android app: without android.os.Trace
+      --set KEY=VALUE     a setting the jar carries (repeatable): mode, budget,
+                          maxsize, maxage, flush, compress, slow, stall, anr,
+                          looper, slow.threads, stall.threads, slow.methods,
+                          stall.methods, map, reports, reports.size, dump.dir,
+                          clock, build, trace (docs/runtime.md)
   -h, --help              show this help
 
 Exit status: 0 ok, 1 the jar could not be written, 2 usage.
@@ -71,6 +79,7 @@ func runRuntime(args []string, stdout, stderr io.Writer) int {
 	output := fs.StringP("output", "o", "", "")
 	beatClass := fs.String("beat-class", jvmruntime.DefaultBeatClass, "")
 	android := fs.Bool("android", false, "")
+	set := fs.StringArray("set", nil, "")
 	help := fs.BoolP("help", "h", false, "")
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "tracebeat runtime: "+format+"\nRun 'tracebeat runtime --help' for usage.\n", a...)
@@ -96,9 +105,13 @@ func runRuntime(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tracebeat runtime: %s is a folder: -o names the jar to write (e.g. -o %s)\n", *output, filepath.Join(*output, "tracebeat-runtime.jar"))
 		return exitFailure
 	}
+	settings, err := jvmruntime.ParseSettings(*set)
+	if err != nil {
+		return usageErr("--set %v", err)
+	}
 	name := strings.ReplaceAll(*beatClass, ".", "/")
-	err := atomicfile.Write(*output, 0o644, func(w io.Writer) error {
-		return jvmruntime.WriteJar(w, name, *android)
+	err = atomicfile.Write(*output, 0o644, func(w io.Writer) error {
+		return jvmruntime.WriteJar(w, jvmruntime.JarOptions{BeatClass: name, Android: *android, Settings: settings})
 	})
 	if err != nil {
 		// The error may name the temporary file beside the jar: the user named the jar.

@@ -31,7 +31,7 @@ final class BuildIds {
     /** The identities found, sorted, each once; empty when none is found. */
     static List<String> find() {
         TreeSet<String> ids = new TreeSet<String>();
-        String given = System.getProperty("tracebeat.build");
+        String given = Settings.get("tracebeat.build");
         if (given != null && !given.trim().isEmpty()) {
             ids.add(given.trim());
         }

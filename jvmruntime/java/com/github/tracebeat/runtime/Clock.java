@@ -47,7 +47,7 @@ final class Clock {
     /** Incremented by the clock thread on every tick; threads compare it with the value they saw. */
     static volatile int tick;
 
-    static final int MODE = start(System.getProperty("tracebeat.clock"));
+    static final int MODE = start(Settings.get("tracebeat.clock"));
 
     /** The times of the last 1,024 ticks (nanoseconds since the start), tick k at k modulo 1,024. */
     private static final long[] TICK_TIMES = new long[1024];

@@ -38,8 +38,17 @@ final class Monitor implements Runnable {
         long write(String path, TraceFile.Report r) throws IOException;
     }
 
-    final boolean following;
-    final Stream stream;
+    /** Whether the monitor takes every thread's records (stream mode); off again when the stream has nowhere to go. */
+    private volatile boolean following;
+    /** The stream, once its file is open (null: ring mode, or not yet). */
+    volatile Stream stream;
+    /**
+     * Stream mode on Android with no tracebeat.trace: the records are
+     * taken and held from the start, and the stream opens once the app's
+     * files folder is found ({@link AndroidApp}); the first chunk then
+     * holds all of them.
+     */
+    private boolean awaitingPath;
     final Watch watch;
     private final Reports reports;
     private final Triggers triggers;
@@ -60,7 +69,8 @@ final class Monitor implements Runnable {
     private volatile boolean stopped;
 
     private Monitor() {
-        stream = Settings.stream() ? Stream.open(Settings.TRACE) : null;
+        stream = Settings.stream() && Settings.TRACE != null ? Stream.open(Settings.TRACE) : null;
+        awaitingPath = Settings.stream() && Settings.TRACE == null;
         if (Settings.watching()) {
             watch = new Watch(MethodNames.load(Settings.MAP));
             reports = new Reports(watch);
@@ -68,9 +78,9 @@ final class Monitor implements Runnable {
             watch = null;
             reports = null;
         }
-        following = stream != null;
+        following = stream != null || awaitingPath;
         triggers = new Triggers();
-        period = stream != null ? STREAM_EVERY_NANOS : watch != null ? 20000000L : TRIGGER_EVERY_NANOS;
+        period = following ? STREAM_EVERY_NANOS : watch != null ? 20000000L : TRIGGER_EVERY_NANOS;
     }
 
     /** Starts the monitor; false when no thread can be started (a SecurityManager). */
@@ -145,6 +155,9 @@ final class Monitor implements Runnable {
         if (following) {
             adopt();
             follow(now);
+            if (awaitingPath) {
+                openFound();
+            }
         }
         if (watch != null) {
             if (!last && Settings.STALL_NANOS > 0 && now - lastStalls >= STALL_EVERY_NANOS) {
@@ -160,7 +173,10 @@ final class Monitor implements Runnable {
             if (!last && Settings.ANR_NANOS > 0) {
                 MainLooper.lookForAnr(watch, now);
             }
-            writeReports(now);
+            // Android: a report waits for the app's files folder, its place.
+            if (!(Platform.ANDROID && Settings.trace() == null && !appLooked)) {
+                writeReports(now);
+            }
         }
         if (stream != null && (last || now - stream.lastChunkAt >= Settings.FLUSH_NANOS || Stream.held(encoded) >= CHUNK_HELD)) {
             chunk(now);
@@ -185,14 +201,57 @@ final class Monitor implements Runnable {
     private void adopt() {
         for (ThreadLog log; (log = FRESH.poll()) != null;) {
             log.followed = true;
-            TokenSink sink = new TokenSink(log, watch, stream != null);
-            if (stream != null) {
+            boolean writing = stream != null || awaitingPath;
+            TokenSink sink = new TokenSink(log, watch, writing);
+            if (writing) {
                 encoded.add(sink);
             }
             Cursor c = new Cursor(log, sink);
             log.cursor = c;
             cursors.add(c);
         }
+    }
+
+    /**
+     * Stream mode waiting for the app's files folder: opens the stream
+     * there once it is found. When it cannot be opened, the app was looked
+     * for to the end without one, or the records held meanwhile passed the
+     * budget, the monitor stops following and the rings go on as in ring
+     * mode (their newest records are what a dump or the exit writes).
+     */
+    private void openFound() {
+        String path = Settings.trace();
+        String why = null;
+        if (path != null) {
+            awaitingPath = false;
+            stream = Stream.open(path); // says why when it cannot
+            if (stream == null) {
+                unfollow();
+            }
+            return;
+        }
+        if (appLooked) {
+            why = "the app's files folder was not found";
+        } else if (Stream.held(encoded) > Settings.BUDGET) {
+            why = "the records held while looking for the app's files folder passed tracebeat.budget";
+        }
+        if (why != null) {
+            awaitingPath = false;
+            unfollow();
+            Settings.warn("stream mode: " + why + "; recording in the rings instead");
+        }
+    }
+
+    /** Stops taking the threads' records: they stay in their rings. */
+    private void unfollow() {
+        following = false;
+        for (Cursor c : cursors) {
+            c.log.followed = false;
+            c.log.cursor = null;
+        }
+        cursors.clear();
+        encoded.clear();
+        FRESH.clear();
     }
 
     private void follow(long now) {

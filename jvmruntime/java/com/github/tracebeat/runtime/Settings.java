@@ -1,13 +1,19 @@
 package com.github.tracebeat.runtime;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * The system properties the recorder reads, once, when it starts. A value
- * it cannot read costs one line on stderr and falls back to the default:
- * the program's own behaviour never changes.
+ * The settings the recorder reads, once, when it starts: each a system
+ * property, else the value the jar carries ({@code tracebeat runtime --set
+ * KEY=VALUE} writes them into {@link #CARRIED}: how an Android app, which
+ * has no command line, is told). A value it cannot read costs one line on
+ * stderr and falls back to the default: the program's own behaviour never
+ * changes.
  *
  * <pre>
  * tracebeat.trace=FILE       the recording (at exit in ring mode, all along in stream mode)
@@ -37,18 +43,23 @@ final class Settings {
 
     static final long DEFAULT_BUDGET = 16L << 20;
 
+    /** The jar's own settings, a properties file (keys with their tracebeat. prefix). */
+    static final String CARRIED = "/com/github/tracebeat/runtime/settings.properties";
+    /** Declared before every setting: they read it. */
+    private static final Properties CARRIED_SETTINGS = carried();
+
     static final String TRACE = text("tracebeat.trace");
     /** Android without tracebeat.trace: the path in the app's files folder, once found (see {@link AndroidApp}). */
     private static volatile String foundTrace;
-    static final int MODE = mode(System.getProperty("tracebeat.mode"), TRACE);
+    static final int MODE = mode(get("tracebeat.mode"), TRACE);
     static final long BUDGET = size("tracebeat.budget", DEFAULT_BUDGET);
     static final long MAX_SIZE = size("tracebeat.maxsize", 1L << 30);
     static final long MAX_AGE_NANOS = duration("tracebeat.maxage", 0);
     static final long FLUSH_NANOS = Math.max(10000000L, duration("tracebeat.flush", 1000000000L));
-    static final int COMPRESS = compress(System.getProperty("tracebeat.compress"));
+    static final int COMPRESS = compress(get("tracebeat.compress"));
     static final long SLOW_NANOS = duration("tracebeat.slow", Platform.ANDROID ? 700000000L : 0);
     /** Android: whether the main looper's messages are sections (see {@link MainLooper}). */
-    static final boolean LOOPER = Platform.ANDROID && !"false".equals(System.getProperty("tracebeat.looper"));
+    static final boolean LOOPER = Platform.ANDROID && !"false".equals(get("tracebeat.looper"));
     static final long ANR_NANOS = LOOPER ? duration("tracebeat.anr", 5000000000L) : 0;
     static final long STALL_NANOS = duration("tracebeat.stall", 0);
     static final Pattern SLOW_THREADS = pattern("tracebeat.slow.threads");
@@ -91,8 +102,26 @@ final class Settings {
      */
     static final boolean OWNER_WATCH = (SLOW_NANOS > 0 || STALL_NANOS > 0) && MODE == MODE_RING;
 
-    private static String text(String key) {
+    /** A setting's value: the system property, else the jar's; null when neither says. */
+    static String get(String key) {
         String v = System.getProperty(key);
+        return v != null ? v : CARRIED_SETTINGS.getProperty(key);
+    }
+
+    private static Properties carried() {
+        Properties p = new Properties();
+        try (InputStream in = Settings.class.getResourceAsStream(CARRIED)) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException | RuntimeException e) {
+            warn("cannot read the jar's settings (" + e + "); using the defaults");
+        }
+        return p;
+    }
+
+    private static String text(String key) {
+        String v = get(key);
         return v == null || v.trim().isEmpty() ? null : v.trim();
     }
 
@@ -106,7 +135,7 @@ final class Settings {
             return MODE_RING;
         }
         if (m.equals("stream")) {
-            if (trace == null) {
+            if (trace == null && !Platform.ANDROID) { // Android: the app's files folder, once found
                 warn("tracebeat.mode=stream needs -Dtracebeat.trace=FILE to write to; recording in ring mode");
                 return MODE_RING;
             }
@@ -210,7 +239,7 @@ final class Settings {
     }
 
     private static long size(String key, long fallback) {
-        String v = System.getProperty(key);
+        String v = get(key);
         if (v == null || v.trim().isEmpty()) {
             return fallback;
         }
@@ -223,7 +252,7 @@ final class Settings {
     }
 
     private static long duration(String key, long fallback) {
-        String v = System.getProperty(key);
+        String v = get(key);
         if (v == null || v.trim().isEmpty()) {
             return fallback;
         }
@@ -236,7 +265,7 @@ final class Settings {
     }
 
     private static long count(String key, long fallback) {
-        String v = System.getProperty(key);
+        String v = get(key);
         if (v == null || v.trim().isEmpty()) {
             return fallback;
         }

@@ -93,9 +93,6 @@ final class Stream {
     /** Writes what the sinks hold as one data chunk (none when they hold nothing), then keeps the bounds. */
     void chunk(List<TokenSink> sinks, long now) {
         lastChunkAt = now;
-        if (failed) {
-            return;
-        }
         payload.clear();
         payload.u64(seq);
         payload.u64(0);
@@ -118,7 +115,9 @@ final class Stream {
             t.finish(payload, t.log.name(), packer);
             blocks++;
         }
-        if (blocks == 0) {
+        // A stream that cannot write still takes the sinks' tokens (lost):
+        // held, they would grow for the rest of the run.
+        if (blocks == 0 || failed) {
             return;
         }
         if (first == Long.MAX_VALUE) {
