@@ -20,7 +20,8 @@ import (
 // 'tracebeat' }: the plugin writes the binary's runtime for Android and
 // adds it to the app's implementation dependencies, so every variant
 // packages it; it is not instrumented (its classes are the binary's
-// bytes), holds no android.os.Trace (the framework's), and the debug app
+// bytes), holds no android.os.Trace (the framework's) and carries the
+// build's runtimeSettings, and the debug app
 // records with it: a run writes a recording that decode names with the
 // variant's map, and prints what the uninstrumented release prints.
 func testAndroidRuntime(t *testing.T, e env) {
@@ -43,6 +44,8 @@ func testAndroidRuntime(t *testing.T, e env) {
 			}
 			assert.Equal(t, data, entries[name], "%s: %s is the binary's runtime, untouched", variant, name)
 		}
+		// runtimeSettings, as the jar carries them for the runtime to read.
+		assert.Contains(t, string(entries[jvmruntime.SettingsEntry]), "tracebeat.slow=500ms\ntracebeat.stall.threads=main|worker-\\\\d+\n", "%s: the build's runtimeSettings", variant)
 	}
 
 	debugJar := filepath.Join(outputs, "standin", "debug", "classes.jar")

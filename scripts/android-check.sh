@@ -16,7 +16,8 @@
 # warm_start=yes budget_kept=N budget_lost=N within_budget=yes
 # looper_slow_reports=3 same_key=yes anr_while_running=yes
 # message_sections=4 looper_output_same=yes files_dir=yes dumps=2
-# broadcast_dump=yes recording_goes_on=yes gradle8_api_refs=N missing=0";
+# broadcast_dump=yes recording_goes_on=yes
+# stream_in_files_dir=yes stream_from_start=yes gradle8_api_refs=N missing=0";
 # the exit status is non-zero when any of them is wrong.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

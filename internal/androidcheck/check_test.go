@@ -176,6 +176,8 @@ func TestAndroidCheck(t *testing.T) {
 	t.Logf("android-check: the main looper watched: %s", looperLine)
 	startLine := startCheck(t, tool, work, testClasses, instrumented["beat"], framework, filepath.Join(work, "tracebeat-runtime.jar"), runtimeJars, props)
 	t.Logf("android-check: started without a path: %s", startLine)
+	streamLine := streamCheck(t, tool, work, testClasses, instrumented["beat"], framework, runtimeJars, props)
+	t.Logf("android-check: streamed without a path: %s", streamLine)
 
 	read := func(name string) string {
 		data, err := os.ReadFile(files[name])
@@ -236,7 +238,7 @@ func TestAndroidCheck(t *testing.T) {
 			t.Errorf("Matrix's issue does not name the 800 ms message's method with its 800 ms")
 		}
 	}
-	line := "android-check: " + res.Line() + " " + runtimeLine + " " + looperLine + " " + startLine
+	line := "android-check: " + res.Line() + " " + runtimeLine + " " + looperLine + " " + startLine + " " + streamLine
 	t.Log(line)
 	if res.UnknownIDs != 0 || res.TopMs < 800 || res.FocusCalls != res.FocusChanges || !res.SystraceBalanced || res.StackMethods == 0 {
 		t.Errorf("%s", line)

@@ -148,7 +148,7 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 }
 
 // warmCheck: RuntimeCheckTest made an Activity again once both of its
-// Activities were destroyed, and focused it 120 ms later (warm.txt, as the
+// Activities were destroyed, and focused it (warm.txt: the time as the
 // app measured it): one warm start report says so; the Activities made
 // while another lived gave none.
 func warmCheck(t *testing.T, tool, methodMap, work string) bool {

@@ -46,7 +46,8 @@ public class RuntimeCheckTest {
         ActivityController<SuperActivity> second = Robolectric.buildActivity(SuperActivity.class).setup();
         second.windowFocusChanged(true);
         // Both gone (the app left, its process kept), one made again: a
-        // warm start, from its creation to its first focus 120 ms later.
+        // warm start, from its creation to its first focus (120 ms of sleep
+        // and the lifecycle steps Robolectric takes).
         first.pause().stop().destroy();
         second.pause().stop().destroy();
         long created = SystemClock.elapsedRealtime();

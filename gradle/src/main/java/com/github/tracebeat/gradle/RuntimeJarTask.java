@@ -7,6 +7,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import org.gradle.api.DefaultTask;
 import org.gradle.api.GradleException;
@@ -26,6 +28,7 @@ import org.gradle.api.tasks.TaskAction;
 public class RuntimeJarTask extends DefaultTask implements ToolUser {
     private File jar;
     private String beatClass;
+    private Map<String, String> settings = new TreeMap<String, String>();
     private File toolPath;
     private ReleaseTool releaseTool;
 
@@ -47,6 +50,16 @@ public class RuntimeJarTask extends DefaultTask implements ToolUser {
 
     public void setBeatClass(String beatClass) {
         this.beatClass = beatClass;
+    }
+
+    /** The settings the jar carries (tracebeat.runtimeSettings), in key order. */
+    @Input
+    public Map<String, String> getSettings() {
+        return settings;
+    }
+
+    public void setSettings(Map<String, String> settings) {
+        this.settings = new TreeMap<String, String>(settings);
     }
 
     @Internal
@@ -89,6 +102,10 @@ public class RuntimeJarTask extends DefaultTask implements ToolUser {
         if (beatClass != null) {
             command.add("--beat-class");
             command.add(beatClass);
+        }
+        for (Map.Entry<String, String> e : settings.entrySet()) {
+            command.add("--set");
+            command.add(e.getKey() + "=" + e.getValue());
         }
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();

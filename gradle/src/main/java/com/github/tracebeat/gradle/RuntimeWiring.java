@@ -29,6 +29,7 @@ final class RuntimeWiring {
         task.setJar(jar);
         project.afterEvaluate(p -> {
             task.setBeatClass(ext.getBeatClass());
+            task.setSettings(ext.getRuntimeSettings());
             ToolLocator.configure(task, project, ext);
         });
         project.getConfigurations().all(c -> {

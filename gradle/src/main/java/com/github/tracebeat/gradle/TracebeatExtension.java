@@ -30,6 +30,7 @@ public class TracebeatExtension {
     private Object mappingFile;
     private String mode = MODE_BEAT;
     private String runtime = RUNTIME_MATRIX;
+    private final Map<String, String> runtimeSettings = new LinkedHashMap<String, String>();
     private boolean traceAll;
     private boolean traceEmpty;
     private boolean traceGetterSetter;
@@ -111,6 +112,24 @@ public class TracebeatExtension {
 
     public void setRuntime(String runtime) {
         this.runtime = runtime;
+    }
+
+    /**
+     * Android, with {@code runtime = 'tracebeat'}: settings the runtime jar
+     * carries ({@code tracebeat runtime --set KEY=VALUE}), for example
+     * {@code runtimeSettings = [mode: 'stream', slow: '500ms']}: an app has
+     * no command line to take {@code -Dtracebeat.KEY} from. The binary
+     * checks each key and value when it writes the jar.
+     */
+    public Map<String, String> getRuntimeSettings() {
+        return runtimeSettings;
+    }
+
+    public void setRuntimeSettings(Map<String, ?> settings) {
+        runtimeSettings.clear();
+        for (Map.Entry<String, ?> e : settings.entrySet()) {
+            runtimeSettings.put(e.getKey(), String.valueOf(e.getValue()));
+        }
     }
 
     /** Trace every method with code, without Matrix's ignore rules. */
