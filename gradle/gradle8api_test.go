@@ -1,11 +1,8 @@
 package gradle
 
 import (
-	"archive/zip"
 	"bytes"
-	"encoding/binary"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,117 +12,9 @@ import (
 	"testing"
 
 	"github.com/tracebeat/tracebeat/classfile"
+	"github.com/tracebeat/tracebeat/internal/apiref"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 )
-
-// apiIndex holds the classes of a Gradle API (its jars), to answer whether
-// a class or member the plugin names exists there.
-type apiIndex struct {
-	classes map[string]*classfile.Class
-}
-
-func loadAPI(t *testing.T, jars ...string) apiIndex {
-	t.Helper()
-	idx := apiIndex{classes: map[string]*classfile.Class{}}
-	for _, jar := range jars {
-		zr, err := zip.OpenReader(jar)
-		if err != nil {
-			t.Fatalf("%s: %v", jar, err)
-		}
-		for _, f := range zr.File {
-			if !strings.HasSuffix(f.Name, ".class") || strings.HasPrefix(f.Name, "META-INF/") {
-				continue
-			}
-			name := strings.TrimSuffix(f.Name, ".class")
-			if _, seen := idx.classes[name]; seen {
-				continue // the first jar wins, as on a class path
-			}
-			r, err := f.Open()
-			if err != nil {
-				t.Fatal(err)
-			}
-			data, err := io.ReadAll(r)
-			r.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := classfile.Parse(data)
-			if err != nil {
-				t.Fatalf("%s!%s: %v", jar, f.Name, err)
-			}
-			idx.classes[name] = c
-		}
-		zr.Close()
-	}
-	return idx
-}
-
-// has tells whether the class exists and, for a member, whether it or a
-// supertype in the API declares it; found is where, deprecated whether
-// that declaration or its class is marked @Deprecated.
-func (a apiIndex) has(ref classfile.MemberRef) (found string, deprecated bool) {
-	seen := map[string]bool{}
-	var walk func(name string) (string, bool)
-	walk = func(name string) (string, bool) {
-		c, ok := a.classes[name]
-		if !ok || seen[name] {
-			return "", false
-		}
-		seen[name] = true
-		members := c.Methods
-		if ref.Tag == classfile.TagFieldref {
-			members = c.Fields
-		}
-		for _, m := range members {
-			n, _ := c.Pool.Utf8(m.Name)
-			d, _ := c.Pool.Utf8(m.Descriptor)
-			if n == ref.Name && d == ref.Descriptor {
-				return name, isDeprecated(c, m.Attributes) || isDeprecated(c, c.Attributes)
-			}
-		}
-		supers := append([]uint16{}, c.Interfaces...)
-		if c.SuperClass != 0 {
-			supers = append([]uint16{c.SuperClass}, supers...)
-		}
-		for _, s := range supers {
-			sn, _ := c.Pool.ClassName(s)
-			if where, dep := walk(sn); where != "" {
-				return where, dep
-			}
-		}
-		return "", false
-	}
-	if ref.Name == "" { // a class reference
-		c, ok := a.classes[ref.Class]
-		if !ok {
-			return "", false
-		}
-		return ref.Class, isDeprecated(c, c.Attributes)
-	}
-	return walk(ref.Class)
-}
-
-// isDeprecated: a Deprecated attribute, or a runtime-visible annotation
-// naming java/lang/Deprecated (the attribute's bytes name its pool index).
-func isDeprecated(c *classfile.Class, attrs []classfile.Attribute) bool {
-	for _, at := range attrs {
-		name, _ := c.Pool.Utf8(at.Name)
-		switch name {
-		case "Deprecated":
-			return true
-		case "RuntimeVisibleAnnotations":
-			for i := 0; i+1 < len(at.Data); i++ {
-				idx := binary.BigEndian.Uint16(at.Data[i:])
-				if c.Pool.Tag(idx) == classfile.TagUtf8 {
-					if s, _ := c.Pool.Utf8(idx); s == "Ljava/lang/Deprecated;" {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
-}
 
 var annotationType = regexp.MustCompile(`^Lorg/gradle/[\w/$]+;$`)
 
@@ -133,49 +22,22 @@ var annotationType = regexp.MustCompile(`^Lorg/gradle/[\w/$]+;$`)
 // name, with the plugin classes that name each.
 func gradleRefs(t *testing.T, pluginJar string) map[classfile.MemberRef][]string {
 	t.Helper()
-	refs := map[classfile.MemberRef][]string{}
-	for name, data := range javatest.ClassFiles(t, pluginJar) {
-		if !strings.HasSuffix(name, ".class") {
-			continue
-		}
-		c, err := classfile.Parse(data)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		user := strings.TrimSuffix(filepath.Base(name), ".class")
-		for i := 1; i < c.Pool.Count(); i++ {
-			var ref classfile.MemberRef
-			switch c.Pool.Tag(uint16(i)) {
-			case classfile.TagClass:
-				n, err := c.Pool.ClassName(uint16(i))
-				if err != nil {
-					continue
-				}
-				ref = classfile.MemberRef{Class: strings.TrimLeft(n, "[")}
-				ref.Class = strings.TrimSuffix(strings.TrimPrefix(ref.Class, "L"), ";")
-			case classfile.TagUtf8:
-				// Annotation types (@CacheableTask, @InputFile, ...) are
-				// named by descriptor only.
-				u, _ := c.Pool.Utf8(uint16(i))
-				if !annotationType.MatchString(u) {
-					continue
-				}
-				ref = classfile.MemberRef{Class: strings.TrimSuffix(strings.TrimPrefix(u, "L"), ";")}
-			case classfile.TagFieldref, classfile.TagMethodref, classfile.TagInterfaceMethodref:
-				r, err := c.Pool.Ref(uint16(i))
-				if err != nil {
-					continue
-				}
-				ref = r
-			default:
-				continue
-			}
-			if strings.HasPrefix(ref.Class, "org/gradle/") {
-				refs[ref] = append(refs[ref], user)
-			}
-		}
+	refs, err := apiref.Refs(javatest.ClassFiles(t, pluginJar),
+		func(class string) bool { return strings.HasPrefix(class, "org/gradle/") }, annotationType.MatchString)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return refs
+}
+
+// loadAPI is apiref.Load, failing the test on an error.
+func loadAPI(t *testing.T, jars ...string) *apiref.Index {
+	t.Helper()
+	idx, err := apiref.Load(jars...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return idx
 }
 
 // agpOnly are the plugin classes loaded only when AGP is applied, which
@@ -234,8 +96,8 @@ func TestGradle8API(t *testing.T) {
 	for _, r := range keys {
 		users := refs[r]
 		sort.Strings(users)
-		in8, dep8 := gradle8.has(r)
-		in4, _ := gradle4.has(r)
+		in8, dep8 := gradle8.Has(r)
+		in4, _ := gradle4.Has(r)
 		what := strings.ReplaceAll(r.Class, "/", ".")
 		if r.Name != "" {
 			what += "." + r.Name + r.Descriptor

@@ -17,8 +17,10 @@ import (
 
 // The artifacts testdata/android/pom.xml pins.
 const (
-	androidAll  = "android-all-15-robolectric-13954326.jar" // the framework, as the app compiles against it
-	sandboxed   = "android-all-instrumented-15-robolectric-13954326-i7.jar"
+	androidAll = "android-all-15-robolectric-13954326.jar" // the framework, as the app compiles against it
+	// oldestAll is Android 5.0's framework and libcore (API 21), the
+	// oldest the runtime is for: its classes checked against (oldapi_test.go).
+	oldestAll   = "android-all-5.0.2_r3-robolectric-r0.jar"
 	matrixTrace = "matrix-trace-canary-0.6.0.aar"
 	matrixLib   = "matrix-android-lib-0.6.0.aar"
 )
@@ -116,7 +118,8 @@ func TestAndroidCheck(t *testing.T) {
 		switch {
 		case strings.HasSuffix(e, ".aar") && !strings.Contains(e, "matrix-"):
 			runtimeJars = append(runtimeJars, classesOfAAR(t, e, work))
-		case strings.HasSuffix(e, ".jar") && e != framework && filepath.Base(e) != sandboxed && !strings.Contains(filepath.Base(e), "gradle-api"):
+		case strings.HasSuffix(e, ".jar") && !strings.HasPrefix(filepath.Base(e), "android-all") && !strings.Contains(filepath.Base(e), "gradle-api"):
+			// Not the frameworks: Robolectric loads one of them per SDK.
 			runtimeJars = append(runtimeJars, e)
 		}
 	}
@@ -170,8 +173,12 @@ func TestAndroidCheck(t *testing.T) {
 	junit("spy", "tbcheck.FocusCheckTest")
 	junit("systrace", "tbcheck.SystraceCheckTest")
 	junit("beat", "tbcheck.TracePluginCheckTest")
-	runtimeLine := runtimeCheck(t, tool, work, testClasses, appJar, instrumented["beat"], framework, runtimeJars, props)
+	runtimeLine := runtimeCheck(t, tool, work, testClasses, appJar, instrumented["beat"], framework, runtimeJars, props, "tbcheck.RuntimeCheckTest", true)
 	t.Logf("android-check: tracebeat's runtime under Robolectric: %s", runtimeLine)
+	line23 := runtimeCheck(t, tool, filepath.Join(work, "sdk23"), testClasses, appJar, instrumented["beat"], framework, runtimeJars, props, "tbcheck.RuntimeCheck23Test", false)
+	t.Logf("android-check: tracebeat's runtime on Android 6.0's framework (API 23): %s", line23)
+	runtimeLine += " sdk23_runtime=" + map[bool]string{true: "yes", false: "no"}[!strings.Contains(line23, "=no")]
+	runtimeLine += " " + linkCheck(t, lib)
 	looperLine := looperCheck(t, tool, work, testClasses, appJar, instrumented["beat"], framework, filepath.Join(work, "tracebeat-runtime.jar"), runtimeJars, props)
 	t.Logf("android-check: the main looper watched: %s", looperLine)
 	startLine := startCheck(t, tool, work, testClasses, instrumented["beat"], framework, filepath.Join(work, "tracebeat-runtime.jar"), runtimeJars, props)

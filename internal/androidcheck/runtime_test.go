@@ -17,8 +17,15 @@ import (
 // with the app uninstrumented and no runtime; it returns the summary:
 // "runtime_threads=N runtime_calls=N boot_clock=yes tids=yes
 // slow_ms=N output_same=yes cold_start=yes warm_start=yes budget_...".
-func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, framework string, runtimeJars []string, props map[string]string) string {
+//
+// test is the JUnit class (RuntimeCheckTest, or RuntimeCheck23Test on
+// Android 6.0's framework), run in work of its own; budget: the budget's
+// run too.
+func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, framework string, runtimeJars []string, props map[string]string, test string, budget bool) string {
 	t.Helper()
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	rt := filepath.Join(work, "tracebeat-runtime.jar")
 	run(t, tool, "runtime", "--android", "-o", rt) // the framework has android.os.Trace
 	trace := filepath.Join(work, "android.trace")
@@ -39,9 +46,9 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 			classpath = []string{testClasses, instrumented, rt}
 		}
 		jvm := javatest.JVM{Classpath: append(append(classpath, runtimeJars...), framework), Props: p, Timeout: javatest.DefaultTimeout * 3}
-		stdout, stderr, err := jvm.Run(t, "org.junit.runner.JUnitCore", "tbcheck.RuntimeCheckTest")
+		stdout, stderr, err := jvm.Run(t, "org.junit.runner.JUnitCore", test)
 		if err != nil {
-			t.Fatalf("RuntimeCheckTest (%s): %v\n%s\n%s", mode, err, stdout, stderr)
+			t.Fatalf("%s (%s): %v\n%s\n%s", test, mode, err, stdout, stderr)
 		}
 	}
 	plain, _ := os.ReadFile(outs["plain"])
@@ -142,9 +149,12 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 		}
 		return "no"
 	}
-	budgetLine := budgetCheck(t, work, testClasses, instrumented, framework, rt, runtimeJars, props, string(plain))
-	return "runtime_threads=" + strconv.Itoa(len(calls)) + " runtime_calls=" + strconv.Itoa(total) + " boot_clock=" + yes(boot) +
-		" tids=" + yes(tidsOK) + " slow_ms=" + strconv.FormatFloat(slowMs, 'f', 3, 64) + " output_same=" + yes(same) + " cold_start=" + yes(coldStart) + " warm_start=" + yes(warmStart) + " " + budgetLine
+	line := "runtime_threads=" + strconv.Itoa(len(calls)) + " runtime_calls=" + strconv.Itoa(total) + " boot_clock=" + yes(boot) +
+		" tids=" + yes(tidsOK) + " slow_ms=" + strconv.FormatFloat(slowMs, 'f', 3, 64) + " output_same=" + yes(same) + " cold_start=" + yes(coldStart) + " warm_start=" + yes(warmStart)
+	if !budget {
+		return line
+	}
+	return line + " " + budgetCheck(t, work, testClasses, instrumented, framework, rt, runtimeJars, props, string(plain))
 }
 
 // warmCheck: RuntimeCheckTest made an Activity again once both of its

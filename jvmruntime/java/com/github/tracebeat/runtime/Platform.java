@@ -1,9 +1,5 @@
 package com.github.tracebeat.runtime;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-
 /**
  * What differs on Android, found once by looking the framework's classes
  * up: the runtime is one jar for both, not two copies of the recorder.
@@ -13,51 +9,46 @@ import java.lang.invoke.MethodType;
  * line up with a system trace, and a thread is named by its Linux tid
  * ({@code android.os.Process.myTid()}), the one Perfetto shows. Elsewhere,
  * {@code System.nanoTime()} and the Java thread id.
+ *
+ * <p>The framework is called directly: a JVM resolves a call only when it
+ * runs it, and off Android these calls never run. (Not through
+ * java.lang.invoke, which Android has from 8.0 only.)
  */
 final class Platform {
     private Platform() {
     }
 
-    /** SystemClock.elapsedRealtimeNanos, or null off Android. */
-    private static final MethodHandle BOOT_NANOS = find("android.os.SystemClock", "elapsedRealtimeNanos", long.class);
-    /** Process.myTid, or null off Android. */
-    private static final MethodHandle MY_TID = find("android.os.Process", "myTid", int.class);
+    /** Whether this is Android (its boot clock is there). */
+    static final boolean ANDROID = has("android.os.SystemClock", "elapsedRealtimeNanos");
 
-    /** Whether this is Android (its clock was found). */
-    static final boolean ANDROID = BOOT_NANOS != null;
+    /**
+     * Whether java.nio.file is there (every JVM; Android from 8.0): else
+     * files are moved and folders made with java.io alone ({@link NioFiles}).
+     */
+    static final boolean NIO_FILES = has("java.nio.file.Files", null);
 
     /** The time source, as the header records it: 0 System.nanoTime(), 1 SystemClock.elapsedRealtimeNanos(). */
-    static final int TIME_SOURCE = BOOT_NANOS != null ? 1 : 0;
+    static final int TIME_SOURCE = ANDROID ? 1 : 0;
 
-    private static MethodHandle find(String cls, String method, Class<?> returns) {
+    private static boolean has(String cls, String method) {
         try {
-            return MethodHandles.publicLookup().findStatic(Class.forName(cls), method, MethodType.methodType(returns));
-        } catch (ClassNotFoundException | NoSuchMethodException | IllegalAccessException | LinkageError e) {
-            return null;
+            Class<?> c = Class.forName(cls);
+            if (method != null) {
+                c.getMethod(method);
+            }
+            return true;
+        } catch (ClassNotFoundException | NoSuchMethodException | LinkageError | SecurityException e) {
+            return false;
         }
     }
 
     /** Now, in the time source's nanoseconds. */
     static long nanos() {
-        if (BOOT_NANOS != null) {
-            try {
-                return (long) BOOT_NANOS.invokeExact();
-            } catch (Throwable e) {
-                // The framework's clock cannot fail; fall through.
-            }
-        }
-        return System.nanoTime();
+        return ANDROID ? android.os.SystemClock.elapsedRealtimeNanos() : System.nanoTime();
     }
 
     /** The calling thread's id as the recording names it: its Linux tid on Android, else t's Java id. */
     static long tidOfCurrent(Thread t) {
-        if (MY_TID != null) {
-            try {
-                return (int) MY_TID.invokeExact();
-            } catch (Throwable e) {
-                // fall through to the Java id
-            }
-        }
-        return t.getId();
+        return ANDROID ? android.os.Process.myTid() : t.getId();
     }
 }

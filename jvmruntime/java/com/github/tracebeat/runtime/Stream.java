@@ -76,7 +76,7 @@ final class Stream {
     private static String why(IOException e, File f) {
         File dir = f.getParentFile();
         if (dir != null && !dir.isDirectory()) {
-            return TraceFile.explain(dir.toPath());
+            return TraceFile.explain(dir);
         }
         return e.getMessage() != null ? e.getMessage() : e.toString();
     }
@@ -170,7 +170,7 @@ final class Stream {
     }
 
     /** A copy of the file as it is, with a footer: a whole recording up to now (a dump, Recorder.write). */
-    long copy(String to, int why) throws IOException {
+    long copy(String to, final int why) throws IOException {
         final long upTo = size;
         return TraceFile.replace(to, new TraceFile.Body() {
             @Override

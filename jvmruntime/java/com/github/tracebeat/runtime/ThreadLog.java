@@ -1,8 +1,5 @@
 package com.github.tracebeat.runtime;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
@@ -167,9 +164,6 @@ final class ThreadLog {
      */
     private static final ThreadLog[] BY_ID = new ThreadLog[1024];
 
-    /** Thread.isVirtual (Java 21), or null on an older JVM: the runtime is built for Java 8. */
-    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
-
     static {
         java.util.Arrays.fill(BY_ID, NONE);
     }
@@ -186,27 +180,8 @@ final class ThreadLog {
         threadId = t.getId();
         tid = t == Thread.currentThread() ? Platform.tidOfCurrent(t) : threadId;
         firstName = t.getName();
-        virtual = isVirtual(t);
+        virtual = !Platform.ANDROID && VirtualThreads.is(t); // Android has none
         thread = new WeakReference<Thread>(t);
-    }
-
-    private static MethodHandle isVirtualHandle() {
-        try {
-            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
-        } catch (NoSuchMethodException | IllegalAccessException e) {
-            return null; // before Java 21 no thread is virtual
-        }
-    }
-
-    private static boolean isVirtual(Thread t) {
-        if (IS_VIRTUAL == null) {
-            return false;
-        }
-        try {
-            return (boolean) IS_VIRTUAL.invokeExact(t);
-        } catch (Throwable e) {
-            return false;
-        }
     }
 
     /** The calling thread's log. */

@@ -6,10 +6,6 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
@@ -207,7 +203,8 @@ final class TraceFile {
      * file (replaced as a whole: written to a temporary file next to it,
      * then renamed); returns its size. Threads keep recording meanwhile.
      */
-    static long writeSnapshot(String file, List<ThreadLog> logs, int kind, long from, long to, Report report) throws IOException {
+    static long writeSnapshot(String file, final List<ThreadLog> logs, final int kind, final long from, final long to, final Report report)
+        throws IOException {
         return replace(file, new Body() {
             @Override
             public void writeTo(OutputStream out) throws IOException {
@@ -234,16 +231,16 @@ final class TraceFile {
 
     /** Writes body to file through a temporary file next to it, renamed over it at the end; returns the size. */
     static long replace(String file, Body body) throws IOException {
-        Path target = new File(file).getAbsoluteFile().toPath();
-        Path dir = target.getParent();
+        File target = new File(file).getAbsoluteFile();
+        File dir = target.getParentFile();
         // Not Files.createTempFile: its file is private (rw-------), and the
         // trace should get the permissions any new file of the user gets.
-        Path tmp = dir.resolve("." + target.getFileName() + "." + pid() + "-" + System.nanoTime() + ".tmp");
+        File tmp = new File(dir, "." + target.getName() + "." + pid() + "-" + System.nanoTime() + ".tmp");
         boolean done = false;
         try {
             FileOutputStream stream;
             try {
-                stream = new FileOutputStream(tmp.toFile());
+                stream = new FileOutputStream(tmp);
             } catch (IOException e) {
                 // The message would name the temporary file; the user
                 // named the trace, and its folder is what is wrong.
@@ -255,28 +252,32 @@ final class TraceFile {
             } finally {
                 out.close();
             }
-            long size = Files.size(tmp);
-            try {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            long size = tmp.length();
+            move(tmp, target);
             done = true;
             return size;
         } finally {
             if (!done) {
-                Files.deleteIfExists(tmp);
+                tmp.delete();
             }
         }
     }
 
+    /** Renames from over to: java.nio.file's atomic move where there is one, else java.io's rename (POSIX: atomic too). */
+    static void move(File from, File to) throws IOException {
+        if (Platform.NIO_FILES) {
+            NioFiles.move(from, to);
+        } else if (!from.renameTo(to)) {
+            throw new IOException("cannot rename " + from + " to " + to);
+        }
+    }
+
     /** Why no file can be created in dir, in a user's words. */
-    static String explain(Path dir) {
-        File d = dir.toFile();
-        if (!d.exists()) {
+    static String explain(File dir) {
+        if (!dir.exists()) {
             return "the folder " + dir + " does not exist";
         }
-        if (!d.isDirectory()) {
+        if (!dir.isDirectory()) {
             return dir + " is not a folder";
         }
         return "cannot create a file in " + dir + " (permissions, or a full disk?)";

@@ -10,10 +10,6 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * How a dump is asked for without the program's help:
@@ -81,15 +77,11 @@ final class Triggers {
     }
 
     private void makeDir() {
-        Path d = dir.toPath();
         try {
-            if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
-                Files.createDirectories(d);
-                try {
-                    Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
-                } catch (UnsupportedOperationException e) {
-                    // Windows: the temporary folder is the user's own already
-                }
+            if (Platform.NIO_FILES) {
+                NioFiles.makePrivateDir(dir);
+            } else {
+                dir.mkdirs(); // Android before 8.0: the app's own files folder, private already
             }
         } catch (IOException | RuntimeException e) {
             // no dumps by request file; the other ways still work
@@ -156,7 +148,10 @@ final class Triggers {
     /** The request's first line, or null when another user wrote it (refused, with a reply that says so). */
     private String read(File f) {
         try {
-            String owner = Files.getOwner(f.toPath(), LinkOption.NOFOLLOW_LINKS).getName();
+            if (!Platform.NIO_FILES) {
+                throw new IOException("no owners before Android 8.0; the app's own folder"); // take it
+            }
+            String owner = NioFiles.owner(f);
             String me = System.getProperty("user.name", "");
             if (!owner.equals(me) && !owner.endsWith("\\" + me) && !owner.equals("root")) {
                 fromFile = true;
