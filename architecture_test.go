@@ -38,10 +38,13 @@ var layers = map[string][]string{
 	"diff":             {"profile", "decode/htmlview"},
 	"view":             {"decode/traceout", "decode/htmlview"},
 	"jvmruntime":       {"classfile"},
-	"gradle":           nil,
-	"cmd/tracebeat":    {"*"},
-	"internal/tools/*": {"*"}, // programs of the build (go run): as cmd/tracebeat
-	".":                nil,
+	"classfile/apiref": {"classfile"},
+
+	"decode/recording/recordingtest": {"decode/recording"},
+	"gradle":                         nil,
+	"cmd/tracebeat":                  {"*"},
+	"internal/tools/*":               {"*"}, // programs of the build (go run): as cmd/tracebeat
+	".":                              nil,
 }
 
 // TestImportsRunOneWay reads every package's imports (`go list`) and fails

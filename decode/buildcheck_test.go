@@ -15,7 +15,7 @@ import (
 // map of another (a WrongMapError naming both), takes its own, says what
 // it cannot check when it names none, and decodes anyway when forced.
 func TestRecordingBuildIsChecked(t *testing.T) {
-	thread := testThread{tid: 1, name: "main", records: [][2]uint64{{10, enterW(1)}, {20, exitW(1)}}}
+	thread := testThread{Tid: 1, Name: "main", Records: [][2]uint64{{10, enterW(1)}, {20, exitW(1)}}}
 	named := writeRecordingOf(slotsVersion, recording.RecordingClock{}, []string{"00000000000000aa", "00000000000000bb"}, 30, nil, thread)
 	unnamed := writeRecordingOf(slotsVersion, recording.RecordingClock{}, nil, 30, nil, thread)
 	for _, tc := range []struct {
@@ -55,7 +55,7 @@ func TestRecordingBuildIsChecked(t *testing.T) {
 // slot alone is damage.
 func TestShortMarksKeepTheHighBits(t *testing.T) {
 	base := uint64(5) << 28
-	thread := testThread{tid: 1, name: "main", records: [][2]uint64{{base + 10, enterW(1)}, {base + 20, exitW(1)}}}
+	thread := testThread{Tid: 1, Name: "main", Records: [][2]uint64{{base + 10, enterW(1)}, {base + 20, exitW(1)}}}
 	full := writeRecordingOf(slotsVersion, recording.RecordingClock{}, nil, base+30, nil, thread)
 	// The second mark (slots: high, low, enter, high, low, exit) made short: drop its high slot.
 	n := len(full)

@@ -274,8 +274,8 @@ func TestRecordingEdges(t *testing.T) {
 		builds[i] = fmt.Sprintf("%016x", i)
 	}
 	two := []testThread{
-		{tid: 1, name: "main", records: [][2]uint64{{1, enterW(1)}, {2, exitW(1)}}},
-		{tid: 2, name: "worker", records: [][2]uint64{{3, enterW(2)}, {4, exitW(2)}}},
+		{Tid: 1, Name: "main", Records: [][2]uint64{{1, enterW(1)}, {2, exitW(1)}}},
+		{Tid: 2, Name: "worker", Records: [][2]uint64{{3, enterW(2)}, {4, exitW(2)}}},
 	}
 	data := writeRecordingOf(slotsVersion, recording.RecordingClock{}, builds, 10, nil, two...)
 	rec, err := recording.Read(bufio.NewReader(bytes.NewReader(data)), "r")
@@ -307,7 +307,7 @@ func TestRecordingEdges(t *testing.T) {
 func TestRecordingVersion1(t *testing.T) {
 	sectionWord := uint64(1<<30 | 0) // section 0
 	data := writeRecordingAs(1, recording.RecordingClock{}, 10, map[int]string{0: "frame"},
-		testThread{tid: 1, name: "main", records: [][2]uint64{{1, enterW(3)}, {2, sectionWord}, {3, sectionWord | recording.ExitFlag}, {4, exitW(3)}}})
+		testThread{Tid: 1, Name: "main", Records: [][2]uint64{{1, enterW(3)}, {2, sectionWord}, {3, sectionWord | recording.ExitFlag}, {4, exitW(3)}}})
 	rec, err := recording.Read(bufio.NewReader(bytes.NewReader(data)), "r")
 	require.NoError(t, err)
 	assert.Equal(t, "byte "+strconv.FormatInt(int64(len(data)-4*12-8-2-len("main")-8-4), 10), rec.Where())
@@ -335,7 +335,7 @@ func TestRecordingVersion1(t *testing.T) {
 	assert.ErrorIs(t, rec.Records(func(bool, int, uint64) error { return stop }), stop)
 
 	// Version 3: a thread whose slots are fewer than its records.
-	v3 := writeRecording(10, nil, testThread{tid: 1, name: "main", records: [][2]uint64{{1, enterW(1)}, {1, exitW(1)}}})
+	v3 := writeRecording(10, nil, testThread{Tid: 1, Name: "main", Records: [][2]uint64{{1, enterW(1)}, {1, exitW(1)}}})
 	// The thread's counts: records (2) then slots (3: a mark of two words, and... ) at the end.
 	slots := 2 + 2 // a mark (two words) and two records
 	at := len(v3) - 4*slots - 4

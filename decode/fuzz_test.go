@@ -33,7 +33,7 @@ func FuzzDecode(f *testing.F) {
 	for _, data := range perfettoInputs(f) {
 		f.Add(data)
 	}
-	thread := testThread{tid: 1, name: "main", records: [][2]uint64{{10, enterW(1)}, {10, enterW(2)}, {30, exitW(2)}, {40, exitW(1)}, {50, exitW(3)}}}
+	thread := testThread{Tid: 1, Name: "main", Records: [][2]uint64{{10, enterW(1)}, {10, enterW(2)}, {30, exitW(2)}, {40, exitW(1)}, {50, exitW(3)}}}
 	f.Add(writeRecordingAs(1, recording.RecordingClock{}, 60, nil, thread))
 	f.Add(writeRecordingAs(2, recording.RecordingClock{Shared: true, Tick: 1e6, ReadEvery: 64, LongestGap: 2e6}, 60, nil, thread))
 	names := testNames(f)

@@ -19,7 +19,7 @@ import (
 // gave the JSON durations of -1.5e18 where Perfetto had 10.)
 func TestHugeTimes(t *testing.T) {
 	const edge = recording.MaxTime - 1
-	thread := testThread{tid: 1, name: "main", records: [][2]uint64{
+	thread := testThread{Tid: 1, Name: "main", Records: [][2]uint64{
 		{10, enterW(1)}, {20, enterW(2)}, {edge, exitW(2)}, {edge, enterW(3)},
 	}}
 	data := writeRecordingAs(1, recording.RecordingClock{}, edge, nil, thread)
@@ -48,7 +48,7 @@ func TestHugeTimes(t *testing.T) {
 			assert.Contains(t, out.String(), fmt.Sprint(uint64(edge-10)/1000))
 		}
 	}
-	past := writeRecordingAs(1, recording.RecordingClock{}, 0, nil, testThread{tid: 1, name: "main", records: [][2]uint64{
+	past := writeRecordingAs(1, recording.RecordingClock{}, 0, nil, testThread{Tid: 1, Name: "main", Records: [][2]uint64{
 		{10, enterW(1)}, {recording.MaxTime, exitW(1)},
 	}})
 	_, err := Decode(bytes.NewReader(past), &bytes.Buffer{}, Options{Source: "app.trace"})

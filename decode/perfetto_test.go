@@ -311,25 +311,25 @@ func perfettoInputs(t testing.TB) map[string][]byte {
 	require.NoError(t, err)
 	return map[string][]byte{
 		"recording": writeRecording(90_000, map[int]string{0: "inflate"},
-			testThread{tid: 1, name: "main", records: [][2]uint64{
+			testThread{Tid: 1, Name: "main", Records: [][2]uint64{
 				{1000, enterW(1)}, {2500, enterW(2)}, {7_500, exitW(2)}, {7_500, enterW(2)}, {7_900, exitW(2)},
 				{8000, enterW(recording.SectionID(0))}, {9000, exitW(recording.SectionID(0))}, {60_000, exitW(1)},
 			}},
-			testThread{tid: 9, name: "pool-1-thread-1", lost: 7, records: [][2]uint64{
+			testThread{Tid: 9, Name: "pool-1-thread-1", Lost: 7, Records: [][2]uint64{
 				{3000, exitW(3)}, {4000, enterW(1)}, {4100, enterW(2)},
 			}},
 			// A call, then the exit of one whose enter the ring lost: it
 			// encloses the call (the slices' depth is only known then).
-			testThread{tid: 11, name: "late", records: [][2]uint64{
+			testThread{Tid: 11, Name: "late", Records: [][2]uint64{
 				{1000, enterW(1)}, {1500, enterW(2)}, {1700, exitW(2)}, {2000, exitW(1)}, {2500, exitW(3)},
 			}},
 			// The same on a virtual thread, whose slices wait for its lane;
 			// two exits without enter: each encloses what closed before.
-			testThread{tid: 12, name: "vt", virtual: true, records: [][2]uint64{
+			testThread{Tid: 12, Name: "vt", Virtual: true, Records: [][2]uint64{
 				{1000, enterW(1)}, {1500, enterW(2)}, {1700, exitW(2)}, {2000, exitW(1)}, {2500, exitW(3)}, {2600, exitW(2)},
 			}},
 			// A call that takes no time, at the top.
-			testThread{tid: 13, name: "instant", records: [][2]uint64{{3000, enterW(1)}, {3000, exitW(1)}}}),
+			testThread{Tid: 13, Name: "instant", Records: [][2]uint64{{3000, enterW(1)}, {3000, exitW(1)}}}),
 		"buffer text": beat,
 		// Last, a call that takes no time, at the top.
 		"buffer": encodeBinary(append(appLikeRecords(40), I(2, 2000), O(2, 2000)), binary.BigEndian),

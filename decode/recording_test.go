@@ -10,18 +10,13 @@ import (
 	"testing"
 
 	"github.com/tracebeat/tracebeat/decode/recording"
+	"github.com/tracebeat/tracebeat/decode/recording/recordingtest"
 
 	"github.com/stretchr/testify/require"
 )
 
 // testThread is one thread of a recording built by writeRecording.
-type testThread struct {
-	tid     int64
-	name    string
-	virtual bool
-	lost    int64
-	records [][2]uint64 // time, word
-}
+type testThread = recordingtest.Thread
 
 // writeRecording builds a recording as the runtime's TraceFile writes it,
 // in the newest version with the precise clock.
@@ -32,79 +27,17 @@ func writeRecording(end uint64, sections map[int]string, threads ...testThread) 
 // slotsVersion is the newest version that stores a thread's records as
 // ring slots (version 4 stores chunks of tokens; chunked_test.go writes
 // those).
-const slotsVersion = 3
+const slotsVersion = recordingtest.SlotsVersion
 
 // writeRecordingAs builds a recording of a given version (the clock is
 // written from version 2 on).
 func writeRecordingAs(version int, clock recording.RecordingClock, end uint64, sections map[int]string, threads ...testThread) []byte {
-	return writeRecordingOf(version, clock, nil, end, sections, threads...)
+	return recordingtest.Write(version, clock, nil, end, sections, threads...)
 }
 
 // writeRecordingOf builds a recording that also names builds (version 3 on).
 func writeRecordingOf(version int, clock recording.RecordingClock, builds []string, end uint64, sections map[int]string, threads ...testThread) []byte {
-	var b bytes.Buffer
-	be := binary.BigEndian
-	put := func(v any) { binary.Write(&b, be, v) }
-	str := func(s string) { put(uint16(len(s))); b.WriteString(s) }
-	b.WriteString(recording.RecordingMagic)
-	put(uint16(version))
-	put(uint64(1_700_000_000_000))
-	put(end)
-	put(uint64(4242))
-	put(uint64(64 << 20))
-	if version >= 2 {
-		mode := uint8(0)
-		if clock.Shared {
-			mode = 1
-		}
-		put(mode)
-		put(clock.Tick)
-		put(uint32(clock.ReadEvery))
-		put(clock.LongestGap)
-	}
-	if version >= 3 {
-		put(uint16(len(builds)))
-		for _, id := range builds {
-			str(id)
-		}
-	}
-	put(uint32(len(sections)))
-	for i := 0; i < len(sections); i++ {
-		put(uint32(i))
-		str(sections[i])
-	}
-	put(uint32(len(threads)))
-	for _, t := range threads {
-		put(uint64(t.tid))
-		str(t.name)
-		if version >= 3 {
-			flags := uint8(0)
-			if t.virtual {
-				flags = recording.VirtualFlag
-			}
-			put(flags)
-		}
-		put(uint64(t.lost))
-		put(uint32(len(t.records)))
-		if version == 1 {
-			for _, r := range t.records {
-				put(r[0])
-				put(uint32(r[1]))
-			}
-			continue
-		}
-		// Slots: a time mark wherever the time changes, as the runtime writes.
-		var slots []uint32
-		for i, r := range t.records {
-			if i == 0 || r[0] != t.records[i-1][0] {
-				slots = append(slots, recording.MarkHigh|uint32(r[0]>>28), recording.MarkLow|uint32(r[0]&recording.MarkValue))
-			}
-			slots = append(slots, uint32(r[1]))
-		}
-		put(uint32(len(slots)))
-		put(slots)
-	}
-	return b.Bytes()
+	return recordingtest.Write(version, clock, builds, end, sections, threads...)
 }
 
 // patchSlot returns data with slot i of the last n slots (the last
@@ -120,12 +53,12 @@ func exitW(id int) uint64  { return uint64(id) | recording.ExitFlag }
 
 func TestDecodeRecordingText(t *testing.T) {
 	data := writeRecording(90_000, map[int]string{0: "inflate"},
-		testThread{tid: 1, name: "main", records: [][2]uint64{
+		testThread{Tid: 1, Name: "main", Records: [][2]uint64{
 			{1000, enterW(1)}, {2500, enterW(2)}, {7_500, exitW(2)}, {8000, enterW(recording.SectionID(0))}, {9000, exitW(recording.SectionID(0))}, {60_000, exitW(1)},
 		}},
 		// A wrapped ring: the exit of a call whose enter went, then a call
 		// still open at the end.
-		testThread{tid: 9, name: "pool-1-thread-1", lost: 7, records: [][2]uint64{
+		testThread{Tid: 9, Name: "pool-1-thread-1", Lost: 7, Records: [][2]uint64{
 			{3000, exitW(3)}, {4000, enterW(1)},
 		}},
 	)
@@ -151,7 +84,7 @@ func TestDecodeRecordingText(t *testing.T) {
 
 func TestDecodeRecordingJSON(t *testing.T) {
 	data := writeRecording(20_000, map[int]string{0: "custom \"section\""},
-		testThread{tid: 5, name: "worker", records: [][2]uint64{
+		testThread{Tid: 5, Name: "worker", Records: [][2]uint64{
 			{1500, enterW(recording.SectionID(0))}, {1500, enterW(7)}, {2250, exitW(7)}, {9001, exitW(recording.SectionID(0))},
 		}})
 	var out bytes.Buffer
@@ -174,7 +107,7 @@ func TestDecodeRecordingJSON(t *testing.T) {
 func TestRecordingClockIsStated(t *testing.T) {
 	shared := recording.RecordingClock{Shared: true, Tick: 1_000_000, ReadEvery: 64, LongestGap: 1_250_000}
 	fine := recording.RecordingClock{Shared: true, Tick: 1_000_000, ReadEvery: 64, LongestGap: 600_000}
-	thread := testThread{tid: 1, name: "main", records: [][2]uint64{{1000, enterW(1)}, {1000, exitW(1)}}}
+	thread := testThread{Tid: 1, Name: "main", Records: [][2]uint64{{1000, enterW(1)}, {1000, exitW(1)}}}
 	tests := []struct {
 		name    string
 		version int
@@ -229,7 +162,7 @@ func TestRecordingClockIsStated(t *testing.T) {
 }
 
 func TestRecordingErrors(t *testing.T) {
-	good := writeRecording(10, nil, testThread{tid: 1, name: "main", records: [][2]uint64{{1, enterW(1)}, {2, exitW(1)}}})
+	good := writeRecording(10, nil, testThread{Tid: 1, Name: "main", Records: [][2]uint64{{1, enterW(1)}, {2, exitW(1)}}})
 	version := bytes.Clone(good)
 	version[7] = 9
 	sections := bytes.Clone(good)

@@ -48,10 +48,10 @@ func TestRecordingSummaryThreads(t *testing.T) {
 	summary := func(n int) string {
 		var threads []testThread
 		for i := 1; i <= n; i++ {
-			th := testThread{tid: int64(i), name: fmt.Sprintf("t%d", i)}
+			th := testThread{Tid: int64(i), Name: fmt.Sprintf("t%d", i)}
 			for c := range i {
 				at := uint64(1000 * (c + 1))
-				th.records = append(th.records, [2]uint64{at, enterW(1)}, [2]uint64{at + 500, exitW(1)})
+				th.Records = append(th.Records, [2]uint64{at, enterW(1)}, [2]uint64{at + 500, exitW(1)})
 			}
 			threads = append(threads, th)
 		}

@@ -30,8 +30,8 @@ func sameTime(n int) [][2]uint64 {
 // TestRecordingSlotErrors: a damaged slot is named by its thread and its
 // byte in the file, wherever it falls, past the first 4,096 slots too.
 func TestRecordingSlotErrors(t *testing.T) {
-	first := testThread{tid: 1, name: "main", records: [][2]uint64{{1, enterW(1)}, {2, exitW(1)}}}
-	second := func(n int) testThread { return testThread{tid: 2, name: "w", records: sameTime(n)} }
+	first := testThread{Tid: 1, Name: "main", Records: [][2]uint64{{1, enterW(1)}, {2, exitW(1)}}}
+	second := func(n int) testThread { return testThread{Tid: 2, Name: "w", Records: sameTime(n)} }
 	decodeErr := func(data []byte) error {
 		_, err := Decode(bytes.NewReader(data), &bytes.Buffer{}, Options{Source: "app.trace"})
 		return err
@@ -71,7 +71,7 @@ func TestRecordingSlotErrors(t *testing.T) {
 // slot reads whole.
 func TestRecordingSlotChunks(t *testing.T) {
 	const n = 4096 - 2 + 1 // a mark, then records: 4,097 slots
-	data := writeRecording(10, nil, testThread{tid: 1, name: "main", records: sameTime(n)})
+	data := writeRecording(10, nil, testThread{Tid: 1, Name: "main", Records: sameTime(n)})
 	rec, err := recording.Read(bufio.NewReader(bytes.NewReader(data)), "r")
 	require.NoError(t, err)
 	_, err = rec.NextThread()
@@ -86,8 +86,8 @@ func TestRecordingSlotChunks(t *testing.T) {
 func TestRecordingStopAndSkip(t *testing.T) {
 	for _, stopAt := range []int{1, 3} {
 		data := writeRecording(10, nil,
-			testThread{tid: 1, name: "main", records: sameTime(4)},
-			testThread{tid: 2, name: "w", records: sameTime(2)})
+			testThread{Tid: 1, Name: "main", Records: sameTime(4)},
+			testThread{Tid: 2, Name: "w", Records: sameTime(2)})
 		rec, err := recording.Read(bufio.NewReader(bytes.NewReader(data)), "r")
 		require.NoError(t, err)
 		_, err = rec.NextThread()
@@ -116,7 +116,7 @@ func TestRecordingStopAndSkip(t *testing.T) {
 // names at the limit is read (and found cut), one past it refused.
 func TestRecordingHeaderCuts(t *testing.T) {
 	data := writeRecordingAs(2, recording.RecordingClock{Shared: true, Tick: 1000, ReadEvery: 64, LongestGap: 5000}, 10, nil,
-		testThread{tid: 1, name: "main", records: sameTime(2)})
+		testThread{Tid: 1, Name: "main", Records: sameTime(2)})
 	mode := len(recording.RecordingMagic) + 2 + 4*8
 	for _, tc := range []struct {
 		cut  int
@@ -148,7 +148,7 @@ func TestRecordingHeaderCuts(t *testing.T) {
 func TestRecordingPositions(t *testing.T) {
 	for _, version := range []int{1, 2, 3} {
 		data := writeRecordingAs(version, recording.RecordingClock{}, 10, nil,
-			testThread{tid: 1, name: "main", records: [][2]uint64{{1, enterW(1)}, {2, enterW(2)}, {3, exitW(2)}, {4, exitW(1)}}})
+			testThread{Tid: 1, Name: "main", Records: [][2]uint64{{1, enterW(1)}, {2, enterW(2)}, {3, exitW(2)}, {4, exitW(1)}}})
 		rec, err := recording.Read(bufio.NewReader(bytes.NewReader(data)), "r")
 		require.NoError(t, err)
 		_, err = rec.NextThread()
@@ -164,7 +164,7 @@ func TestRecordingPositions(t *testing.T) {
 		}, where, "version %d", version)
 	}
 	v1 := writeRecordingAs(1, recording.RecordingClock{}, 10, nil,
-		testThread{tid: 1, name: "main", records: [][2]uint64{{1, enterW(1)}, {2, enterW(2)}, {3, exitW(2)}, {4, exitW(1)}}})
+		testThread{Tid: 1, Name: "main", Records: [][2]uint64{{1, enterW(1)}, {2, enterW(2)}, {3, exitW(2)}, {4, exitW(1)}}})
 	res, err := Decode(bytes.NewReader(v1[:len(v1)-12-5]), &bytes.Buffer{}, Options{Source: "app.trace"})
 	require.NoError(t, err)
 	assert.Contains(t, strings.Join(res.Notes, "\n"), `app.trace: the file is cut at byte `+fmt.Sprint(len(v1)-24)+`, in thread 1 (tid 1 "main"), at its record 3 of 4`)

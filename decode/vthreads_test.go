@@ -16,15 +16,15 @@ import (
 // running one call of 1 µs; at most concurrent of them at once (n/concurrent
 // waves); the first lost of them lost 2 records each.
 func virtualRecording(n, concurrent, lost int) []byte {
-	threads := []testThread{{tid: 1, name: "main", records: [][2]uint64{{0, enterW(1)}, {uint64(n) * 1000, exitW(1)}}}}
+	threads := []testThread{{Tid: 1, Name: "main", Records: [][2]uint64{{0, enterW(1)}, {uint64(n) * 1000, exitW(1)}}}}
 	for i := 0; i < n; i++ {
 		start := uint64(i/concurrent) * 2000
-		th := testThread{tid: int64(100 + i), virtual: true, records: [][2]uint64{{start, enterW(2)}, {start + 500, enterW(3)}, {start + 900, exitW(3)}, {start + 1000, exitW(2)}}}
+		th := testThread{Tid: int64(100 + i), Virtual: true, Records: [][2]uint64{{start, enterW(2)}, {start + 500, enterW(3)}, {start + 900, exitW(3)}, {start + 1000, exitW(2)}}}
 		if i < lost {
-			th.lost = 2
+			th.Lost = 2
 		}
 		if i == 7 {
-			th.name = "named-vt"
+			th.Name = "named-vt"
 		}
 		threads = append(threads, th)
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/tracebeat/tracebeat/classfile"
-	"github.com/tracebeat/tracebeat/internal/apiref"
+	"github.com/tracebeat/tracebeat/classfile/apiref"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 )
 

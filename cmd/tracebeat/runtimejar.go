@@ -31,31 +31,24 @@ class path next to the instrumented jars:
   java -Dtracebeat.trace=app.trace -cp tracebeat-runtime.jar:app.jar Main
   tracebeat decode --map methodMapping.txt app.trace
 
-The recorder keeps every thread's calls in per-thread ring buffers within
-one budget (-Dtracebeat.budget=16m by default: about four million records
-in dense code, two million where each record has its time); when a
-thread's buffer is full its oldest records go, and decode says how many. A
-thread that ends gives back what it did not use, so a hundred thousand
-virtual threads fit. A thread reads System.nanoTime() after each tick of a
-1 ms clock thread, every 64 records, for every record in code that calls
-little and while the clock thread is late; decode states how late a time
-may be. -Dtracebeat.clock=precise reads it for every record (slower:
-docs/runtime.md). The recording names the builds whose code ran (the
-identity instrument stamps into its output; -Dtracebeat.build=ID adds
-one), so that decode can refuse another build's map. It writes the file
-named by -Dtracebeat.trace at exit, and whenever the program calls
+The recorder keeps every thread's calls in a ring buffer of its own within
+one budget (-Dtracebeat.budget=16m: about four million records in dense
+code); a full ring loses its oldest records, and decode says how many. An
+ended thread gives its ring back. Times come from a shared clock, and
+decode states how late one may be (-Dtracebeat.clock=precise reads it for every record:
+docs/runtime.md). The recording names the builds whose code ran, so that
+decode can refuse another build's map. It writes the file named by
+-Dtracebeat.trace at exit, and whenever the program calls
 com.github.tracebeat.runtime.Recorder.write(path).
 On Android (--android: the jar without android.os.Trace, the framework's
 own) it records in place of Matrix's matrix-trace-canary: every thread, on
 the boot clock, under the Linux tids; the main looper's slow messages and
 ANRs reported; the recording in the app's files folder (docs/android.md).
-An app has no command line: --set puts settings in the jar (the same
-keys as -Dtracebeat.KEY, which win over them on a JVM).
+An app has no command line: --set puts settings in the jar (-D wins).
 
 Examples:
   tracebeat runtime -o tracebeat-runtime.jar
   tracebeat runtime --beat-class com.example.trace.Beat -o tracebeat-runtime.jar
-  tracebeat runtime --android -o app/libs/tracebeat-runtime.jar
   tracebeat runtime --android --set mode=stream --set slow=500ms -o app/libs/tracebeat-runtime.jar
 
 Flags:
@@ -63,11 +56,8 @@ Flags:
       --beat-class NAME   the class instrument's --beat-class named, if not
                           Matrix's: the jar then has that class instead
       --android           for an Android app: without android.os.Trace
-      --set KEY=VALUE     a setting the jar carries (repeatable): mode, budget,
-                          maxsize, maxage, flush, compress, slow, stall, anr,
-                          looper, slow.threads, stall.threads, slow.methods,
-                          stall.methods, map, reports, reports.size, dump.dir,
-                          clock, build, trace (docs/runtime.md)
+      --set KEY=VALUE     a setting the jar carries, as -Dtracebeat.KEY says it
+                          (repeatable; the keys: docs/runtime.md)
   -h, --help              show this help
 
 Exit status: 0 ok, 1 the jar could not be written, 2 usage.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tracebeat/tracebeat/classfile"
-	"github.com/tracebeat/tracebeat/internal/apiref"
+	"github.com/tracebeat/tracebeat/classfile/apiref"
 	"github.com/tracebeat/tracebeat/internal/javatest"
 	"github.com/tracebeat/tracebeat/jvmruntime"
 )
