@@ -74,6 +74,40 @@ func TestSelfTotalAndPaths(t *testing.T) {
 	require.Equal(t, msStat(1, 3, 3, 0), a.Child("app.Main.b()V", false).Stat)
 	require.Equal(t, msStat(1, 2, 2, 0), a.Child("app.Main.a()V", false).Stat)
 	require.Equal(t, int64(12e6), p.Tree.Stat.Total)
+	require.Equal(t, int64(1), p.Tree.Stat.Calls, "the root counts the top-level calls")
+	require.Same(t, main, p.Tree.Child("app.Main.main([Ljava.lang.String;)V", true), "a path made once")
+	require.Nil(t, main.Child("app.Main.nope()V", false))
+}
+
+// TestSelfZeroAndFirstRecords: a thread's first record at time 0 or 1
+// read the clock (nothing came before it); a call whose callee took all
+// of its time has no self time, and its records carried each other's
+// times, so the bound over all records is spread over those.
+func TestSelfZeroAndFirstRecords(t *testing.T) {
+	type rec struct {
+		enter bool
+		id    int
+		at    uint64
+	}
+	run := func(records ...rec) (*adder, *Profile) {
+		a := newAdder()
+		th := a.thread(func() string { return "test" })
+		for _, r := range records {
+			require.NoError(t, th.call(r.enter, r.id, r.at))
+		}
+		require.NoError(t, th.end(records[len(records)-1].at))
+		return a, a.profile("x", func(id int) string { return fmt.Sprint(id) })
+	}
+	for _, s := range []uint64{0, 1} {
+		a, p := run(rec{true, 1, s}, rec{true, 2, s + 10}, rec{false, 2, s + 20}, rec{false, 1, s + 30})
+		assert.Equal(t, Stat{Calls: 1, Self: 20, Total: 30, ChildCalls: 1}, p.Methods["1"], "start %d", s)
+		assert.Equal(t, int64(0), a.late, "start %d: no record carried another's time", s)
+		assert.Equal(t, int64(1000), a.lateResolution(1000), "no late record: the typical bound")
+	}
+	a, p := run(rec{true, 3, 40}, rec{true, 4, 40}, rec{false, 4, 60}, rec{false, 3, 60})
+	assert.Equal(t, Stat{Calls: 1, Self: 0, Total: 20, ChildCalls: 1, LateCalls: 1, LateChildCalls: 1}, p.Methods["3"])
+	assert.Equal(t, int64(2), a.late)
+	assert.Equal(t, int64(1000*4/2), a.lateResolution(1000), "the bound over 4 records spread over the 2 late ones")
 }
 
 // TestPartialCallsAreLeftOut: an exit whose enter the buffer lost (a ring

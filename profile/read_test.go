@@ -3,6 +3,7 @@ package profile
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -104,7 +105,7 @@ func TestReadChecksAndNotes(t *testing.T) {
 	}
 	p, err = Read(writeFile(t, "beat.bin", buf.Bytes()), names(t), decode.MapBuild{Path: "m.txt", ID: "b1"})
 	require.NoError(t, err)
-	assert.Equal(t, Stat{Calls: 1, Self: 4e6, Total: 4e6, LateCalls: 1}, p.Methods["app.Main.a()V"])
+	assert.Equal(t, map[string]Stat{"app.Main.a()V": {Calls: 1, Self: 4e6, Total: 4e6, LateCalls: 1}}, p.Methods, "an empty slot is no record")
 	assert.Equal(t, []string{decode.UncheckedBuildNote(p.Source, decode.MapBuild{Path: "m.txt", ID: "b1"})}, p.Notes)
 	assert.Equal(t, int64(1e6), p.Resolution)
 	assert.Equal(t, int64(1e6), p.LateResolution)
@@ -134,4 +135,57 @@ func binaryLE(r uint64) []byte {
 		b[i] = byte(r >> (8 * i))
 	}
 	return b
+}
+
+// TestReadFailures: a read that fails, a recording cut in its header or
+// with a record before any time, a buffer nested past the pairer's depth
+// or with a line that is no record: each an error naming the file.
+func TestReadFailures(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Read(dir, names(t), decode.MapBuild{})
+	require.ErrorContains(t, err, dir+": ")
+	require.ErrorContains(t, err, "is a directory")
+
+	good := recordingtest.Write(recordingtest.SlotsVersion, recording.RecordingClock{}, nil, 100, nil,
+		recordingtest.Thread{Tid: 1, Name: "main", Records: [][2]uint64{{10, enterW(2)}, {20, exitW(2)}}})
+	_, err = Read(writeFile(t, "head.trace", good[:12]), names(t), decode.MapBuild{})
+	require.Error(t, err, "a header cut short")
+	bad := bytes.Clone(good)
+	// The thread's first slot, a time mark, made a record: a record before any time.
+	binary.BigEndian.PutUint32(bad[len(bad)-6*4:], 2) // of its six: mark, mark, enter, mark, mark, exit
+	_, err = Read(writeFile(t, "slots.trace", bad), names(t), decode.MapBuild{})
+	require.ErrorContains(t, err, "a record before any time mark")
+
+	var deep bytes.Buffer
+	for range decode.DefaultMaxDepth + 1 {
+		deep.Write(binaryLE(uint64(decode.MakeRecord(true, 2, 1))))
+	}
+	path := writeFile(t, "deep.bin", deep.Bytes())
+	_, err = Read(path, names(t), decode.MapBuild{})
+	require.ErrorContains(t, err, path+": ")
+	require.ErrorContains(t, err, "call depth exceeds")
+
+	text := bufferText(t, [3]int{enter, 2, 1})
+	data, err := os.ReadFile(text)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(text, append(data, "12x\n"...), 0o644))
+	_, err = Read(text, names(t), decode.MapBuild{})
+	require.ErrorContains(t, err, text+": ")
+}
+
+// TestReadLargeAndLossy: a recording longer than the sample read to tell
+// its kind reads whole; a single record lost is said too.
+func TestReadLargeAndLossy(t *testing.T) {
+	var records [][2]uint64
+	for i := range uint64(20_000) { // 20,000 slots and marks: well past 64 KiB
+		records = append(records, [2]uint64{10 * i, enterW(2)}, [2]uint64{10*i + 5, exitW(2)})
+	}
+	data := recordingtest.Write(recordingtest.SlotsVersion, recording.RecordingClock{}, nil, 300_000, nil,
+		recordingtest.Thread{Tid: 1, Name: "main", Lost: 1, Records: records})
+	require.Greater(t, len(data), decode.DetectSample)
+	p, err := Read(writeFile(t, "large.trace", data), names(t), decode.MapBuild{})
+	require.NoError(t, err)
+	assert.Equal(t, Stat{Calls: 20_000, Self: 100_000, Total: 100_000}, p.Methods["app.Main.a()V"])
+	require.Len(t, p.Missing, 1)
+	assert.Contains(t, p.Missing[0], "1 records lost (tid 1 \"main\")")
 }
