@@ -106,6 +106,7 @@ func TestReadChecksAndNotes(t *testing.T) {
 	p, err = Read(writeFile(t, "beat.bin", buf.Bytes()), names(t), decode.MapBuild{Path: "m.txt", ID: "b1"})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]Stat{"app.Main.a()V": {Calls: 1, Self: 4e6, Total: 4e6, LateCalls: 1}}, p.Methods, "an empty slot is no record")
+	assert.Equal(t, int64(0), p.Partial, "an empty slot is no exit either")
 	assert.Equal(t, []string{decode.UncheckedBuildNote(p.Source, decode.MapBuild{Path: "m.txt", ID: "b1"})}, p.Notes)
 	assert.Equal(t, int64(1e6), p.Resolution)
 	assert.Equal(t, int64(1e6), p.LateResolution)
@@ -137,8 +138,8 @@ func binaryLE(r uint64) []byte {
 	return b
 }
 
-// TestReadFailures: a read that fails, a recording cut in its header or
-// with a record before any time, a buffer nested past the pairer's depth
+// TestReadFailures: a read that fails, a recording cut in its header,
+// with a record before any time or with data after its last thread, a buffer nested past the pairer's depth
 // or with a line that is no record: each an error naming the file.
 func TestReadFailures(t *testing.T) {
 	dir := t.TempDir()
@@ -155,6 +156,8 @@ func TestReadFailures(t *testing.T) {
 	binary.BigEndian.PutUint32(bad[len(bad)-6*4:], 2) // of its six: mark, mark, enter, mark, mark, exit
 	_, err = Read(writeFile(t, "slots.trace", bad), names(t), decode.MapBuild{})
 	require.ErrorContains(t, err, "a record before any time mark")
+	_, err = Read(writeFile(t, "after.trace", append(bytes.Clone(good), 0)), names(t), decode.MapBuild{})
+	require.ErrorContains(t, err, "data after the last thread")
 
 	var deep bytes.Buffer
 	for range decode.DefaultMaxDepth + 1 {

@@ -3,6 +3,7 @@ package androidcheck
 import (
 	"bufio"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -24,10 +25,7 @@ const budgetBytes = 4096
 // budget_lost=N within_budget=yes".
 func budgetCheck(t *testing.T, work, testClasses, instrumented, framework, rt string, runtimeJars []string, props map[string]string, wantOut string) string {
 	t.Helper()
-	p := map[string]string{}
-	for k, v := range props {
-		p[k] = v
-	}
+	p := maps.Clone(props)
 	trace := filepath.Join(work, "budget.trace")
 	out := filepath.Join(work, "budget-out.txt")
 	p["tracebeat.trace"] = trace

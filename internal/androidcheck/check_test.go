@@ -99,6 +99,14 @@ func javaFiles(t *testing.T, dir string) []string {
 
 func cp(paths ...string) string { return strings.Join(paths, string(os.PathListSeparator)) }
 
+// yes says a check's outcome as the summary line does.
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
 // TestAndroidCheck: see the package comment. The last line it logs is
 // "android-check: matrix_stack_methods=N unknown_ids=0 top_ms=N
 // focus_calls=N/N systrace_balanced=yes".
@@ -177,7 +185,7 @@ func TestAndroidCheck(t *testing.T) {
 	t.Logf("android-check: tracebeat's runtime under Robolectric: %s", runtimeLine)
 	line23 := runtimeCheck(t, tool, filepath.Join(work, "sdk23"), testClasses, appJar, instrumented["beat"], framework, runtimeJars, props, "tbcheck.RuntimeCheck23Test", false)
 	t.Logf("android-check: tracebeat's runtime on Android 6.0's framework (API 23): %s", line23)
-	runtimeLine += " sdk23_runtime=" + map[bool]string{true: "yes", false: "no"}[!strings.Contains(line23, "=no")]
+	runtimeLine += " sdk23_runtime=" + yes(!strings.Contains(line23, "=no"))
 	runtimeLine += " " + linkCheck(t, lib)
 	looperLine := looperCheck(t, tool, work, testClasses, appJar, instrumented["beat"], framework, filepath.Join(work, "tracebeat-runtime.jar"), runtimeJars, props)
 	t.Logf("android-check: the main looper watched: %s", looperLine)

@@ -1,6 +1,7 @@
 package androidcheck
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,10 +25,7 @@ func looperCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, fr
 	trace := filepath.Join(work, "looper.trace")
 	outs := map[string]string{}
 	for _, mode := range []string{"plain", "traced"} {
-		p := map[string]string{}
-		for k, v := range props {
-			p[k] = v
-		}
+		p := maps.Clone(props)
 		outs[mode] = filepath.Join(work, "looper-"+mode+".txt")
 		p["tbcheck.looper"] = outs[mode]
 		classpath := []string{testClasses, appJar}
@@ -113,12 +111,6 @@ func looperCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, fr
 	}
 	if sections != 4 {
 		t.Errorf("%d app messages are sections of the main thread, want the 4 posted", sections)
-	}
-	yes := func(b bool) string {
-		if b {
-			return "yes"
-		}
-		return "no"
 	}
 	return "looper_slow_reports=" + strconv.Itoa(slow) + " same_key=" + yes(sameKey) + " anr_while_running=" + yes(anrOK) +
 		" message_sections=" + strconv.Itoa(sections) + " looper_output_same=" + yes(same)

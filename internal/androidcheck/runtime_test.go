@@ -2,6 +2,7 @@ package androidcheck
 
 import (
 	"bufio"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -31,10 +32,7 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 	trace := filepath.Join(work, "android.trace")
 	outs := map[string]string{}
 	for _, mode := range []string{"plain", "traced"} {
-		p := map[string]string{}
-		for k, v := range props {
-			p[k] = v
-		}
+		p := maps.Clone(props)
 		outs[mode] = filepath.Join(work, "runtime-"+mode+".txt")
 		p["tbcheck.out"] = outs[mode]
 		p["tbcheck.tids"] = filepath.Join(work, "tids.txt")
@@ -143,12 +141,6 @@ func runtimeCheck(t *testing.T, tool, work, testClasses, appJar, instrumented, f
 		}
 	}
 	warmStart := warmCheck(t, tool, methodMap, work)
-	yes := func(b bool) string {
-		if b {
-			return "yes"
-		}
-		return "no"
-	}
 	line := "runtime_threads=" + strconv.Itoa(len(calls)) + " runtime_calls=" + strconv.Itoa(total) + " boot_clock=" + yes(boot) +
 		" tids=" + yes(tidsOK) + " slow_ms=" + strconv.FormatFloat(slowMs, 'f', 3, 64) + " output_same=" + yes(same) + " cold_start=" + yes(coldStart) + " warm_start=" + yes(warmStart)
 	if !budget {

@@ -2,6 +2,7 @@ package androidcheck
 
 import (
 	"bufio"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -21,10 +22,7 @@ import (
 // first dump asked for by a file, the second by the broadcast).
 func startCheck(t *testing.T, tool, work, testClasses, instrumented, framework, rt string, runtimeJars []string, props map[string]string) string {
 	t.Helper()
-	p := map[string]string{}
-	for k, v := range props {
-		p[k] = v
-	}
+	p := maps.Clone(props)
 	report := filepath.Join(work, "start.txt")
 	p["tbcheck.start"] = report
 	jvm := javatest.JVM{Classpath: append(append([]string{testClasses, instrumented, rt}, runtimeJars...), framework), Props: p, Timeout: javatest.DefaultTimeout * 3}
@@ -82,12 +80,6 @@ func startCheck(t *testing.T, tool, work, testClasses, instrumented, framework, 
 	goesOn := len(calls) == 2 && calls[0] >= 1 && calls[1] > calls[0]
 	if !goesOn {
 		t.Errorf("slowWork's calls in the two dumps: %v, want the second to hold more (the recording goes on after a dump)", calls)
-	}
-	yes := func(b bool) string {
-		if b {
-			return "yes"
-		}
-		return "no"
 	}
 	dumps := 0
 	for _, l := range lines[:2] {

@@ -2,6 +2,7 @@ package androidcheck
 
 import (
 	"bufio"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,10 +22,7 @@ func streamCheck(t *testing.T, tool, work, testClasses, instrumented, framework 
 	t.Helper()
 	rt := filepath.Join(work, "tracebeat-runtime-stream.jar")
 	run(t, tool, "runtime", "--android", "--set", "mode=stream", "--set", "flush=50ms", "-o", rt)
-	p := map[string]string{}
-	for k, v := range props {
-		p[k] = v
-	}
+	p := maps.Clone(props)
 	report := filepath.Join(work, "stream.txt")
 	p["tbcheck.stream"] = report
 	jvm := javatest.JVM{Classpath: append(append([]string{testClasses, instrumented, rt}, runtimeJars...), framework), Props: p, Timeout: javatest.DefaultTimeout * 3}
@@ -66,11 +64,5 @@ func streamCheck(t *testing.T, tool, work, testClasses, instrumented, framework 
 		t.Errorf("the stream copied while the app ran holds %d calls of postSlowMessage (the app's first traced call) and %d of slowWork, want 2 and 2", first, calls["tbapp.Work.slowWork(J)J"])
 	}
 	t.Logf("android-check: stream: %s, %d calls of %d methods and sections while the app ran", path, total, len(calls))
-	yes := func(b bool) string {
-		if b {
-			return "yes"
-		}
-		return "no"
-	}
 	return "stream_in_files_dir=" + yes(inFiles) + " stream_from_start=" + yes(fromStart)
 }

@@ -34,11 +34,7 @@ public class StartCheckTest {
         Work.postSlowMessage(out);
         ShadowLooper.idleMainLooper();
         Application app = RuntimeEnvironment.getApplication();
-        String name = Application.getProcessName();
-        if (name == null || name.isEmpty()) {
-            name = app.getPackageName();
-        }
-        File trace = new File(new File(app.getFilesDir(), "tracebeat"), name.replace(':', '-') + ".trace");
+        File trace = CheckFiles.traceOf(app);
         String first = dump(trace, 1, null);
         Work.postSlowMessage(out);
         ShadowLooper.idleMainLooper();

@@ -30,11 +30,7 @@ public class StreamCheckTest {
         Work.postSlowMessage(out);
         ShadowLooper.idleMainLooper();
         Application app = RuntimeEnvironment.getApplication();
-        String name = Application.getProcessName();
-        if (name == null || name.isEmpty()) {
-            name = app.getPackageName();
-        }
-        File trace = new File(new File(app.getFilesDir(), "tracebeat"), name.replace(':', '-') + ".trace");
+        File trace = CheckFiles.traceOf(app);
         for (int i = 0; i < 40; i++) {
             SystemClock.sleep(25); // the monitor writes a chunk every tracebeat.flush of this clock
         }
