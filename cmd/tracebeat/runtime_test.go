@@ -282,3 +282,36 @@ func TestRuntimeCannotWrite(t *testing.T) {
 	_, err = os.Stat(missing)
 	require.True(t, os.IsNotExist(err))
 }
+
+// TestStreamThatCannotOpenKeepsTheRings: stream mode whose file cannot be
+// made records in the rings instead, as ring mode does: the threads that
+// ended keep their records when the budget is asked back from them (a
+// stream drops them there: they are in its file), so a snapshot written
+// later holds as many workers as ring mode's.
+func TestStreamThatCannotOpenKeepsTheRings(t *testing.T) {
+	classes := threadsProgram(t)
+	workersIn := func(props ...string) int {
+		t.Helper()
+		snapshot := filepath.Join(t.TempDir(), "snapshot.trace")
+		_, methodMap, out := recordThreads(t, classes, nil, nil,
+			append([]string{"-Dtracebeat.budget=128k", "-Dthreads.snapshot=" + snapshot}, props...), 300, 20)
+		code, stdout, stderr := runDecodeArgs("--map", methodMap, "--format", "json", snapshot)
+		require.Equal(t, exitOK, code, stderr)
+		var doc struct {
+			TraceEvents []traceEventJSON `json:"traceEvents"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(stdout), &doc))
+		workers := map[int64]bool{}
+		for _, e := range doc.TraceEvents {
+			if strings.HasPrefix(e.Name, "fixture.Threads$Worker.") {
+				workers[e.Tid] = true
+			}
+		}
+		t.Logf("%v: %d workers in the snapshot; java said %s", props, len(workers), strings.TrimSpace(out))
+		return len(workers)
+	}
+	missing := filepath.Join(t.TempDir(), "no", "such", "folder", "app.trace")
+	ring := workersIn()
+	require.Greater(t, ring, 50, "ring mode keeps the ended workers' records")
+	require.Equal(t, ring, workersIn("-Dtracebeat.mode=stream", "-Dtracebeat.trace="+missing))
+}

@@ -361,7 +361,7 @@ public final class Recorder {
                     holding++;
                 }
             }
-            if (Settings.MODE == Settings.MODE_STREAM && freed > 0) {
+            if (Monitor.follows() && freed > 0) {
                 // A long run starts threads all along: in the stream, those
                 // that ended are in the file, and need not be remembered.
                 for (Iterator<ThreadLog> it = LOGS.iterator(); it.hasNext();) {

@@ -239,7 +239,7 @@ final class ThreadLog {
             }
             while (log.count + 3 > log.limit) {
                 int cap = log.ring.length;
-                if (Settings.MODE == Settings.MODE_STREAM && cap > 0) {
+                if (Monitor.follows() && cap > 0) {
                     // The monitor takes the slots away as they come: a
                     // slot it took may be written again.
                     long room = Math.max(log.drained, log.base) + cap;
@@ -249,7 +249,7 @@ final class ThreadLog {
                     }
                 }
                 long keep = cap == 0 ? 0 : Math.max(log.base, log.count - cap); // the oldest slot kept
-                if (Settings.MODE == Settings.MODE_STREAM && cap > 0) {
+                if (Monitor.follows() && cap > 0) {
                     keep = Math.max(log.base, Math.min(log.drained, log.count)); // the oldest slot not taken
                 }
                 int bigger = cap == 0 ? FIRST_CAPACITY : cap * 2;
@@ -267,7 +267,7 @@ final class ThreadLog {
                     }
                     log.use(ring);
                     log.limit = keep + bigger;
-                } else if (Settings.MODE == Settings.MODE_STREAM && cap > 0 && log.waitForMonitor()) {
+                } else if (Monitor.follows() && cap > 0 && log.waitForMonitor()) {
                     continue; // the monitor took some: room again
                 } else {
                     log.wraps++; // one writer; from now on the monitor checks what it copies
@@ -384,7 +384,7 @@ final class ThreadLog {
         shrinkTo = 0;
         int cap = ring.length;
         long keep = Math.max(base, count - target);
-        if (Settings.MODE == Settings.MODE_STREAM) {
+        if (Monitor.follows()) {
             keep = Math.min(keep, Math.max(base, drained));
         }
         if (target < FIRST_CAPACITY || target >= cap || count - keep > target - 3) {
@@ -434,7 +434,7 @@ final class ThreadLog {
      * copy does not take. Called by {@link Recorder#reclaim} only, once.
      */
     long retire() {
-        if (Settings.MODE == Settings.MODE_STREAM) {
+        if (Monitor.follows()) {
             // Its records are in the stream already (the monitor took them all).
             int cap = ring.length;
             TraceFile.Snapshot none = new TraceFile.Snapshot();
