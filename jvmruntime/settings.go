@@ -2,8 +2,9 @@ package jvmruntime
 
 import (
 	"fmt"
-	"regexp"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -42,31 +43,41 @@ var settingKinds = map[string]func(string) error{
 	"build":         anyText,
 }
 
-// The forms Settings.parseSize, parseDuration and count accept.
-var (
-	sizeForm     = regexp.MustCompile(`^[0-9]+[kmgKMG]?$`)
-	durationForm = regexp.MustCompile(`^[0-9.]+ *(ns|us|µs|ms|s|m|min|h)?$`)
-	countForm    = regexp.MustCompile(`^[0-9]+$`)
-)
-
 func anyText(string) error { return nil }
 
+// isSize reads a size as Settings.parseSize does: bytes, or a number with
+// k, m or g, that fits a long.
 func isSize(v string) error {
-	if !sizeForm.MatchString(v) {
+	n := strings.ToLower(strings.TrimSpace(v))
+	unit := int64(1)
+	if k := strings.IndexByte("kmg", n[len(n)-1]); k >= 0 {
+		unit, n = int64(1)<<(10*(k+1)), n[:len(n)-1]
+	}
+	if x, err := strconv.ParseInt(n, 10, 64); err != nil || x < 0 || x > math.MaxInt64/unit {
 		return fmt.Errorf("%q is not a size (bytes, or a number with k, m or g, like 64m)", v)
 	}
 	return nil
 }
 
+// isDuration reads a duration as Settings.parseDuration does: a number
+// (digits and a point), then ns, us, ms, s, m, min or h (none: ms).
 func isDuration(v string) error {
-	if !durationForm.MatchString(strings.ToLower(v)) || strings.Count(v, ".") > 1 || strings.HasPrefix(v, ".") {
+	s := strings.ToLower(strings.TrimSpace(v))
+	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	if i < 0 {
+		i = len(s)
+	}
+	scale, known := map[string]float64{"ns": 1, "us": 1e3, "µs": 1e3, "": 1e6, "ms": 1e6, "s": 1e9, "m": 60e9, "min": 60e9, "h": 3600e9}[strings.TrimSpace(s[i:])]
+	x, err := strconv.ParseFloat(s[:i], 64)
+	if i == 0 || err != nil || !known || x*scale >= math.MaxInt64 {
 		return fmt.Errorf("%q is not a duration (a number with ns, us, ms, s, m or h, like 700ms)", v)
 	}
 	return nil
 }
 
+// isCount reads a count as Settings.count does: a long, not negative.
 func isCount(v string) error {
-	if !countForm.MatchString(v) {
+	if x, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err != nil || x < 0 {
 		return fmt.Errorf("%q is not a count", v)
 	}
 	return nil
