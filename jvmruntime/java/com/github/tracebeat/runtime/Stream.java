@@ -48,6 +48,8 @@ final class Stream {
     private int droppedWhy;
     private final Bytes payload = new Bytes(1 << 16);
     private final Packer packer = Packer.forStream();
+    /** Once the file cannot be written: the tokens only copied, to be dropped (no compression for nothing). */
+    private final Packer dropping = new Packer(Packer.RAW);
     private boolean failed;
     private boolean rollRefused;
     long lastChunkAt;
@@ -112,7 +114,7 @@ final class Stream {
                 last = Math.max(last, t.lastTime());
             }
             records += t.records();
-            t.finish(payload, t.log.name(), packer);
+            t.finish(payload, t.log.name(), failed ? dropping : packer);
             blocks++;
         }
         // A stream that cannot write still takes the sinks' tokens (lost):
