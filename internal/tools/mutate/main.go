@@ -9,8 +9,10 @@
 // `go test -overlay`, so runs share the build cache and a killed run
 // leaves nothing behind. A package's tests are those of its directory and
 // the directories below it (decode's tests cover decode/traceout's
-// writers). Mutants in code no test runs (the coverage of one run of the
-// tests) are not run and count as survivors.
+// writers). Each test is run alone once, with coverage (testindex.go); a
+// mutant is then tested by the tests that ran its line only, those that
+// took under a second first. Mutants in code no test runs are not run and
+// count as survivors.
 //
 // With -results FILE the outcome of every mutant is kept in FILE, each
 // with a digest of the code under its directory; the next run takes a
@@ -267,15 +269,14 @@ func (r *run) mutatePackage(dir string, byKind map[string]*counts) (counts, erro
 	if err != nil {
 		return c, err
 	}
-	cover, err := coverage(dir, r.skip)
-	if err != nil {
-		return c, err
-	}
-	baseline, err := testTime(dir, r.skip)
-	if err != nil {
+	if err := originalFirst(dir, r.skip); err != nil {
 		return c, err
 	}
 	tests, err := testsOf(dir)
+	if err != nil {
+		return c, err
+	}
+	index, err := buildIndex(dir, testPackages(tests), r.skip, r.workers)
 	if err != nil {
 		return c, err
 	}
@@ -317,16 +318,12 @@ func (r *run) mutatePackage(dir string, byKind map[string]*counts) (counts, erro
 			m.status = "equivalent"
 		case seen && before.digest == digest && (detected(before.status) || before.status == "not-viable"):
 			m.status = before.status
-		case !cover.covers(m):
+		case !index.covers(m):
 			m.status = "not-covered"
 		default:
 			todo = append(todo, m)
 		}
 	}
-	// A mutant that hangs is stopped by the test binary's own -timeout at
-	// five times the tests' time (the test binary, not go test, must stop:
-	// killing go test leaves it running).
-	timeout := max(5*baseline, 20*time.Second)
 	work := make(chan *mutant)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -334,15 +331,7 @@ func (r *run) mutatePackage(dir string, byKind map[string]*counts) (counts, erro
 	for range r.workers {
 		wg.Go(func() {
 			for m := range work {
-				status := runMutant(tests[pkgOf(m.file)], m, r.skip, timeout)
-				if status == "killed-other" {
-					// Not a test's failure (a crash, the machine): a kill
-					// only if the unmutated code passes the same tests now.
-					status = "killed"
-					if !originalPasses(tests[pkgOf(m.file)], r.skip, timeout) {
-						status = "error"
-					}
-				}
+				status := r.testMutant(index, tests[pkgOf(m.file)], m)
 				mu.Lock()
 				m.status = status
 				r.previous[m.key()] = outcome{digest: digest, status: status}
@@ -404,101 +393,17 @@ func sourceFiles(dir string) ([]string, error) {
 	return files, err
 }
 
-// profile is the coverage of one run of the tests: the blocks of each
-// file, with whether they ran.
-type profile map[string][]block
-
-type block struct {
-	startLine, startCol, endLine, endCol int
-	ran                                  bool
-}
-
-func (b block) holds(m *mutant) bool {
-	after := m.line > b.startLine || (m.line == b.startLine && m.col >= b.startCol)
-	before := m.line < b.endLine || (m.line == b.endLine && m.col <= b.endCol)
-	return after && before
-}
-
-// covers reports whether the tests may run m's code: false only when it
-// lies in blocks that never ran. Code in no block (a switch's case
-// expressions, which the cover tool counts in none) is tried.
-func (p profile) covers(m *mutant) bool {
-	abs, _ := filepath.Abs(m.file)
-	inBlock := false
-	for _, b := range p[abs] {
-		if b.holds(m) {
-			if b.ran {
-				return true
-			}
-			inBlock = true
-		}
-	}
-	return !inBlock
-}
-
-// testTime runs the tests once more, built already, and returns how long
-// they took.
-func testTime(dir, skip string) (time.Duration, error) {
+// originalFirst runs the tests once on the unmutated code: a run whose
+// tests fail before any mutation cannot tell a mutant's kill.
+func originalFirst(dir, skip string) error {
 	args := []string{"test", "-count=1"}
 	if skip != "" {
 		args = append(args, "-skip", skip)
 	}
 	if msg, err := exec.Command("go", append(args, "./"+filepath.ToSlash(dir)+"/...")...).CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("the tests fail before any mutation:\n%s", msg)
+		return fmt.Errorf("the tests fail before any mutation:\n%s", msg)
 	}
-	start := time.Now()
-	if msg, err := exec.Command("go", append(args, "./"+filepath.ToSlash(dir)+"/...")...).CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("the tests fail before any mutation:\n%s", msg)
-	}
-	return time.Since(start), nil
-}
-
-// coverage runs the tests once with coverage of the whole tree and
-// returns what they ran.
-func coverage(dir, skip string) (profile, error) {
-	tmp, err := os.MkdirTemp("", "mutate-cover")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "cover.out")
-	pkgs := "./" + filepath.ToSlash(dir) + "/..."
-	args := []string{"test", "-count=1", "-coverpkg=" + pkgs, "-coverprofile=" + out}
-	if skip != "" {
-		args = append(args, "-skip", skip)
-	}
-	cmd := exec.Command("go", append(args, pkgs)...)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("the tests fail before any mutation:\n%s", msg)
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		return nil, err
-	}
-	module, err := modulePath()
-	if err != nil {
-		return nil, err
-	}
-	root, _ := os.Getwd()
-	p := profile{}
-	for _, line := range strings.Split(string(data), "\n")[1:] {
-		// name.go:L.C,L.C statements count
-		var file string
-		var b block
-		var stmts, count int
-		colon := strings.LastIndex(line, ":")
-		if colon < 0 {
-			continue
-		}
-		file = line[:colon]
-		if _, err := fmt.Sscanf(line[colon+1:], "%d.%d,%d.%d %d %d", &b.startLine, &b.startCol, &b.endLine, &b.endCol, &stmts, &count); err != nil {
-			continue
-		}
-		b.ran = count > 0
-		abs := filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(file, module+"/")))
-		p[abs] = append(p[abs], b)
-	}
-	return p, nil
+	return nil
 }
 
 func modulePath() (string, error) {
@@ -507,6 +412,20 @@ func modulePath() (string, error) {
 		return "", fmt.Errorf("go list -m: %w", err)
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// testPackages lists the test packages of testsOf's map, once each.
+func testPackages(tests map[string][]string) []string {
+	var out []string
+	for _, ps := range tests {
+		for _, p := range ps {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // testsOf maps each package under dir (by its directory, relative and
@@ -563,49 +482,94 @@ func testsOf(dir string) (map[string][]string, error) {
 // pkgOf is the package directory of a source file, slash-separated.
 func pkgOf(file string) string { return filepath.ToSlash(filepath.Dir(file)) }
 
-// runMutant tests one mutant and returns its status.
-func runMutant(tests []string, m *mutant, skip string, timeout time.Duration) string {
-	if len(tests) == 0 {
+// testMutant tests one mutant and returns its status: it runs the tests
+// that run its line, of the test packages that reach its package, in
+// phases (index.phases), and stops at the first that detects it.
+func (r *run) testMutant(x *index, reaching []string, m *mutant) string {
+	if len(reaching) == 0 {
 		return "not-covered" // no test package under dir reaches its package
 	}
-	src, err := os.ReadFile(m.file)
-	if err != nil {
-		return "not-viable"
+	all, _ := x.testsFor(m)
+	var tests []int
+	for _, t := range all {
+		if slices.Contains(reaching, x.cases[t].pkg) {
+			tests = append(tests, t)
+		}
 	}
-	if m.end > len(src) || m.off > m.end {
-		return "not-viable"
+	if len(tests) == 0 {
+		return "not-covered"
 	}
-	mutated := append(append(append([]byte(nil), src[:m.off]...), m.repl...), src[m.end:]...)
 	tmp, err := os.MkdirTemp("", "mutant")
 	if err != nil {
 		return "not-viable"
 	}
 	defer os.RemoveAll(tmp)
-	abs, _ := filepath.Abs(m.file)
-	changed := filepath.Join(tmp, filepath.Base(m.file))
-	overlay := filepath.Join(tmp, "overlay.json")
-	doc, _ := json.Marshal(map[string]map[string]string{"Replace": {abs: changed}})
-	if os.WriteFile(changed, mutated, 0o644) != nil || os.WriteFile(overlay, doc, 0o644) != nil {
+	overlay, ok := writeMutant(m, tmp)
+	if !ok {
 		return "not-viable"
 	}
-	if vet := exec.Command("go", "build", "-overlay", overlay, "./"+filepath.ToSlash(filepath.Dir(m.file))); vet.Run() != nil {
-		return "not-viable" // it does not compile: no program has it
+	status := "lived"
+	for _, phase := range x.phases(tests) {
+		pkgs, pattern, timeout := x.selection(phase)
+		status = runTests(pkgs, pattern, timeout, overlay)
+		if status == "killed-other" {
+			// Not a test's failure (a crash, the machine): a kill only
+			// if the unmutated code passes the same tests now.
+			status = "killed"
+			if runTests(pkgs, pattern, timeout, "") != "lived" {
+				status = "error"
+			}
+		}
+		if status != "lived" {
+			break
+		}
 	}
-	// The context is a backstop for a build that hangs; the tests stop
-	// themselves at timeout.
+	return status
+}
+
+// writeMutant writes m's file, changed, and an overlay that puts it in
+// place of the original into tmp, and returns the overlay's path; ok is
+// false when the mutant does not compile (no program has it).
+func writeMutant(m *mutant, tmp string) (overlay string, ok bool) {
+	src, err := os.ReadFile(m.file)
+	if err != nil || m.end > len(src) || m.off > m.end {
+		return "", false
+	}
+	mutated := append(append(append([]byte(nil), src[:m.off]...), m.repl...), src[m.end:]...)
+	abs, _ := filepath.Abs(m.file)
+	changed := filepath.Join(tmp, filepath.Base(m.file))
+	overlay = filepath.Join(tmp, "overlay.json")
+	doc, _ := json.Marshal(map[string]map[string]string{"Replace": {abs: changed}})
+	if os.WriteFile(changed, mutated, 0o644) != nil || os.WriteFile(overlay, doc, 0o644) != nil {
+		return "", false
+	}
+	if exec.Command("go", "build", "-overlay", overlay, "./"+filepath.ToSlash(filepath.Dir(m.file))).Run() != nil {
+		return "", false
+	}
+	return overlay, true
+}
+
+// runTests runs the tests pattern names in pkgs, on the code as the
+// overlay has it (none: the unmutated code), and returns lived, killed,
+// timed-out, not-viable (a test file does not compile with the mutant)
+// or killed-other (a failure that is not a test's). A mutant that hangs
+// is stopped by the test binary's own -timeout (the test binary, not go
+// test, must stop: killing go test leaves it running).
+func runTests(pkgs []string, pattern string, timeout time.Duration, overlay string) string {
+	// The context is a backstop for a build that hangs.
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+5*time.Minute)
 	defer cancel()
 	// vet checked the code as written; a mutant's vet findings are not
 	// the tests' verdict.
-	args := []string{"test", "-count=1", "-failfast", "-vet=off", "-timeout", timeout.String(), "-overlay", overlay}
-	if skip != "" {
-		args = append(args, "-skip", skip)
+	args := []string{"test", "-count=1", "-failfast", "-vet=off", "-timeout", timeout.String(), "-run", pattern}
+	if overlay != "" {
+		args = append(args, "-overlay", overlay)
 	}
-	cmd := exec.CommandContext(ctx, "go", append(args, tests...)...)
+	cmd := exec.CommandContext(ctx, "go", append(args, pkgs...)...)
 	ownGroup(cmd) // so that a kill reaches the test binary too
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err = cmd.Run()
+	err := cmd.Run()
 	switch {
 	case ctx.Err() != nil || bytes.Contains(out.Bytes(), []byte("panic: test timed out after")):
 		return "timed-out"
@@ -614,7 +578,7 @@ func runMutant(tests []string, m *mutant, skip string, timeout time.Duration) st
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && bytes.Contains(out.Bytes(), []byte("[build failed]")) {
-		return "not-viable" // a test file does not compile with it
+		return "not-viable"
 	}
 	if testFailed(out.Bytes()) {
 		return "killed"
@@ -626,13 +590,4 @@ func runMutant(tests []string, m *mutant, skip string, timeout time.Duration) st
 // panicked: the tests' verdict, not the machine's.
 func testFailed(out []byte) bool {
 	return bytes.Contains(out, []byte("--- FAIL:")) || bytes.Contains(out, []byte("panic: ")) || bytes.Contains(out, []byte("fatal error: "))
-}
-
-// originalPasses runs the tests on the unmutated code.
-func originalPasses(tests []string, skip string, timeout time.Duration) bool {
-	args := []string{"test", "-count=1", "-vet=off", "-timeout", timeout.String()}
-	if skip != "" {
-		args = append(args, "-skip", skip)
-	}
-	return exec.Command("go", append(args, tests...)...).Run() == nil
 }
