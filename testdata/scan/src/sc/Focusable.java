@@ -1,0 +1,6 @@
+package sc;
+
+/** An interface with the focus method. */
+public interface Focusable {
+    void onWindowFocusChanged(boolean hasFocus);
+}
