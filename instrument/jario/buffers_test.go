@@ -29,3 +29,22 @@ func TestBufferClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestPutBufferKeepsOut: buffers too small or too large for the pool are
+// not kept (a small one would be handed out for a request it cannot hold;
+// a large one has no class); one of 12 KiB serves 8 KiB requests, not
+// 32 KiB ones.
+func TestPutBufferKeepsOut(t *testing.T) {
+	for range 10 {
+		PutBuffer(make([]byte, 10, 100))
+		PutBuffer(make([]byte, 0, maxPooledBuffer+1))
+		PutBuffer(make([]byte, 0, 8<<20))
+		PutBuffer(nil)
+		PutBuffer(make([]byte, 0, 12<<10))
+		for _, n := range []int{minPooledBuffer, 32 << 10, maxPooledBuffer} {
+			if b := GetBuffer(n); len(b) != n {
+				t.Fatalf("GetBuffer(%d) has length %d", n, len(b))
+			}
+		}
+	}
+}

@@ -113,15 +113,43 @@ func TestJarWriterMatchesArchiveZip(t *testing.T) {
 		{"one", 1, ""},
 		{"kinds", 60, "an archive comment"},
 		{"zip64 end", 70000, ""},
+		{"zip64 sizes", -12, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			entries := sampleEntries(tc.entries)
+			if tc.entries < 0 {
+				entries = zip64Entries(-tc.entries)
+			}
 			want := archiveZipBytes(t, entries, tc.comment)
 			got, _ := jarWriterFile(t, filepath.Join(t.TempDir(), "out.jar"), entries, tc.comment)
 			require.Equal(t, len(want), len(got))
 			assert.True(t, bytes.Equal(want, got), "bytes differ")
 		})
 	}
+}
+
+// zip64Entries are entries whose headers claim sizes at and past 4 GiB
+// (the data written is short: neither writer reads it), of each kind
+// sampleEntries makes.
+func zip64Entries(n int) []rawEntry {
+	entries := sampleEntries(n)
+	for i := range entries {
+		fh := &entries[i].fh
+		if IsDirName(fh.Name) {
+			continue
+		}
+		switch i % 4 {
+		case 0:
+			fh.CompressedSize64 = MaxUint32
+		case 1:
+			fh.UncompressedSize64 = MaxUint32 + uint64(i)
+		case 2:
+			fh.CompressedSize64, fh.UncompressedSize64 = MaxUint32-1, MaxUint32-1
+		case 3:
+			fh.CompressedSize64, fh.UncompressedSize64 = 5<<30, 6<<30
+		}
+	}
+	return entries
 }
 
 // TestJarWriterRefusesWhatArchiveZipRefuses: a name or extra field past
@@ -134,6 +162,13 @@ func TestJarWriterRefusesWhatArchiveZipRefuses(t *testing.T) {
 	assert.Error(t, w.entryBytes(&zip.FileHeader{Name: "d/"}, []byte("x")))
 	assert.Error(t, w.entry(&zip.FileHeader{Name: "d/"}, bytes.NewReader([]byte("x")), make([]byte, 8)))
 	assert.Error(t, w.SetComment(long))
+	// And takes what it takes.
+	most := long[1:]
+	assert.NoError(t, w.entryBytes(&zip.FileHeader{Name: most}, nil))
+	assert.NoError(t, w.entryBytes(&zip.FileHeader{Name: "a", Extra: []byte(most)}, nil))
+	assert.NoError(t, w.SetComment(most))
+	assert.NoError(t, w.entryBytes(&zip.FileHeader{Name: "d/"}, nil))
+	assert.NoError(t, w.entry(&zip.FileHeader{Name: "d/"}, bytes.NewReader(nil), make([]byte, 8)))
 }
 
 // TestSpliceIsAFreshWrite: a jar whose spans are copied from the last one

@@ -6,16 +6,22 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/tracebeat/tracebeat/instrument/store"
 	"github.com/tracebeat/tracebeat/internal/atomicfile"
 	"github.com/tracebeat/tracebeat/internal/outset"
 )
 
-// dirEntryTime is the timestamp of jar entries that come from class
-// directories, fixed so the output does not depend on checkout times.
-var dirEntryTime = time.Date(1980, 2, 1, 0, 0, 0, 0, time.UTC)
+// dirEntryDate is the MS-DOS date of jar entries that come from class
+// directories, 1980-02-01 ((year-1980)<<9 | month<<5 | day), at midnight:
+// fixed so the output does not depend on checkout times. The jar writer
+// writes a header's MS-DOS fields as they are (FileHeader.Modified is
+// archive/zip's, which it does not read): a header made here sets them.
+const dirEntryDate = 0<<9 | 2<<5 | 1
+
+// zipVersion20 is the version a reader needs for deflate and the version
+// of the zip specification the entry was made to, as archive/zip writes.
+const zipVersion20 = 20
 
 // Sink receives the entries of one output in order.
 type Sink interface {
@@ -92,7 +98,7 @@ func (j *JarSink) Put(name string, orig *Entry, body []byte, deflated bool, crc 
 	if orig != nil && orig.ZipFile != nil {
 		fh = orig.ZipFile.FileHeader
 	} else {
-		fh = zip.FileHeader{Name: name, Modified: dirEntryTime}
+		fh = zip.FileHeader{Name: name, ModifiedDate: dirEntryDate, ReaderVersion: zipVersion20, CreatorVersion: zipVersion20}
 		fh.SetMode(0o644)
 	}
 	fh.Name = name
