@@ -116,7 +116,8 @@ func (m *injectionMatcher) alreadyInstrumented(c *cf.Class) (map[int]bool, error
 		}
 		code, err := cf.DecodeCode(c.Pool, attr.Data)
 		if err != nil {
-			return nil, err
+			name, desc, _ := c.MemberName(&c.Methods[i])
+			return nil, fmt.Errorf("method %s%s: %w", name, desc, err)
 		}
 		if mk := rewrite.FindInjected(code, c.Pool, m.rt); len(mk.EnterIDs) > 0 || mk.Focus {
 			if found == nil {
