@@ -3,6 +3,7 @@ package jario
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/binary"
 	"hash/crc32"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/zeebo/xxh3"
 
 	"github.com/tracebeat/tracebeat/internal/outset"
 )
@@ -326,4 +328,42 @@ func TestEntrySumOf(t *testing.T) {
 			assert.ErrorContains(t, err, "entry data past the end of the jar")
 		}
 	}
+}
+
+// TestChecksumLayout: a checksum is XXH3-128's high half then its low
+// half, big-endian, in the first 16 of its 32 bytes.
+func TestChecksumLayout(t *testing.T) {
+	data := []byte("layout")
+	h := xxh3.Hash128(data)
+	var want Checksum
+	binary.BigEndian.PutUint64(want[:8], h.Hi)
+	binary.BigEndian.PutUint64(want[8:16], h.Lo)
+	assert.Equal(t, want, SumOf(data))
+}
+
+// TestDeflateAndCheck: what DeflateBytes writes inflates back; entries
+// other than classes and directories are checked before a raw copy, and
+// the check reads them whole (a wrong size is an error).
+func TestDeflateAndCheck(t *testing.T) {
+	for _, n := range []int{0, 1, 100, 100_000} {
+		data := bytes.Repeat([]byte("abc"), n)
+		packed, err := DeflateBytes(data)
+		require.NoError(t, err)
+		got := make([]byte, len(data))
+		require.NoError(t, inflateInto(got, packed))
+		assert.Equal(t, data, got)
+	}
+	dir := t.TempDir()
+	short := compressed(t, "res/r.txt", classBytes)
+	short.usize++
+	in := openJar(t, writeZip(t, dir, "a.jar", compressed(t, "a/B.class", classBytes), stored("d/", nil),
+		compressed(t, "res/ok.txt", classBytes), short))
+	var needs []bool
+	for i := range in.Entries {
+		needs = append(needs, in.Entries[i].NeedsCheck())
+	}
+	assert.Equal(t, []bool{false, false, true, true}, needs)
+	assert.NoError(t, in.Entries[2].Check())
+	assert.Error(t, in.Entries[3].Check())
+	assert.False(t, (&Entry{Name: "res/x.txt"}).NeedsCheck(), "a directory's file is read when copied")
 }
