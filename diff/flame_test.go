@@ -1,0 +1,296 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/decode/htmlview"
+	"github.com/tracebeat/tracebeat/profile"
+)
+
+// treeRun is a profile of one run from its call paths ("main/a.slowed")
+// with their total ms, self ms and calls.
+func treeRun(paths map[string][3]float64) *profile.Profile {
+	p := &profile.Profile{Source: "run", Methods: map[string]profile.Stat{}, Tree: &profile.Node{}}
+	for path, v := range paths {
+		n := p.Tree
+		for _, name := range strings.Split(path, "/") {
+			n = n.Child(name, true)
+		}
+		n.Stat = profile.Stat{Total: int64(v[0] * 1e6), Self: int64(v[1] * 1e6), Calls: int64(v[2])}
+		s := p.Methods[n.Name]
+		s.Total += n.Stat.Total
+		s.Self += n.Stat.Self
+		s.Calls += n.Stat.Calls
+		p.Methods[n.Name] = s
+	}
+	return p
+}
+
+// TestMergeTrees: each path's medians over its side's runs, a run that
+// did not take it counting 0 (the middle one of an odd count, the mean of
+// the middle two of an even one); the root's totals are its children's.
+func TestMergeTrees(t *testing.T) {
+	base := Side{Runs: []*profile.Profile{
+		treeRun(map[string][3]float64{"main": {10, 1, 1}, "main/a": {9, 9, 3}}),
+		treeRun(map[string][3]float64{"main": {20, 2, 1}, "main/a": {18, 18, 5}, "other": {4, 4, 1}}),
+	}}
+	next := Side{Runs: []*profile.Profile{
+		treeRun(map[string][3]float64{"main": {30, 3, 1}}),
+		treeRun(map[string][3]float64{"main": {10, 1, 1}, "main/a": {6, 6, 2}}),
+		treeRun(map[string][3]float64{"main": {50, 5, 1}, "main/a": {40, 40, 7}}),
+	}}
+	root := mergeTrees(base, next)
+	main := root.children["main"]
+	require.NotNil(t, main)
+	ms := func(x float64) float64 { return x * 1e6 }
+	assert.Equal(t, [3]float64{ms(15), ms(1.5), 1}, [3]float64{main.baseTotal, main.baseSelf, main.baseCalls})
+	assert.Equal(t, [3]float64{ms(30), ms(3), 1}, [3]float64{main.newTotal, main.newSelf, main.newCalls})
+	a := main.children["a"]
+	assert.Equal(t, [3]float64{ms(13.5), ms(13.5), 4}, [3]float64{a.baseTotal, a.baseSelf, a.baseCalls})
+	assert.Equal(t, [3]float64{ms(6), ms(6), 2}, [3]float64{a.newTotal, a.newSelf, a.newCalls}, "0, 6 and 40: the middle one")
+	other := root.children["other"]
+	assert.Equal(t, ms(2), other.baseTotal, "0 and 4")
+	assert.Zero(t, other.newTotal)
+	assert.Equal(t, ms(17), root.baseTotal)
+	assert.Equal(t, ms(30), root.newTotal)
+	assert.Nil(t, a.baseRuns, "the runs let go once settled")
+	total, self, calls := medians(nil)
+	assert.Zero(t, total+self+calls)
+}
+
+// TestGoneLines: the methods only BASE called, in the table's order, up
+// to a limit and a line for the rest.
+func TestGoneLines(t *testing.T) {
+	r := &Result{}
+	for i := range 7 {
+		r.Methods = append(r.Methods, Method{Name: fmt.Sprintf("g%d", i), Status: Gone, CallsBase: int64(i), SelfMsBase: 1.5, TotalMsBase: 2.25})
+		r.Methods = append(r.Methods, Method{Name: fmt.Sprintf("s%d", i), Status: Same})
+	}
+	lines := r.goneLines(5)
+	require.Len(t, lines, 6)
+	assert.Equal(t, "gone: g0 (BASE: 0 calls, self 1.500 ms, total 2.250 ms)", lines[0])
+	assert.Equal(t, "gone: g4 (BASE: 4 calls, self 1.500 ms, total 2.250 ms)", lines[4])
+	assert.Equal(t, "and 2 more gone", lines[5])
+	assert.Len(t, r.goneLines(7), 7, "as many as the limit: no line for the rest")
+	assert.Len(t, r.goneLines(6), 7)
+}
+
+// TestVerdictColor: red regressed and blue improved, the deeper the larger
+// the change up to 100%; yellow new; grey the same, gone or unknown.
+func TestVerdictColor(t *testing.T) {
+	for _, tc := range []struct {
+		m    Method
+		ok   bool
+		want color.RGBA
+	}{
+		{Method{Status: Regressed, DeltaPercent: 100}, true, color.RGBA{235, 60, 60, 255}},
+		{Method{Status: Regressed, DeltaPercent: 250}, true, color.RGBA{235, 60, 60, 255}},
+		{Method{Status: Regressed, DeltaPercent: 50}, true, color.RGBA{235, 130, 130, 255}},
+		{Method{Status: Improved, DeltaPercent: -50}, true, color.RGBA{130, 130, 235, 255}},
+		{Method{Status: Improved, DeltaPercent: -100}, true, color.RGBA{60, 60, 235, 255}},
+		{Method{Status: New}, true, colorNew},
+		{Method{Status: Same}, true, colorSame},
+		{Method{Status: Gone}, true, colorSame},
+		{Method{Status: Regressed, DeltaPercent: 100}, false, colorSame},
+	} {
+		assert.Equal(t, tc.want, verdictColor(tc.m, tc.ok), "%+v %v", tc.m, tc.ok)
+	}
+}
+
+// flameSides: NEW's main (110 ms) calls a.slowed (60), b.steady (40)
+// and d.new (10); BASE's main (70) called a.slowed (30), b.steady (40)
+// and c.gone (10).
+func flameSides() (Side, Side, *Result) {
+	base := Side{Runs: []*profile.Profile{treeRun(map[string][3]float64{
+		"main": {70, 0, 1}, "main/a.slowed": {30, 30, 1}, "main/b.steady": {40, 40, 1}, "main/c.gone": {10, 10, 1}})}}
+	next := Side{Runs: []*profile.Profile{treeRun(map[string][3]float64{
+		"main": {110, 0, 1}, "main/a.slowed": {60, 60, 2}, "main/b.steady": {40, 40, 1}, "main/d.new": {10, 10, 1}})}}
+	res := &Result{Methods: []Method{
+		{Name: "a.slowed", Status: Regressed, DeltaPercent: 100},
+		{Name: "main", Status: Regressed, DeltaPercent: 50},
+		{Name: "b.steady", Status: Same},
+		{Name: "d.new", Status: New},
+		{Name: "c.gone", Status: Gone, CallsBase: 1, SelfMsBase: 10, TotalMsBase: 10},
+	}}
+	return base, next, res
+}
+
+func rgba(img image.Image, x, y int) color.RGBA {
+	r, g, b, a := img.At(x, y).RGBA()
+	return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
+}
+
+// has reports a pixel of colour c in the rectangle.
+func has(img image.Image, r image.Rectangle, c color.RGBA) bool {
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if rgba(img, x, y) == c {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestFlamePNG reads the differential flame graph back pixel by pixel:
+// its size, the frames of each level at their widths in their verdicts'
+// colours, the legend's swatches, the gone method's line.
+func TestFlamePNG(t *testing.T) {
+	base, next, res := flameSides()
+	var buf bytes.Buffer
+	require.NoError(t, WriteFlamePNG(&buf, res, base, next, "the title"))
+	img, err := png.Decode(&buf)
+	require.NoError(t, err)
+	header := flameHeader + 15 // one gone line
+	height := header + 2*flameRow + 4
+	assert.Equal(t, image.Rect(0, 0, flameWidth, height), img.Bounds())
+	level0 := height - 4 - 8
+	level1 := level0 - flameRow
+	red := verdictColor(Method{Status: Regressed, DeltaPercent: 100}, true)
+	for _, p := range []struct {
+		x, y int
+		want color.RGBA
+	}{
+		{800, level0, verdictColor(Method{Status: Regressed, DeltaPercent: 50}, true)},
+		{1599, level0, verdictColor(Method{Status: Regressed, DeltaPercent: 50}, true)},
+		{400, level1, red},
+		{871, level1, red},        // a.slowed: 60/110 of 1600 = 872.7
+		{873, level1, colorSame},  // b.steady from there
+		{1453, level1, colorSame}, // to 100/110 of 1600 = 1454.5
+		{1590, level1, colorNew},  // d.new to the end
+		{800, level1 - flameRow, color.RGBA{250, 250, 245, 255}}, // above the top level
+		{1500, 40, color.RGBA{250, 250, 245, 255}},
+	} {
+		assert.Equal(t, p.want, rgba(img, p.x, p.y), "(%d, %d)", p.x, p.y)
+	}
+	assert.True(t, has(img, image.Rect(8, 4, 80, 18), color.RGBA{0, 0, 0, 255}), "the title")
+	assert.True(t, has(img, image.Rect(8, 36, 400, 50), color.RGBA{60, 60, 60, 255}), "the gone line")
+	assert.True(t, has(img, image.Rect(2, level1-7, 60, level1+7), color.RGBA{0, 0, 0, 255}), "a.slowed's label")
+	assert.False(t, has(img, image.Rect(0, 0, flameWidth, height), color.RGBA{120, 0, 0, 255}), "every level drawn")
+	// The legend: a label without a swatch, then the swatches.
+	x := 8 + 7*len("width: NEW's total time (median);") + 12
+	assert.Equal(t, red, rgba(img, x+7, 30))
+	x += 18 + 7*len("regressed") + 12
+	assert.Equal(t, verdictColor(Method{Status: Improved, DeltaPercent: -100}, true), rgba(img, x+7, 30))
+	x += 18 + 7*len("improved") + 12
+	assert.Equal(t, colorNew, rgba(img, x+7, 30))
+	x += 18 + 7*len("new") + 12
+	assert.Equal(t, colorSame, rgba(img, x+7, 30))
+
+	// No time in NEW: the levels are left empty.
+	empty := Side{Runs: []*profile.Profile{treeRun(map[string][3]float64{"main": {0, 0, 1}})}}
+	buf.Reset()
+	require.NoError(t, WriteFlamePNG(&buf, &Result{}, empty, empty, ""))
+	img, err = png.Decode(&buf)
+	require.NoError(t, err)
+	assert.Equal(t, color.RGBA{250, 250, 245, 255}, rgba(img, 800, img.Bounds().Dy()-12))
+}
+
+// TestFlamePNGCutsDeepTrees: a tree deeper than an image may be tall is
+// drawn to the levels that fit, and says so.
+func TestFlamePNGCutsDeepTrees(t *testing.T) {
+	paths := map[string][3]float64{}
+	path := "m0"
+	for i := range 2100 {
+		paths[path] = [3]float64{100, 1, 1}
+		path += fmt.Sprintf("/m%d", i+1)
+	}
+	side := Side{Runs: []*profile.Profile{treeRun(paths)}}
+	var buf bytes.Buffer
+	require.NoError(t, WriteFlamePNG(&buf, &Result{}, side, side, "deep"))
+	img, err := png.Decode(&buf)
+	require.NoError(t, err)
+	rows := (flameMaxPx - flameHeader) / flameRow
+	assert.Equal(t, flameHeader+rows*flameRow+4, img.Bounds().Dy())
+	assert.LessOrEqual(t, img.Bounds().Dy(), flameMaxPx)
+	assert.True(t, has(img, image.Rect(900, 4, 1100, 18), color.RGBA{120, 0, 0, 255}), "levels drawn of how many")
+	assert.Equal(t, colorSame, rgba(img, 800, flameHeader+8), "the top level that fits is drawn")
+	assert.Equal(t, 2100, treeDepth(mergeTrees(side, side)))
+}
+
+// TestFlamePNGNarrowFrames: a frame narrower than half a pixel is not
+// drawn, and the frames after it keep their places; one of half a pixel
+// is drawn a pixel wide. (Times in 1/1024 ms: 1,600 pixels for 1,600
+// ms.)
+func TestFlamePNGNarrowFrames(t *testing.T) {
+	px := func(n float64) int64 { return int64(n * 1024) }
+	p := &profile.Profile{Methods: map[string]profile.Stat{}, Tree: &profile.Node{}}
+	for _, f := range []struct {
+		name  string
+		width float64
+	}{{"a", 0.25}, {"aa", 0.25}, {"b", 1598.5}, {"c", 0.5}, {"d", 0.25}, {"e", 0.25}} {
+		p.Tree.Child(f.name, true).Stat = profile.Stat{Total: px(f.width), Calls: 1}
+	}
+	next := Side{Runs: []*profile.Profile{p}}
+	res := &Result{Methods: []Method{{Name: "a", Status: New}, {Name: "aa", Status: New}, {Name: "b", Status: Regressed, DeltaPercent: 100},
+		{Name: "c", Status: New}, {Name: "d", Status: New}, {Name: "e", Status: New}}}
+	var buf bytes.Buffer
+	require.NoError(t, WriteFlamePNG(&buf, res, next, next, ""))
+	img, err := png.Decode(&buf)
+	require.NoError(t, err)
+	y := img.Bounds().Dy() - 12
+	red := verdictColor(res.Methods[2], true)
+	assert.Equal(t, red, rgba(img, 0, y), "a and aa not drawn; b from 0.5")
+	assert.Equal(t, red, rgba(img, 1598, y), "b to 1599.0")
+	assert.Equal(t, colorNew, rgba(img, 1599, y), "c: half a pixel, drawn one wide")
+}
+
+// TestFlameHTML reads the page's data back: NEW's paths in name order,
+// each with its parent, its method's verdict and change, NEW's and
+// BASE's medians; a path only BASE took is left out and its method is
+// listed as gone.
+func TestFlameHTML(t *testing.T) {
+	base, next, res := flameSides()
+	var buf bytes.Buffer
+	require.NoError(t, WriteHTML(&buf, res, base, next, "a <title>", []string{"a note"}))
+	page := buf.String()
+	assert.Contains(t, page, "a &lt;title&gt;")
+	start := strings.Index(page, `id="tbmeta">`)
+	require.Positive(t, start)
+	data := page[start+len(`id="tbmeta">`):]
+	data = data[:strings.Index(data, "</script>")]
+	var meta htmlview.Meta
+	require.NoError(t, json.Unmarshal([]byte(data), &meta))
+	assert.True(t, meta.Diff)
+	assert.Equal(t, "a <title>", meta.Title)
+	assert.Equal(t, []string{"a note"}, meta.Notes)
+	assert.Equal(t, []string{"gone: c.gone (BASE: 1 calls, self 10.000 ms, total 10.000 ms)"}, meta.Gone)
+	assert.Equal(t, []string{"main", "a.slowed", "b.steady", "d.new"}, meta.Names)
+	assert.Equal(t, []string{Regressed, Regressed, Same, New}, meta.Status)
+	assert.Equal(t, []float64{50, 100, 0, 0}, meta.Change)
+	const ms = 1_000_000
+	assert.Equal(t, []int64{
+		0, 0, 110 * ms, 0, 1, 70 * ms, 0, 1,
+		1, 1, 60 * ms, 60 * ms, 2, 30 * ms, 30 * ms, 1,
+		1, 2, 40 * ms, 40 * ms, 1, 40 * ms, 40 * ms, 1,
+		1, 3, 10 * ms, 10 * ms, 1, 0, 0, 0,
+	}, meta.Tree)
+
+	// A method without a verdict has no status.
+	buf.Reset()
+	require.NoError(t, WriteHTML(&buf, &Result{}, base, next, "", nil))
+	page = buf.String()
+	start = strings.Index(page, `id="tbmeta">`)
+	data = page[start+len(`id="tbmeta">`):]
+	data = data[:strings.Index(data, "</script>")]
+	var bare htmlview.Meta
+	require.NoError(t, json.Unmarshal([]byte(data), &bare))
+	assert.Equal(t, []string{"", "", "", ""}, bare.Status)
+	assert.Empty(t, bare.Gone)
+	assert.Equal(t, []string{}, bare.Notes)
+}
+
+// TestRound: to the nearest, halves away from zero.
+func TestRound(t *testing.T) {
+	assert.Equal(t, []int64{0, 1, 2, -2, 3}, []int64{round(0.4), round(0.5), round(1.6), round(-1.5), round(2.5)})
+}
