@@ -88,7 +88,9 @@ func TestWriteTextHeads(t *testing.T) {
 		want []string
 		not  []string
 	}{
-		{"strict", func(r *Result) { r.Statistics, r.Options.Strict, r.Options.ByTotal, r.Options.Only = false, true, false, nil },
+		{"strict", func(r *Result) {
+			r.Statistics, r.Options.Strict, r.Options.ByTotal, r.Options.Only = false, true, false, nil
+		},
 			[]string{"verdicts by self time: regressed or improved when its median moved by more than 10% and 1 ms, more than the clock may account for (--strict: a single run on a side, no statistics)\n"},
 			[]string{"methods matching"}},
 		{"too few runs", func(r *Result) { r.Statistics = false },
