@@ -106,3 +106,47 @@ func TestSpecialFunctionsAtTheirEnds(t *testing.T) {
 		assert.InDelta(t, 3*x*x-2*x*x*x, regIncBeta(2, 2, x), 1e-10, "I_x(2,2)")
 	}
 }
+
+// TestAddCallers calls addCallers directly: a renamed method's callers
+// found under BASE's name; callers of equal change in name order, three
+// at most; calls that moved by no more than a tenth, or a verdict of the
+// same, list none; a caller whose calls did not change is not listed.
+func TestAddCallers(t *testing.T) {
+	tree := func(paths map[string]int64) *profile.Profile {
+		p := &profile.Profile{Tree: &profile.Node{}}
+		for path, calls := range paths {
+			n := p.Tree
+			for _, name := range splitPath(path) {
+				n = n.Child(name, true)
+			}
+			n.Stat.Calls = calls
+		}
+		return p
+	}
+	base := []*profile.Profile{tree(map[string]int64{"a": 1, "a/x(I)": 10, "b": 1, "b/x(I)": 10, "c": 1, "c/x(I)": 10, "d": 1, "d/x(I)": 10, "e": 1, "e/x(I)": 5, "s": 1, "s/y": 10, "s/z": 10})}
+	next := []*profile.Profile{tree(map[string]int64{"a": 1, "a/x(J)": 20, "b": 1, "b/x(J)": 20, "c": 1, "c/x(J)": 20, "d": 1, "d/x(J)": 20, "e": 1, "e/x(J)": 5, "s": 1, "s/y": 11, "s/z": 20})}
+	ms := []Method{
+		{Name: "x(J)", BaseName: "x(I)", Status: Regressed, CallsBase: 45, CallsNew: 85},
+		{Name: "y", Status: Regressed, CallsBase: 10, CallsNew: 11},
+		{Name: "z", Status: Same, CallsBase: 10, CallsNew: 20},
+	}
+	addCallers(ms, base, next)
+	assert.Equal(t, []Caller{{"a", 10, 20}, {"b", 10, 20}, {"c", 10, 20}}, ms[0].Callers)
+	assert.Empty(t, ms[1].Callers, "a tenth more calls")
+	assert.Empty(t, ms[2].Callers, "the same")
+	none := []Method{{Name: "y", Status: Improved, CallsBase: 10, CallsNew: 10}}
+	addCallers(none, base, next)
+	assert.Empty(t, none[0].Callers)
+}
+
+func splitPath(p string) []string {
+	var out []string
+	start := 0
+	for i := range len(p) {
+		if p[i] == '/' {
+			out = append(out, p[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, p[start:])
+}
