@@ -183,3 +183,48 @@ func TestRepeatedMethodOfALargeClass(t *testing.T) {
 	assert.Equal(t, "m0", name)
 	assert.Equal(t, "(J)V", desc)
 }
+
+// TestDottedNames: what a dotted class name may not be.
+func TestDottedNames(t *testing.T) {
+	for s, ok := range map[string]bool{"a.b": true, "A": true, "": false, ".a": false, "a.": false, "a..b": false, "(a": false, "a(": false, "a b": false} {
+		assert.Equal(t, ok, validDottedName(s), "%q", s)
+	}
+}
+
+// TestMalformedRanges: an original line range that is not a number
+// after ':', or that ends before it starts.
+func TestMalformedRanges(t *testing.T) {
+	for line, msg := range map[string]string{
+		"    1:2:void m():3;4 -> a": "bad original line range",
+		"    1:2:void m():3:x -> a": "bad original line range",
+		"    1:2:void m():5:3 -> a": "original line range 5:3 ends before it starts",
+		"    1:2:void m()x -> a":    "unexpected text after the parameters",
+	} {
+		_, err := Parse(strings.NewReader("a.A -> b:\n"+line+"\n"), "m.txt", nil)
+		assert.ErrorContains(t, err, msg, line)
+	}
+	m, err := Parse(strings.NewReader("a.A -> b:\n    1:2:void m():3:3 -> a\n    3:4:void m():7 -> a\n"), "m.txt", nil)
+	require.NoError(t, err)
+	name, _, ok := m.ObfuscatedMethod("a/A", "m", "()V")
+	assert.True(t, ok)
+	assert.Equal(t, "a", name)
+}
+
+// TestFieldLineEndsTheMethodGroup: metadata after a field line is the
+// field's, not the method's before it.
+func TestFieldLineEndsTheMethodGroup(t *testing.T) {
+	m, err := Parse(strings.NewReader("a.A -> b:\n    void run() -> c\n    int x -> d\n"+
+		`    # {"id":"com.android.tools.r8.residualsignature","signature":"(J)V"}`+"\n"), "m.txt", nil)
+	require.NoError(t, err)
+	name, desc, ok := m.ObfuscatedMethod("a/A", "run", "()V")
+	require.True(t, ok)
+	assert.Equal(t, "c", name)
+	assert.Equal(t, "()V", desc)
+}
+
+// TestEscapeAtTheEnd: a string cut right after an escape is unterminated,
+// not a bad escape.
+func TestEscapeAtTheEnd(t *testing.T) {
+	_, err := parseLenientObject(`{"a":"\n`)
+	assert.ErrorContains(t, err, "unterminated string")
+}
