@@ -111,6 +111,10 @@ func TestReportTextIsEncodeReport(t *testing.T) {
 		if got := ReportText(5, in, r.Rules); string(got) != string(want) {
 			t.Fatalf("round %d:\ngot\n%s\nwant\n%s", round, got, want)
 		}
+		head := string(ReportHead(5, in, r.Rules))
+		if !strings.HasPrefix(string(want), head) || !strings.HasSuffix(head, `"methods": `) {
+			t.Fatalf("round %d: head\n%s\nis not the start of\n%s", round, head, want)
+		}
 	}
 }
 
