@@ -1,0 +1,113 @@
+package rewrite
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	cf "github.com/tracebeat/tracebeat/classfile"
+)
+
+// TestRewriteInAFullPool: a class whose constant pool has room for none,
+// some or all of the entries a rewrite adds (the id, the runtime's
+// methods, the focus call, Throwable and StackMapTable) keeps the method
+// as it was, refused as constant-pool-full, until the room is there; then
+// the method starts with the entry call. Each mode, each number of free
+// entries from none to enough.
+func TestRewriteInAFullPool(t *testing.T) {
+	for _, mode := range []Mode{ModeBeat, ModeSystrace} {
+		rewrote := false
+		for free := 0; free <= 24 && !rewrote; free++ {
+			t.Run(fmt.Sprintf("%s/%d free", mode, free), func(t *testing.T) {
+				a := newCtorAsm(t, 2)
+				a.code.MaxStack = 1
+				a.op("", cf.ICONST_0).op("", cf.POP).op("", cf.RETURN)
+				c := handClass(t, a, 52, "onWindowFocusChanged", "(Z)V", 0)
+				// Integers are found through a map: 65,000 Utf8s would be
+				// searched one by one, each time.
+				for n := int32(0); c.Pool.Count() < 65535-free; n++ {
+					_, err := c.Pool.AddInteger(1_000_000 + n)
+					require.NoError(t, err)
+				}
+				before := append([]byte(nil), c.Methods[0].Attributes[0].Data...)
+				rt := DefaultRuntime()
+				rt.Mode = mode
+				skipped, changed, err := RewriteClass(c, &rt, []MethodPlan{{Index: 0, Trace: true, ID: 100000, Focus: true}})
+				require.NoError(t, err)
+				if len(skipped) > 0 {
+					require.Len(t, skipped, 1)
+					assert.Equal(t, ReasonPoolFull, skipped[0].Reason)
+					assert.False(t, changed)
+					assert.Equal(t, before, c.Methods[0].Attributes[0].Data, "the method as it was")
+					return
+				}
+				rewrote = true
+				assert.True(t, changed)
+				code := rewrittenCode(t, c)
+				inj := FindInjected(code, c.Pool, rt)
+				assert.True(t, inj.Focus)
+				if mode == ModeBeat {
+					assert.Equal(t, []int{100000}, inj.EnterIDs)
+					assert.Contains(t, []cf.Opcode{cf.LDC, cf.LDC_W}, code.Insns[0].Op, "an id past a short pushed from the pool")
+				} else {
+					assert.Equal(t, []int{100000}, inj.SectionIDs)
+					assert.Contains(t, []cf.Opcode{cf.LDC, cf.LDC_W}, code.Insns[0].Op)
+				}
+				assert.Equal(t, cf.Opcode(cf.INVOKESTATIC), code.Insns[1].Op)
+				assert.Equal(t, cf.Opcode(cf.ALOAD_0), code.Insns[2].Op, "the focus call right after the entry")
+				assert.Equal(t, cf.Opcode(cf.ICONST_0), code.Insns[5].Op, "then the method's own code")
+				t.Logf("%s: rewritten with %d free entries", mode, free)
+			})
+		}
+		assert.True(t, rewrote, "%s: never rewritten", mode)
+	}
+}
+
+// TestRewriteRefusesBadMethods: a plan for a method without code, a
+// method whose name or descriptor is no Utf8, code that does not decode,
+// a class whose this_class is no class: errors, the class as it was.
+func TestRewriteRefusesBadMethods(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		spoil func(c *cf.Class)
+		err   string
+	}{
+		{"no code", func(c *cf.Class) { c.Methods[0].Attributes = nil }, "method has no code"},
+		{"a name that is no Utf8", func(c *cf.Class) { c.Methods[0].Name = c.ThisClass }, ""},
+		{"a descriptor that is no Utf8", func(c *cf.Class) { c.Methods[0].Descriptor = c.ThisClass }, ""},
+		{"code that does not decode", func(c *cf.Class) { c.Methods[0].Attributes[0].Data[8] = 0xff }, "opcode"},
+		{"this_class no class", func(c *cf.Class) { c.ThisClass = c.Methods[0].Name }, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newCtorAsm(t, 2)
+			a.op("", cf.RETURN)
+			c := handClass(t, a, 52, "run", "()V", 0)
+			tc.spoil(c)
+			rt := DefaultRuntime()
+			skipped, changed, err := RewriteClass(c, &rt, []MethodPlan{{Index: 0, Trace: true, ID: 1}})
+			assert.False(t, changed)
+			if err == nil {
+				require.Len(t, skipped, 1, "an error or a method skipped")
+				err = skipped[0].Err
+			}
+			assert.ErrorContains(t, err, tc.err)
+		})
+	}
+}
+
+// TestRewriteConstructorFallingOff: a constructor whose flow cannot be
+// followed (its code falls off its end) is refused as constructor-flow.
+func TestRewriteConstructorFallingOff(t *testing.T) {
+	a := newCtorAsm(t, 1)
+	a.code.MaxStack = 1
+	a.op("", cf.ICONST_0).op("", cf.POP)
+	c := handClass(t, a, 52, "<init>", "()V", 0)
+	rt := DefaultRuntime()
+	skipped, changed, err := RewriteClass(c, &rt, []MethodPlan{{Index: 0, Trace: true, ID: 1}})
+	require.NoError(t, err)
+	require.Len(t, skipped, 1)
+	assert.Equal(t, ReasonCtorFlow, skipped[0].Reason)
+	assert.False(t, changed)
+}
