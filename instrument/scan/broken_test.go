@@ -259,3 +259,12 @@ func TestScanReadsThePoolFromItsFirstEntry(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, decision{reason: rewrite.ReasonAlreadyInstrumented}, decided(ci, method(t, ci, "m")))
 }
+
+// TestScanMethodsWithoutCodeInAClassThatCallsTheRuntime: the look for
+// earlier instrumentation passes over a method without code.
+func TestScanMethodsWithoutCodeInAClassThatCallsTheRuntime(t *testing.T) {
+	classes := fixtures(t)
+	ci := scanned(t, classes, Policy{}, "sc/AbstractBeat")
+	assert.Equal(t, decision{reason: rewrite.ReasonAlreadyInstrumented}, decided(ci, method(t, ci, "beat")))
+	assert.Equal(t, decision{reason: string(methodmap.ReasonNoCode)}, decided(ci, method(t, ci, "later")))
+}
