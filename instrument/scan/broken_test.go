@@ -146,6 +146,7 @@ func TestScanInstrumentedNamesBrokenEntries(t *testing.T) {
 	jar := write("inflate.jar", entries, "sc/Bad.class")
 	_, err := ScanInstrumented(jar, rewrite.DefaultRuntime())
 	assert.ErrorContains(t, err, jar+": sc/Bad.class: ")
+	assert.ErrorContains(t, err, "corrupt input", "the entry's read, not a parse of nothing")
 	jar = write("code.jar", entries, "sc/Reported.class")
 	_, err = ScanInstrumented(jar, rewrite.DefaultRuntime())
 	assert.ErrorContains(t, err, jar+": sc/Reported.class: method <init>()V: ")
