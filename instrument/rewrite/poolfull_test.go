@@ -111,3 +111,77 @@ func TestRewriteConstructorFallingOff(t *testing.T) {
 	assert.Equal(t, ReasonCtorFlow, skipped[0].Reason)
 	assert.False(t, changed)
 }
+
+// TestAddFocusMethodInAFullPool: with too little room for the calls and
+// names it adds, AddFocusMethod refuses and adds no method; with enough,
+// it adds one. A superclass that is no class is refused.
+func TestAddFocusMethodInAFullPool(t *testing.T) {
+	added := false
+	for free := 0; free <= 16 && !added; free++ {
+		a := newCtorAsm(t, 1)
+		a.op("", cf.RETURN)
+		c := handClass(t, a, 61, "m", "()V", 0)
+		activity, err := c.Pool.AddClass("android/app/Activity")
+		require.NoError(t, err)
+		c.SuperClass = activity
+		for n := int32(0); c.Pool.Count() < 65535-free; n++ {
+			_, err := c.Pool.AddInteger(1_000_000 + n)
+			require.NoError(t, err)
+		}
+		rt := DefaultRuntime()
+		err = AddFocusMethod(c, &rt)
+		if err != nil {
+			assert.ErrorIs(t, err, cf.ErrPoolFull, "%d free", free)
+			assert.Len(t, c.Methods, 1, "%d free: no method added", free)
+			continue
+		}
+		added = true
+		require.Len(t, c.Methods, 2)
+		name, desc, err := c.MemberName(&c.Methods[1])
+		require.NoError(t, err)
+		assert.Equal(t, FocusMethod+FocusMethodDesc, name+desc)
+	}
+	assert.True(t, added)
+
+	a := newCtorAsm(t, 1)
+	a.op("", cf.RETURN)
+	c := handClass(t, a, 61, "m", "()V", 0)
+	c.SuperClass = c.Methods[0].Name // a Utf8, no class
+	rt := DefaultRuntime()
+	assert.Error(t, AddFocusMethod(c, &rt))
+	assert.Len(t, c.Methods, 1)
+}
+
+// TestRewriteNothingPlanned: a plan that neither traces nor adds the focus
+// call leaves the method's bytes as they were.
+func TestRewriteNothingPlanned(t *testing.T) {
+	a := newCtorAsm(t, 1)
+	a.op("", cf.RETURN)
+	c := handClass(t, a, 52, "run", "()V", 0)
+	before := append([]byte(nil), c.Methods[0].Attributes[0].Data...)
+	rt := DefaultRuntime()
+	skipped, changed, err := RewriteClass(c, &rt, []MethodPlan{{Index: 0}})
+	require.NoError(t, err)
+	assert.Empty(t, skipped)
+	assert.False(t, changed)
+	assert.Equal(t, before, c.Methods[0].Attributes[0].Data)
+}
+
+// TestRuntimeDefaults: a runtime that names its beat class is kept; a
+// zero one is Matrix's in its mode; an unknown mode is refused.
+func TestRuntimeDefaults(t *testing.T) {
+	own := Runtime{Mode: ModeSystrace, BeatClass: "x/Beat", Enter: "in", Exit: "out", Focus: "f", TraceClass: "x/T", Begin: "b", End: "e"}
+	assert.Equal(t, own, own.OrDefault())
+	zero := Runtime{Mode: ModeSystrace}.OrDefault()
+	want := DefaultRuntime()
+	want.Mode = ModeSystrace
+	assert.Equal(t, want, zero)
+	m, err := ParseMode("trace")
+	assert.ErrorContains(t, err, `unknown mode "trace"`)
+	assert.Zero(t, m)
+	for s, want := range map[string]Mode{"": ModeBeat, "beat": ModeBeat, "systrace": ModeSystrace} {
+		m, err := ParseMode(s)
+		require.NoError(t, err)
+		assert.Equal(t, want, m)
+	}
+}
