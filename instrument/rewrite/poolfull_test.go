@@ -185,3 +185,18 @@ func TestRuntimeDefaults(t *testing.T) {
 		assert.Equal(t, want, m)
 	}
 }
+
+// TestFindInjectedAfterTheFocusCall: an exit right after the focus call
+// (a method that only returns) is found.
+func TestFindInjectedAfterTheFocusCall(t *testing.T) {
+	a := newCtorAsm(t, 2)
+	a.op("", cf.RETURN)
+	c := handClass(t, a, 52, "onWindowFocusChanged", "(Z)V", 0)
+	rt := DefaultRuntime()
+	_, _, err := RewriteClass(c, &rt, []MethodPlan{{Index: 0, Trace: true, Focus: true, ID: 3}})
+	require.NoError(t, err)
+	inj := FindInjected(rewrittenCode(t, c), c.Pool, rt)
+	assert.True(t, inj.Focus)
+	assert.Equal(t, []int{3}, inj.EnterIDs)
+	assert.Equal(t, []int{3, 3}, inj.ExitIDs, "before the return and in the handler")
+}
