@@ -22,7 +22,8 @@
 // tests every mutant.
 //
 // Usage: go run ./internal/tools/mutate [-workers N] [-skip REGEXP]
-// [-equivalent FILE] [-results FILE] [-files REGEXP] [-sample K] [-v] DIR...
+// [-equivalent FILE] [-results FILE] [-files REGEXP] [-sample K] [-v]
+// [-table] DIR...
 package main
 
 import (
@@ -78,6 +79,7 @@ func main() {
 	filesPattern := flag.String("files", "", "mutate only the files whose path matches this regexp")
 	verbose := flag.Bool("v", false, "print every mutant's outcome")
 	checkEquivalent := flag.Bool("check-equivalent", false, "test the mutants written down as equivalent too, and fail when the tests detect one, or an entry matches no mutant")
+	table := flag.Bool("table", false, "print each DIR's outcomes in the -results file by operator, for its code as it is, and run nothing")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: mutate [-workers N] [-skip REGEXP] [-equivalent FILE] [-results FILE] [-files REGEXP] [-sample K] [-v] DIR...")
@@ -97,6 +99,14 @@ func main() {
 	}
 	run := &run{workers: *workers, skip: *skip, sample: *sample, verbose: *verbose,
 		equivalent: equivalent, files: files, previous: previous, resultsFile: *resultsFile, checkEquivalent: *checkEquivalent}
+	if *table {
+		for _, dir := range flag.Args() {
+			if err := run.table(filepath.Clean(dir)); err != nil {
+				fail(fmt.Errorf("%s: %w", dir, err))
+			}
+		}
+		return
+	}
 	var total counts
 	byKind := map[string]*counts{}
 	for _, dir := range flag.Args() {
