@@ -200,3 +200,77 @@ func TestFindInjectedAfterTheFocusCall(t *testing.T) {
 	assert.Equal(t, []int{3}, inj.EnterIDs)
 	assert.Equal(t, []int{3, 3}, inj.ExitIDs, "before the return and in the handler")
 }
+
+// TestRewriteWhenOneEntryIsMissing: a full pool that holds every entry a
+// rewrite needs but one (the id, one of the runtime's methods, Throwable,
+// StackMapTable) refuses the rewrite for that one: no instruction may name
+// an entry that could not be added.
+func TestRewriteWhenOneEntryIsMissing(t *testing.T) {
+	const id = 100000
+	rt := DefaultRuntime()
+	entries := map[string]func(p *cf.ConstantPool) error{
+		"id":      func(p *cf.ConstantPool) error { _, err := p.AddInteger(id); return err },
+		"section": func(p *cf.ConstantPool) error { _, err := p.AddString("100000"); return err },
+		"enter":   func(p *cf.ConstantPool) error { _, err := p.AddMethodref(rt.BeatClass, rt.Enter, "(I)V"); return err },
+		"exit":    func(p *cf.ConstantPool) error { _, err := p.AddMethodref(rt.BeatClass, rt.Exit, "(I)V"); return err },
+		"begin": func(p *cf.ConstantPool) error {
+			_, err := p.AddMethodref(rt.TraceClass, rt.Begin, "(Ljava/lang/String;)V")
+			return err
+		},
+		"end": func(p *cf.ConstantPool) error { _, err := p.AddMethodref(rt.TraceClass, rt.End, "()V"); return err },
+		"focus": func(p *cf.ConstantPool) error {
+			_, err := p.AddMethodref(rt.BeatClass, rt.Focus, focusCallDesc)
+			return err
+		},
+		"throwable": func(p *cf.ConstantPool) error { _, err := p.AddClass(throwableClass); return err },
+		"smt":       func(p *cf.ConstantPool) error { _, err := p.AddUtf8(stackMapTableName); return err },
+	}
+	modes := map[Mode][]string{
+		ModeBeat:     {"id", "enter", "exit", "focus", "throwable", "smt"},
+		ModeSystrace: {"section", "begin", "end", "focus", "throwable", "smt"},
+	}
+	for mode, needed := range modes {
+		for _, missing := range needed {
+			t.Run(fmt.Sprintf("%s/%s", mode, missing), func(t *testing.T) {
+				a := newCtorAsm(t, 2)
+				a.code.MaxStack = 1
+				a.op("", cf.ICONST_0).op("", cf.POP).op("", cf.RETURN)
+				c := handClass(t, a, 52, "onWindowFocusChanged", "(Z)V", 0)
+				for _, n := range needed {
+					if n != missing {
+						require.NoError(t, entries[n](c.Pool))
+					}
+				}
+				// The missing entry's own parts (a name, a class) may be
+				// there: only its last entry cannot be added.
+				switch missing {
+				case "enter", "exit", "focus":
+					_, err := c.Pool.AddClass(rt.BeatClass)
+					require.NoError(t, err)
+				case "begin", "end":
+					_, err := c.Pool.AddClass(rt.TraceClass)
+					require.NoError(t, err)
+				case "section":
+					_, err := c.Pool.AddUtf8("100000")
+					require.NoError(t, err)
+				case "throwable":
+					_, err := c.Pool.AddUtf8(throwableClass)
+					require.NoError(t, err)
+				}
+				for n := int32(0); c.Pool.Count() < 65535; n++ {
+					_, err := c.Pool.AddInteger(1_000_000 + n)
+					require.NoError(t, err)
+				}
+				before := append([]byte(nil), c.Methods[0].Attributes[0].Data...)
+				mrt := rt
+				mrt.Mode = mode
+				skipped, changed, err := RewriteClass(c, &mrt, []MethodPlan{{Index: 0, Trace: true, ID: id, Focus: true}})
+				require.NoError(t, err)
+				require.Len(t, skipped, 1, "refused")
+				assert.Equal(t, ReasonPoolFull, skipped[0].Reason)
+				assert.False(t, changed)
+				assert.Equal(t, before, c.Methods[0].Attributes[0].Data)
+			})
+		}
+	}
+}
