@@ -56,6 +56,12 @@ func TestLenientObject(t *testing.T) {
 		{`{"a":{"b"}}`, `expected ':' after key "b"`},
 		{`{"a":{"b":}}`, `unexpected '}'`},
 		{`{"a":[{"b"}]}`, `expected ':' after key "b"`},
+		{`{"a":b"c"}`, `expected ',' or '}'`},
+		{`{"a":b'c'}`, `expected ',' or '}'`},
+		{`{"a":x y}`, `expected ',' or '}'`},
+		{"{\"a\":x\ty}", `expected ',' or '}'`},
+		{"{\"a\":x\ry}", `expected ',' or '}'`},
+		{"{\"a\":x\ny}", `expected ',' or '}'`},
 	} {
 		_, err := parseLenientObject(tc.in)
 		assert.ErrorContains(t, err, tc.err, tc.in)
