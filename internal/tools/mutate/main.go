@@ -82,7 +82,7 @@ func main() {
 	table := flag.Bool("table", false, "print each DIR's outcomes in the -results file by operator, for its code as it is, and run nothing")
 	flag.Parse()
 	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: mutate [-workers N] [-skip REGEXP] [-equivalent FILE] [-results FILE] [-files REGEXP] [-sample K] [-v] DIR...")
+		fmt.Fprintln(os.Stderr, "usage: mutate [-workers N] [-skip REGEXP] [-equivalent FILE] [-results FILE] [-files REGEXP] [-sample K] [-v] [-table] DIR...")
 		os.Exit(2)
 	}
 	equivalent, err := readEquivalent(*equivalentFile)
