@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -118,6 +119,9 @@ func buildIndex(dir string, pkgs []string, skip string, workers int) (*index, er
 	var jobs []job
 	for n, pkg := range pkgs {
 		bin := filepath.Join(tmp, fmt.Sprintf("p%d.test", n))
+		if runtime.GOOS == "windows" {
+			bin += ".exe" // what Windows runs
+		}
 		build := exec.Command("go", "test", "-c", "-cover", "-coverpkg=./"+filepath.ToSlash(dir)+"/...", "-o", bin, pkg)
 		if msg, err := build.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("go test -c %s: %v\n%s", pkg, err, msg)
