@@ -12,7 +12,14 @@ command -v go >/dev/null 2>&1 || export PATH="$PATH:/usr/local/go/bin"
 start=$(date +%s)
 status=0
 log=$(go test -race -count=1 -timeout 90m "${@:-./...}" 2>&1) || status=$?
-grep -E '^(ok|FAIL|---|panic)' <<<"$log" || true
+# The packages' verdicts, and what a failing test said (its indented lines
+# after --- FAIL) and a race's report, so that a failure in CI can be read.
+awk 'race { print; if (/^==================$/) race = 0; next }
+     /^WARNING: DATA RACE/ { race = 1; print; next }
+     /^(ok|FAIL|panic)/ { failing = 0; print; next }
+     /^--- FAIL/ { failing = 1; print; next }
+     /^---/ { failing = 0; print; next }
+     failing && /^[ \t]/ { print }' <<<"$log" || true
 races=$(grep -c '^WARNING: DATA RACE' <<<"$log" || true)
 echo "race: packages=$(grep -cE '^(ok|FAIL)[[:space:]]' <<<"$log" || true) failed=$(grep -cE '^FAIL[[:space:]]' <<<"$log" || true) data_races=$races seconds=$(($(date +%s) - start))"
 exit "$status"

@@ -287,7 +287,8 @@ func TestRuntimeCannotWrite(t *testing.T) {
 // made records in the rings instead, as ring mode does: the threads that
 // ended keep their records when the budget is asked back from them (a
 // stream drops them there: they are in its file), so a snapshot written
-// later holds as many workers as ring mode's.
+// later holds as many workers as ring mode's (give or take the one at the
+// budget's edge).
 func TestStreamThatCannotOpenKeepsTheRings(t *testing.T) {
 	classes := threadsProgram(t)
 	workersIn := func(props ...string) int {
@@ -313,5 +314,9 @@ func TestStreamThatCannotOpenKeepsTheRings(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no", "such", "folder", "app.trace")
 	ring := workersIn()
 	require.Greater(t, ring, 50, "ring mode keeps the ended workers' records")
-	require.Equal(t, ring, workersIn("-Dtracebeat.mode=stream", "-Dtracebeat.trace="+missing))
+	// Which worker at the budget's edge still has records depends on how
+	// the threads were scheduled (100 or 101 on a loaded machine, run after
+	// run); a stream that dropped the ended threads' records keeps none.
+	stream := workersIn("-Dtracebeat.mode=stream", "-Dtracebeat.trace="+missing)
+	require.InDelta(t, ring, stream, float64(ring)/20, "as many workers as ring mode's, give or take the one at the budget's edge")
 }
