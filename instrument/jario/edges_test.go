@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/binary"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -278,4 +279,67 @@ func TestLastJarAtItsEdges(t *testing.T) {
 	assert.Nil(t, last.Records(two), "its second record lies at its end")
 	two.End = spans[1].End
 	assert.Equal(t, records, last.Records(two))
+}
+
+// TestUnmapReleasesTheMapping: on Linux, where /proc/self/maps lists a
+// process's mappings, a file's mapping is gone once it is unmapped (a
+// jar's map is address space a long build would otherwise keep).
+func TestUnmapReleasesTheMapping(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/self/maps is Linux's")
+	}
+	path := filepath.Join(t.TempDir(), "mapped-"+t.Name())
+	require.NoError(t, os.WriteFile(path, bytes.Repeat([]byte("m"), 8192), 0o644))
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	m, ok := mapFile(f, 8192)
+	if !ok {
+		t.Skip("no memory map here")
+	}
+	mapped := func() bool {
+		maps, err := os.ReadFile("/proc/self/maps")
+		require.NoError(t, err)
+		return bytes.Contains(maps, []byte(path))
+	}
+	require.True(t, mapped())
+	m.unmap()
+	assert.False(t, mapped())
+}
+
+// TestEntrySumOfAJarCutUnderItsMap: a jar cut short after it was mapped
+// is an error of the entry's sum (the read faults), not a sum of what
+// the map shows.
+func TestEntrySumOfAJarCutUnderItsMap(t *testing.T) {
+	path := writeZip(t, t.TempDir(), "a.jar", stored("a.txt", bytes.Repeat([]byte("a"), 3*4096)))
+	in := openJar(t, path)
+	in.Jar.MapContents()
+	if in.Jar.m == nil {
+		t.Skip("no memory map here")
+	}
+	require.NoError(t, os.Truncate(path, 0))
+	_, err := in.EntrySumOf(0)
+	assert.ErrorIs(t, err, errFileShrank)
+}
+
+// TestInflateIntoAtItsEnds: a stream that ends before a single byte is
+// cut short (io.ErrUnexpectedEOF, not io.EOF), one that goes on past the
+// size declared is an error.
+func TestInflateIntoAtItsEnds(t *testing.T) {
+	assert.ErrorIs(t, inflateInto(make([]byte, 5), deflated(t, nil)), io.ErrUnexpectedEOF)
+	assert.ErrorIs(t, inflateInto(make([]byte, 5), deflated(t, []byte("abc"))), io.ErrUnexpectedEOF)
+	assert.ErrorContains(t, inflateInto(make([]byte, 2), deflated(t, []byte("abc"))), "entry is longer than its declared 2 bytes")
+	assert.NoError(t, inflateInto(make([]byte, 3), deflated(t, []byte("abc"))))
+}
+
+// TestReadThroughArchiveCutShort: an entry left to archive/zip (no CRC)
+// that holds fewer bytes than it declares is an error.
+func TestReadThroughArchiveCutShort(t *testing.T) {
+	in := openJar(t, writeZip(t, t.TempDir(), "a.jar",
+		zipEntry{"short.txt", zip.Store, []byte("abc"), 0, 5},
+		zipEntry{"short.class", zip.Deflate, deflated(t, []byte("abc")), 0, 5}))
+	for j := range in.Entries {
+		_, err := in.Entries[j].Read()
+		assert.ErrorIs(t, err, io.ErrUnexpectedEOF, in.Entries[j].Name)
+	}
 }

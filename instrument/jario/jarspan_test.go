@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -143,14 +144,15 @@ func TestLastJar(t *testing.T) {
 		return b
 	}
 	for name, b := range map[string][]byte{
-		"shorter than an end record": data[:dirEndLen-1],
-		"no end record":              withEnd(func(e []byte) { e[0] = 'X' }),
-		"a comment":                  append(withEnd(func(e []byte) { le.PutUint16(e[20:], 2) }), 'h', 'i'),
-		"a zip64 count":              withEnd(func(e []byte) { le.PutUint16(e[10:], uint16max) }),
-		"a directory elsewhere":      withEnd(func(e []byte) { le.PutUint32(e[16:], le.Uint32(e[16:])-1) }),
-		"a directory's size":         withEnd(func(e []byte) { le.PutUint32(e[12:], le.Uint32(e[12:])+1) }),
-		"one record more":            withEnd(func(e []byte) { le.PutUint16(e[10:], 31) }),
-		"one record fewer":           withEnd(func(e []byte) { le.PutUint16(e[10:], 29) }),
+		"shorter than an end record":     data[:dirEndLen-1],
+		"no end record":                  withEnd(func(e []byte) { e[0] = 'X' }),
+		"a comment":                      append(withEnd(func(e []byte) { le.PutUint16(e[20:], 2) }), 'h', 'i'),
+		"a comment's length, no comment": withEnd(func(e []byte) { le.PutUint16(e[20:], 2) }),
+		"a zip64 count":                  withEnd(func(e []byte) { le.PutUint16(e[10:], uint16max) }),
+		"a directory elsewhere":          withEnd(func(e []byte) { le.PutUint32(e[16:], le.Uint32(e[16:])-1) }),
+		"a directory's size":             withEnd(func(e []byte) { le.PutUint32(e[12:], le.Uint32(e[12:])+1) }),
+		"one record more":                withEnd(func(e []byte) { le.PutUint16(e[10:], 31) }),
+		"one record fewer":               withEnd(func(e []byte) { le.PutUint16(e[10:], 29) }),
 		"a record damaged": func() []byte {
 			b := bytes.Clone(data)
 			b[int(le.Uint32(data[endAt+16:]))] = 'X'
@@ -182,6 +184,13 @@ func TestEachRecord(t *testing.T) {
 	assert.ErrorIs(t, eachRecord(dir, func([]byte) error { n++; return io.EOF }), io.EOF)
 	assert.Equal(t, 1, n)
 	assert.NoError(t, eachRecord(nil, func([]byte) error { return io.EOF }))
+	assert.ErrorContains(t, eachRecord(dir[:1], func([]byte) error { return nil }), "not a directory record", "one byte")
+	w = newJarWriter(nil, io.Discard)
+	require.NoError(t, w.entryBytes(&zip.FileHeader{}, nil))
+	require.Len(t, w.dir, dirRecordLen, "no name, extra field or comment")
+	n = 0
+	assert.NoError(t, eachRecord(w.dir, func([]byte) error { n++; return nil }))
+	assert.Equal(t, 1, n, "a record of its fixed part alone")
 }
 
 // TestSpliceRefuses: a splice into a writer that hashes instead of
@@ -218,6 +227,6 @@ func TestSpliceRefuses(t *testing.T) {
 	require.NoError(t, err)
 	cut.End = st.Size() + 5
 	_, err = w.SpliceSpan(last.File, cut, records)
-	assert.ErrorContains(t, err, "bytes copied of")
+	assert.ErrorContains(t, err, fmt.Sprintf("%d bytes copied of %d", st.Size()-cut.Start, cut.End-cut.Start))
 	assert.ErrorContains(t, err, path)
 }

@@ -23,7 +23,7 @@ type rawEntry struct {
 // sampleEntries are entries of the kinds a jar holds: stored and deflated,
 // with a data descriptor or sizes in the local header, directories (one
 // flagged with a descriptor, which archive/zip does not write for it),
-// extra fields, comments, attributes and a name outside ASCII.
+// extra fields, comments, other flags, attributes and a name outside ASCII.
 func sampleEntries(n int) []rawEntry {
 	var out []rawEntry
 	for i := range n {
@@ -41,6 +41,7 @@ func sampleEntries(n int) []rawEntry {
 		case 3:
 			fh.Extra = []byte{0xfe, 0xca, 0, 0}
 			fh.Comment = "a comment"
+			fh.Flags = 0x1 // bit 0 (encrypted), which has nothing to do with the descriptor's
 		case 4:
 			fh.Name = fmt.Sprintf("res/é%d.txt", i)
 			fh.Flags = 0x800
@@ -102,7 +103,7 @@ func jarWriterFile(t *testing.T, path string, entries []rawEntry, comment string
 
 // TestJarWriterMatchesArchiveZip: the jar writer writes what archive/zip
 // writes with CreateRaw and Close, byte for byte, whatever the entries,
-// also past 65,535 entries (a zip64 end record).
+// also at and past 65,535 entries (a zip64 end record).
 func TestJarWriterMatchesArchiveZip(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -112,6 +113,8 @@ func TestJarWriterMatchesArchiveZip(t *testing.T) {
 		{"empty", 0, ""},
 		{"one", 1, ""},
 		{"kinds", 60, "an archive comment"},
+		{"just under a zip64 end", uint16max - 1, ""},
+		{"a zip64 end at 65,535 entries", uint16max, ""},
 		{"zip64 end", 70000, ""},
 		{"zip64 sizes", -12, ""},
 	} {
@@ -142,7 +145,7 @@ func zip64Entries(n int) []rawEntry {
 		case 0:
 			fh.CompressedSize64 = MaxUint32
 		case 1:
-			fh.UncompressedSize64 = MaxUint32 + uint64(i)
+			fh.UncompressedSize64 = MaxUint32 + uint64(i/4%2) // at the mark, and past it
 		case 2:
 			fh.CompressedSize64, fh.UncompressedSize64 = MaxUint32-1, MaxUint32-1
 		case 3:

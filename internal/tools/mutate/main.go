@@ -33,6 +33,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/build"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -384,7 +385,9 @@ func (r *run) mutatePackage(dir string, byKind map[string]*counts) (counts, erro
 }
 
 // sourceFiles lists the non-test Go files of dir and the directories below
-// it, testdata aside.
+// it, testdata aside, that this platform builds: a file for another
+// (mapped_other.go where there is no mmap) is neither compiled nor tested
+// here, so its mutants would all seem to live.
 func sourceFiles(dir string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
@@ -395,7 +398,13 @@ func sourceFiles(dir string) ([]string, error) {
 			return filepath.SkipDir
 		}
 		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
-			files = append(files, path)
+			built, err := build.Default.MatchFile(filepath.Dir(path), d.Name())
+			if err != nil {
+				return err
+			}
+			if built {
+				files = append(files, path)
+			}
 		}
 		return nil
 	})

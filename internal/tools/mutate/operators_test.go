@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -67,4 +68,31 @@ func g() {}
 		assert.NotContains(t, key, "constant 4", "an array's length is a type")
 		assert.False(t, strings.HasPrefix(key, "constant 2"), "a shift's amount is the shift operator's: %s", key)
 	}
+}
+
+// TestSourceFilesThisPlatformBuilds: the files mutated are those go test
+// compiles here: no tests, no testdata, no file for another platform or
+// left out by its build constraint.
+func TestSourceFilesThisPlatformBuilds(t *testing.T) {
+	dir := t.TempDir()
+	other := "plan9"
+	if runtime.GOOS == other {
+		other = "aix"
+	}
+	files := map[string]string{
+		"a.go":               "package p\n",
+		"a_test.go":          "package p\n",
+		"b_" + other + ".go": "package p\n",
+		"c.go":               "//go:build ignore\n\npackage p\n",
+		"d.go":               "//go:build " + runtime.GOOS + "\n\npackage p\n",
+		"testdata/e.go":      "package p\n",
+		"sub/f.go":           "package q\n",
+	}
+	for name, src := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
+	}
+	got, err := sourceFiles(dir)
+	require.NoError(t, err)
+	assert.Equal(t, []string{filepath.Join(dir, "a.go"), filepath.Join(dir, "d.go"), filepath.Join(dir, "sub", "f.go")}, got)
 }
