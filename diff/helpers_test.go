@@ -99,6 +99,7 @@ func TestSpecialFunctionsAtTheirEnds(t *testing.T) {
 	assert.Zero(t, regIncBeta(2, 3, -1))
 	assert.Equal(t, 1.0, regIncBeta(2, 3, 1))
 	assert.Equal(t, 1.0, regIncBeta(2, 3, 2))
+	assert.Equal(t, 1.0, regIncBeta(2, 3, 1.5))
 	for _, x := range []float64{0.05, 0.3, 0.5, 0.7, 0.95} {
 		assert.InDelta(t, x, regIncBeta(1, 1, x), 1e-10, "I_x(1,1) = x")
 		assert.InDelta(t, 1-math.Pow(1-x, 3), regIncBeta(1, 3, x), 1e-10, "I_x(1,3)")

@@ -137,6 +137,8 @@ func TestSpecialFunctionsToTheirAccuracy(t *testing.T) {
 		{1.0, 1.4262551202150789904},
 		{4.0, 0.56638598899901324274},
 		{50.0, 0.1433798123528614777},
+		{1e7, 0.00031622779201351696097}, // the last y solved, not approximated
+		{1e-6, 1000000.4999999167119},
 	} {
 		assert.InEpsilon(t, c.x, trigammaInverse(c.y), 1e-9, "trigammaInverse(%v)", c.y)
 	}
@@ -194,6 +196,12 @@ func TestMeanVarKeepsItsDigits(t *testing.T) {
 	m, v := meanVar([]float64{1e9 + 1, 1e9 + 2, 1e9 + 3})
 	assert.Equal(t, 1e9+2, m)
 	assert.Equal(t, 1.0, v)
+	// A mean that is not exact: its rounding, times the times' size,
+	// would swamp a variance of 0.02.
+	xs := []float64{1e9 + 0.1, 1e9 + 0.2, 1e9 + 0.4}
+	_, v = meanVar(xs)
+	_, want := meanVar([]float64{xs[0] - 1e9, xs[1] - 1e9, xs[2] - 1e9}) // exact differences
+	assert.InEpsilon(t, want, v, 1e-6)
 }
 
 // TestPooledVariance: each side's variance weighted by its own degrees of
@@ -277,6 +285,13 @@ func TestModeratedTAtItsEnds(t *testing.T) {
 	tt, df = moderatedT(s, prior{s02: 0.04, d0: 2})
 	assert.InDelta(t, (mn-mb)/(math.Sqrt((2*0.04+float64(d)*v)/(2+float64(d)))*scale), tt, 1e-12)
 	assert.Equal(t, float64(2+d), df)
+
+	tt, df = moderatedT(s, prior{s02: 0.04, d0: 0.5})
+	assert.InDelta(t, (mn-mb)/(math.Sqrt((0.5*0.04+float64(d)*v)/(0.5+float64(d)))*scale), tt, 1e-12, "a prior worth less than a degree of freedom still counts")
+	assert.Equal(t, 0.5+float64(d), df)
+	tt, df = moderatedT(sample{base: []float64{1}, next: []float64{2}}, prior{s02: 0.04, d0: 0.5})
+	assert.InDelta(t, 1/math.Sqrt(0.04*2), tt, 1e-12, "one run a side: the prior's variance alone")
+	assert.Equal(t, 0.5, df)
 
 	flat := sample{base: []float64{2, 2, 2}, next: []float64{2, 2, 2}}
 	tt, df = moderatedT(flat, prior{})

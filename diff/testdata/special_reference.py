@@ -5,7 +5,7 @@ import mpmath as mp
 mp.mp.dps = 40
 for x in [0.3, 1, 2.5, 5.5, 6, 6.5, 11, 40]:
     print("polygamma", x, *(mp.nstr(mp.polygamma(k, x), 20) for k in range(3)))
-for y in [0.05, 0.3, 1.0, 4.0, 50.0]:
+for y in [0.05, 0.3, 1.0, 4.0, 50.0, 1e7, 1e-6]:
     start = 1 / mp.sqrt(y) if y > 10 else 1 / mp.mpf(y) + 0.5
     print("trigamma inverse", y, mp.nstr(mp.findroot(lambda x: mp.polygamma(1, x) - y, start), 20))
 for a, b, x in [(2, 3, 0.3), (0.5, 5, 0.9), (3, 0.5, 0.2), (3, 0.5, 0.95), (10, 0.5, 0.7), (1.5, 0.5, 0.5), (25, 0.5, 0.9)]:
