@@ -317,9 +317,13 @@ func TestEntrySumOfAJarCutUnderItsMap(t *testing.T) {
 	if in.Jar.m == nil {
 		t.Skip("no memory map here")
 	}
-	require.NoError(t, os.Truncate(path, 0))
+	// The local header stays (its page does), the data's later pages go.
+	require.NoError(t, os.Truncate(path, 4096))
 	_, err := in.EntrySumOf(0)
 	assert.ErrorIs(t, err, errFileShrank)
+	_, err = in.Entries[0].Stored()
+	assert.ErrorIs(t, err, errFileShrank)
+	assert.ErrorContains(t, err, "reading compressed data", "not a jar cut short: the file changed under the read")
 }
 
 // TestInflateIntoAtItsEnds: a stream that ends before a single byte is
@@ -329,6 +333,7 @@ func TestInflateIntoAtItsEnds(t *testing.T) {
 	assert.ErrorIs(t, inflateInto(make([]byte, 5), deflated(t, nil)), io.ErrUnexpectedEOF)
 	assert.ErrorIs(t, inflateInto(make([]byte, 5), deflated(t, []byte("abc"))), io.ErrUnexpectedEOF)
 	assert.ErrorContains(t, inflateInto(make([]byte, 2), deflated(t, []byte("abc"))), "entry is longer than its declared 2 bytes")
+	assert.ErrorContains(t, inflateInto(make([]byte, 2), deflated(t, []byte("abcdef"))), "entry is longer than its declared 2 bytes", "more than a byte more")
 	assert.NoError(t, inflateInto(make([]byte, 3), deflated(t, []byte("abc"))))
 }
 

@@ -208,8 +208,8 @@ func TestFinishTwiceAndFailures(t *testing.T) {
 }
 
 // TestSinksLeaveNoFileOpen: a sink aborted or committed, a copied jar
-// committed, a file reader closed, a last jar that is not one: no file
-// stays open (Linux, where
+// committed, a file reader closed, a last jar or an input that is not a
+// jar: no file stays open (Linux, where
 // /proc/self/fd lists them).
 func TestSinksLeaveNoFileOpen(t *testing.T) {
 	dir := t.TempDir()
@@ -233,6 +233,8 @@ func TestSinksLeaveNoFileOpen(t *testing.T) {
 	bad := filepath.Join(dir, "bad.jar")
 	require.NoError(t, os.WriteFile(bad, bytes.Repeat([]byte("x"), 100), 0o644))
 	assert.Nil(t, OpenLastJar(bad))
+	_, err = OpenInput(bad)
+	assert.Error(t, err, "not a jar")
 	assert.Equal(t, before, openFiles(t))
 }
 
