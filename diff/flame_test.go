@@ -66,6 +66,8 @@ func TestMergeTrees(t *testing.T) {
 	assert.Nil(t, a.baseRuns, "the runs let go once settled")
 	total, self, calls := medians(nil)
 	assert.Zero(t, total+self+calls)
+	total, self, calls = medians([][3]float64{{5, 1, 9}, {1, 2, 8}, {4, 3, 7}, {2, 4, 6}, {3, 5, 5}})
+	assert.Equal(t, [3]float64{3, 3, 7}, [3]float64{total, self, calls}, "five runs: the third of each")
 }
 
 // TestGoneLines: the methods only BASE called, in the table's order, up
