@@ -296,3 +296,69 @@ func TestFlameHTML(t *testing.T) {
 func TestRound(t *testing.T) {
 	assert.Equal(t, []int64{0, 1, 2, -2, 3}, []int64{round(0.4), round(0.5), round(1.6), round(-1.5), round(2.5)})
 }
+
+// drawFlame draws the flame graph of a run (both sides) and decodes it.
+func drawFlame(t *testing.T, res *Result, base, next Side) image.Image {
+	t.Helper()
+	var buf bytes.Buffer
+	require.NoError(t, WriteFlamePNG(&buf, res, base, next, "t"))
+	img, err := png.Decode(&buf)
+	require.NoError(t, err)
+	return img
+}
+
+// TestFlamePNGLayout: frames left to right in name order; a narrow last
+// frame leaves its pixel to the background; a tree of a nanosecond
+// is drawn; no time draws no frame, even at the left edge; five gone
+// methods are listed and a line for the rest, each line below the one
+// before; the legend's labels are drawn.
+func TestFlamePNGLayout(t *testing.T) {
+	background := color.RGBA{250, 250, 245, 255}
+	paths := map[string][3]float64{}
+	res := &Result{}
+	for i := range 16 {
+		name := fmt.Sprintf("c%02d", i)
+		paths[name] = [3]float64{100, 100, 1}
+		status := New
+		if i%2 == 1 {
+			status = Same
+		}
+		res.Methods = append(res.Methods, Method{Name: name, Status: status})
+	}
+	for i := range 7 {
+		res.Methods = append(res.Methods, Method{Name: fmt.Sprintf("gone%d", i), Status: Gone})
+	}
+	s := Side{Runs: []*profile.Profile{treeRun(paths)}}
+	img := drawFlame(t, res, s, s)
+	header := flameHeader + 15*6
+	assert.Equal(t, header+flameRow+4, img.Bounds().Dy(), "five gone lines and one for the rest")
+	y := img.Bounds().Dy() - 12
+	for i := range 16 {
+		want := colorNew
+		if i%2 == 1 {
+			want = colorSame
+		}
+		assert.Equal(t, want, rgba(img, 100*i+50, y), "c%02d", i)
+	}
+	grey := color.RGBA{60, 60, 60, 255}
+	for i := range 6 {
+		assert.True(t, has(img, image.Rect(8, 48+15*i-9, 200, 48+15*i+1), grey), "gone line %d", i)
+	}
+	assert.True(t, has(img, image.Rect(8, 24, 8+7*len("width: NEW's total time (median);"), 36), grey), "the legend's first label")
+
+	narrow := Side{Runs: []*profile.Profile{treeRun(map[string][3]float64{"b": {1599.7, 1599.7, 1}, "z": {0.3, 0.3, 1}})}}
+	img = drawFlame(t, &Result{Methods: []Method{{Name: "b", Status: Same}, {Name: "z", Status: New}}}, narrow, narrow)
+	y = img.Bounds().Dy() - 12
+	assert.Equal(t, colorSame, rgba(img, 1598, y))
+	assert.Equal(t, background, rgba(img, 1599, y), "z, 0.3 of a pixel at the end: not drawn")
+
+	small := Side{Runs: []*profile.Profile{treeRun(map[string][3]float64{"main": {1e-6, 1e-6, 1}})}}
+	img = drawFlame(t, &Result{}, small, small)
+	assert.Equal(t, colorSame, rgba(img, 800, img.Bounds().Dy()-12), "a nanosecond is the whole width")
+
+	empty := Side{Runs: []*profile.Profile{treeRun(map[string][3]float64{"main": {0, 0, 1}})}}
+	img = drawFlame(t, &Result{}, empty, empty)
+	for _, x := range []int{0, 1, 800, 1599} {
+		assert.Equal(t, background, rgba(img, x, img.Bounds().Dy()-12), "x %d", x)
+	}
+}
