@@ -3,6 +3,7 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -362,3 +363,42 @@ func TestFlamePNGLayout(t *testing.T) {
 		assert.Equal(t, background, rgba(img, x, img.Bounds().Dy()-12), "x %d", x)
 	}
 }
+
+// pageMeta reads the data of a page WriteHTML wrote.
+func pageMeta(t *testing.T, page string) htmlview.Meta {
+	t.Helper()
+	start := strings.Index(page, `id="tbmeta">`)
+	require.GreaterOrEqual(t, start, 0)
+	data := page[start+len(`id="tbmeta">`):]
+	data = data[:strings.Index(data, "</script>")]
+	var meta htmlview.Meta
+	require.NoError(t, json.Unmarshal([]byte(data), &meta))
+	return meta
+}
+
+// TestFlameHTMLEdges: the page ends as an HTML page does (all of it
+// written); it lists fifty gone methods and a line for the rest; a path
+// of a nanosecond has its place; a writer that fails is an error.
+func TestFlameHTMLEdges(t *testing.T) {
+	res := &Result{}
+	for i := range 52 {
+		res.Methods = append(res.Methods, Method{Name: fmt.Sprintf("g%02d", i), Status: Gone})
+	}
+	s := Side{Runs: []*profile.Profile{treeRun(map[string][3]float64{"tiny": {1e-6, 1e-6, 1}})}}
+	var buf bytes.Buffer
+	require.NoError(t, WriteHTML(&buf, res, s, s, "t", nil))
+	page := buf.String()
+	assert.True(t, strings.HasSuffix(strings.TrimSpace(page), "</html>"), "the page's end: %q", page[max(0, len(page)-40):])
+	meta := pageMeta(t, page)
+	require.Len(t, meta.Gone, 51)
+	assert.Equal(t, "and 2 more gone", meta.Gone[50])
+	assert.Equal(t, []string{"tiny"}, meta.Names)
+
+	assert.ErrorIs(t, WriteHTML(failing{}, res, s, s, "t", nil), errFailing)
+}
+
+var errFailing = errors.New("cannot write")
+
+type failing struct{}
+
+func (failing) Write([]byte) (int, error) { return 0, errFailing }

@@ -83,6 +83,8 @@ func TestSmallStatistics(t *testing.T) {
 	assert.Equal(t, []float64{math.Log(logFloorMs), math.Log(2)}, logTimes([]float64{0.001, 2}))
 	assert.Equal(t, 1.24, round2(1.235))
 	assert.Equal(t, -1.24, round2(-1.235))
+	assert.Equal(t, []float64{0.1235, -0.1235, 0.0001, 0, 0.5}, []float64{round4(0.12345), round4(-0.12345), round4(0.00005), round4(0.00004), round4(0.5)})
+	assert.Equal(t, 3.0, median([]float64{5, 1, 3, 4, 2}))
 }
 
 // TestSpecialFunctionsAtTheirEnds: the inverse of the trigamma function against the

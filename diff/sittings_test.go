@@ -29,12 +29,16 @@ func TestSittingsNote(t *testing.T) {
 		base, new Side
 		want      string // "" no note
 	}{
-		{"base first", at(0, 2, 4), at(6, 8, 10), "every run of BASE before any of NEW"},
+		{"base first", at(2, 0, 4), at(6, 10, 8), "every run of BASE before any of NEW"},
 		{"new first", at(6, 8, 10), at(0, 2, 4), "every run of NEW before any of BASE"},
 		{"in turns", at(0, 3, 4, 7), at(1, 2, 5, 6), ""},
 		{"one base run inside new's", at(0, 2, 9), at(6, 8, 10), ""},
 		{"one run a side", at(0), at(6), ""},
 		{"a run without a start", at(0, -1, 4), at(6, 8, 10), ""},
+		{"a NEW run without a start", at(0, 2, 4), at(6, -1, 10), ""},
+		{"one BASE run", at(0), at(6, 8, 10), ""},
+		{"one NEW run", at(0, 2, 4), at(6), ""},
+		{"two runs a side", at(0, 4), at(6, 8), "every run of BASE before any of NEW"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			note := sittingsNote(tc.base, tc.new)
@@ -44,6 +48,9 @@ func TestSittingsNote(t *testing.T) {
 			}
 			assert.Contains(t, note, tc.want)
 			assert.True(t, strings.HasPrefix(note, "BASE's runs were recorded 2026-11-28 15:00:"), note)
+			if tc.name == "base first" {
+				assert.True(t, strings.HasPrefix(note, "BASE's runs were recorded 2026-11-28 15:00:00 to 15:00:04 UTC, NEW's 2026-11-28 15:00:06 to 15:00:10 UTC: "), note)
+			}
 			res := Compare(tc.base, tc.new, Options{})
 			assert.Contains(t, res.Notes, note, "Compare says it")
 		})
