@@ -218,6 +218,7 @@ func TestFlamePNGCutsDeepTrees(t *testing.T) {
 	assert.LessOrEqual(t, img.Bounds().Dy(), flameMaxPx)
 	assert.True(t, has(img, image.Rect(900, 4, 1100, 18), color.RGBA{120, 0, 0, 255}), "levels drawn of how many")
 	assert.Equal(t, colorSame, rgba(img, 800, flameHeader+8), "the top level that fits is drawn")
+	assert.Equal(t, color.RGBA{250, 250, 245, 255}, rgba(img, 800, flameHeader-8), "and none above it, in the header")
 	assert.Equal(t, 2100, treeDepth(mergeTrees(side, side)))
 }
 
