@@ -321,8 +321,9 @@ func (e errWriter) Write([]byte) (int, error) { return 0, e.err }
 
 // TestFileReaderEdges: a reader opened mapped is mapped, and mapping it
 // again keeps its map; a missing file is fs.ErrNotExist; a second Close
-// is an error; a negative offset reads nothing; a read through the map leaves the goroutine's
-// fault setting as it was; Close releases the map (Linux).
+// is an error; a negative offset reads nothing; a read through the map
+// leaves the goroutine's fault setting as it was; Close releases the map
+// (Linux).
 func TestFileReaderEdges(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "file-"+t.Name())
 	data := bytes.Repeat([]byte("0123456789"), 1000)
