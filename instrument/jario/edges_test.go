@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -346,5 +347,44 @@ func TestReadThroughArchiveCutShort(t *testing.T) {
 	for j := range in.Entries {
 		_, err := in.Entries[j].Read()
 		assert.ErrorIs(t, err, io.ErrUnexpectedEOF, in.Entries[j].Name)
+	}
+}
+
+// TestClassDirectoryPastPathMax: a class directory whose files or folders
+// lie past the system's longest path (made through os.Root, which walks
+// one name at a time) cannot be listed: an error naming the directory,
+// not a listing that left them out.
+func TestClassDirectoryPastPathMax(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("long paths are another matter on Windows")
+	}
+	deep := func(t *testing.T, upTo int, file string) string {
+		dir := t.TempDir()
+		root, err := os.OpenRoot(dir)
+		require.NoError(t, err)
+		defer root.Close()
+		rel := ""
+		for len(dir)+len(rel) < upTo {
+			rel = filepath.Join(rel, strings.Repeat("d", 200))
+			require.NoError(t, root.Mkdir(rel, 0o755))
+		}
+		if file != "" {
+			parent, err := root.OpenRoot(rel)
+			require.NoError(t, err)
+			defer parent.Close()
+			f, err := parent.Create(file)
+			require.NoError(t, err)
+			require.NoError(t, f.Close())
+		}
+		return dir
+	}
+	for name, dir := range map[string]string{
+		"a folder past the longest path": deep(t, 4300, ""),
+		"a file past the longest path":   deep(t, 3900, strings.Repeat("f", 240)+".class"),
+	} {
+		in, err := OpenInput(dir)
+		assert.Nil(t, in, name)
+		require.Error(t, err, name)
+		assert.ErrorContains(t, err, dir, name)
 	}
 }
