@@ -403,3 +403,78 @@ var errFailing = errors.New("cannot write")
 type failing struct{}
 
 func (failing) Write([]byte) (int, error) { return 0, errFailing }
+
+// blackIn counts the label pixels (black) in a rectangle of img.
+func blackIn(img image.Image, r image.Rectangle) int {
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if rgba(img, x, y) == (color.RGBA{0, 0, 0, 255}) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// glyphPixels counts the pixels basicfont's 7x13 face sets for s.
+func glyphPixels(s string) int {
+	img := image.NewRGBA(image.Rect(0, 0, 7*len([]rune(s))+8, 20))
+	text(img, 2, 15, s, color.RGBA{0, 0, 0, 255})
+	return blackIn(img, img.Bounds())
+}
+
+// TestFlamePNGFramesAndLabels: a level's frames leave one row between
+// them and the level above; a frame under a pixel wide is drawn one
+// pixel wide, no wider; a label is drawn when three characters fit in
+// the frame less 4 pixels (7 pixels a character), whole when it fits,
+// else cut with an ellipsis, and never past its frame.
+func TestFlamePNGFramesAndLabels(t *testing.T) {
+	background := color.RGBA{250, 250, 245, 255}
+	// In pixels (1,600 for the root's 1,600 ms): a's children a0, 100.2
+	// wide, and b, 0.6 wide, on level 1.
+	s := Side{Runs: []*profile.Profile{treeRun(map[string][3]float64{
+		"a": {1600, 1599.2, 1}, "a/a0": {100.2, 100.2, 1}, "a/b": {0.6, 0.6, 1}})}}
+	img := drawFlame(t, &Result{Methods: []Method{{Name: "b", Status: New}}}, s, s)
+	bottom := img.Bounds().Dy() - 4
+	assert.Equal(t, colorSame, rgba(img, 50, bottom-1), "level 0's last row")
+	assert.Equal(t, colorSame, rgba(img, 50, bottom-15), "level 0's first row")
+	assert.Equal(t, background, rgba(img, 50, bottom-16), "the row between the levels")
+	assert.Equal(t, colorSame, rgba(img, 50, bottom-17), "level 1's last row")
+	assert.Equal(t, colorNew, rgba(img, 100, bottom-20), "b, 0.6 of a pixel, drawn at 100")
+	assert.Equal(t, background, rgba(img, 101, bottom-20), "one pixel wide only")
+
+	// The frame tested after one of the rest of the width, and before ten
+	// frames too narrow for a label of their own.
+	labels := func(width float64, name string) (inside, beyond int) {
+		paths := map[string][3]float64{"0rest": {1400 - width, 1400 - width, 1}, name: {width, width, 1}}
+		for i := range 10 {
+			paths[fmt.Sprintf("z%d", i)] = [3]float64{20, 20, 1}
+		}
+		s := Side{Runs: []*profile.Profile{treeRun(paths)}}
+		img := drawFlame(t, &Result{}, s, s)
+		bottom := img.Bounds().Dy() - 4
+		start := int(1400 - width)
+		return blackIn(img, image.Rect(start, bottom-15, 1400, bottom)), blackIn(img, image.Rect(1400, bottom-15, 1600, bottom))
+	}
+	for _, tc := range []struct {
+		width float64
+		name  string
+		want  string // the label drawn, "" none
+	}{
+		{25, "abc", "abc"},
+		{24.99, "abc", ""},
+		{25, "abcd", "ab…"},
+		{32, "abcd", "abcd"},
+		{31.99, "abcd", "ab…"},
+		{25, "abcdefghij", "ab…"},
+	} {
+		inside, beyond := labels(tc.width, tc.name)
+		want := 0
+		if tc.want != "" {
+			want = glyphPixels(tc.want)
+		}
+		assert.Equal(t, want, inside, "%q in %v pixels: %q", tc.name, tc.width, tc.want)
+		assert.Zero(t, beyond, "%q in %v pixels: nothing past the frame", tc.name, tc.width)
+	}
+}
