@@ -419,10 +419,12 @@ func TestDecodeEdges(t *testing.T) {
 	_, err := cf.DecodeCode(&pool, code(1, 1, append(make([]byte, 65535), 0xb1)))
 	assert.ErrorContains(t, err, "Code offset 4: code_length 65536 out of range 1..65535", "the length's own offset")
 	for insns, want := range map[string]string{
-		"\xb9\x00\x01":     "invokeinterface truncated: needs 5 bytes, 3 left",
-		"\x00\xc4\x84\x00": "wide truncated: needs 6 bytes, 3 left",
-		"\x11\x00":         "sipush truncated: needs 3 bytes, 2 left",
-		"\x00\x11\x00":     "sipush truncated: needs 3 bytes, 2 left",
+		"\xb9\x00\x01":             "invokeinterface truncated: needs 5 bytes, 3 left",
+		"\x00\xc4\x84\x00":         "wide truncated: needs 6 bytes, 3 left",
+		"\x11\x00":                 "sipush truncated: needs 3 bytes, 2 left",
+		"\x00\x11\x00":             "sipush truncated: needs 3 bytes, 2 left",
+		"\xc4\x15":                 "wide truncated: needs 4 bytes, 2 left",
+		"\xb9\x00\x01\x02\x07\xb1": "invokeinterface: fourth operand byte is 7, not 0",
 	} {
 		_, err := cf.DecodeCode(&pool, code(1, 1, []byte(insns)))
 		assert.ErrorContains(t, err, want, "% x", insns)
