@@ -29,7 +29,7 @@ func TestSittingsNote(t *testing.T) {
 		base, new Side
 		want      string // "" no note
 	}{
-		{"base first", at(2, 0, 4), at(6, 10, 8), "every run of BASE before any of NEW"},
+		{"base first", at(4, 0, 2), at(6, 10, 8), "every run of BASE before any of NEW"},
 		{"new first", at(6, 8, 10), at(0, 2, 4), "every run of NEW before any of BASE"},
 		{"in turns", at(0, 3, 4, 7), at(1, 2, 5, 6), ""},
 		{"one base run inside new's", at(0, 2, 9), at(6, 8, 10), ""},
