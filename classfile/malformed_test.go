@@ -195,6 +195,8 @@ func TestMalformedCodeDetails(t *testing.T) {
 		{"tableswitch low > high", code(1, 1, cat([]byte{0xaa, 0, 0, 0}, u4(16), u4(2), u4(1), []byte{0xb1})), "tableswitch low 2 > high 1"},
 		{"tableswitch targets cut", code(1, 1, cat([]byte{0xaa, 0, 0, 0}, u4(20), u4(0), u4(1), u4(20))), "tableswitch with 2 targets truncated"},
 		{"tableswitch header cut", code(1, 1, cat([]byte{0xaa, 0, 0, 0}, u4(20), u4(0))), "tableswitch truncated"},
+		{"tableswitch of 4 targets with room for 3", code(1, 1, cat([]byte{0xaa, 0, 0, 0}, u4(20), u4(0), u4(3), u4(20), u4(20), u4(20))), "tableswitch with 4 targets truncated"},
+		{"lookupswitch of 8 pairs with room for 7", code(1, 1, cat([]byte{0xab, 0, 0, 0}, u4(20), u4(8), make([]byte, 56))), "lookupswitch with 8 pairs truncated"},
 		{"lookupswitch pairs negative", code(1, 1, cat([]byte{0xab, 0, 0, 0}, u4(12), u4(-1), []byte{0xb1})), "lookupswitch with -1 pairs truncated"},
 		{"lookupswitch pairs cut", code(1, 1, cat([]byte{0xab, 0, 0, 0}, u4(20), u4(1), u4(5))), "lookupswitch with 1 pairs truncated"},
 		{"lookupswitch keys equal", code(1, 1, cat([]byte{0xab, 0, 0, 0}, u4(28), u4(2), u4(5), u4(28), u4(5), u4(28), []byte{0xb1})), "lookupswitch keys not sorted at pair 1"},
