@@ -211,8 +211,8 @@ func TestMalformedCodeDetails(t *testing.T) {
 		{"a handler target at the end", handler(u2(0), u2(3), u2(3), u2(0)), "offset is past the last instruction"},
 		{"an attribute name that is no Utf8", withAttrs(cat(classIndex, u4(0))), "attribute name"},
 		{"trailing bytes after the attributes", append(withAttrs(), 0), "trailing"},
-		{"a line table cut", withAttrs(attr("LineNumberTable", []byte{0})), "truncated: need 2 bytes, have 1"},
-		{"a line table of the wrong size", withAttrs(attr("LineNumberTable", cat(u2(2), u2(0), u2(1)))), "2 entries need 8 bytes, have 4"},
+		{"a line table cut", withAttrs(attr("LineNumberTable", []byte{0})), "LineNumberTable offset 0: truncated: need 2 bytes, have 1"},
+		{"a line table of the wrong size", withAttrs(attr("LineNumberTable", cat(u2(2), u2(0), u2(1)))), "LineNumberTable offset 0: 2 entries need 8 bytes, have 4"},
 		{"a line table with trailing bytes", withAttrs(attr("LineNumberTable", cat(u2(1), u2(0), u2(1), u2(7)))), "1 entries need 4 bytes, have 6"},
 		{"a line inside nothing", withAttrs(attr("LineNumberTable", cat(u2(1), u2(3), u2(1)))), "attribute LineNumberTable"},
 		{"a local starting past the code", withAttrs(attr("LocalVariableTable", cat(u2(1), u2(4), u2(0), u2(1), u2(1), u2(0)))), "attribute LocalVariableTable"},
@@ -229,9 +229,14 @@ func TestMalformedCodeDetails(t *testing.T) {
 		{"uninitialized inside nothing", withAttrs(attr("StackMapTable", cat(u2(1), []byte{64, 8}, u2(3)))), "uninitialized(3)"},
 		{"a frame past the code", withAttrs(attr("StackMapTable", cat(u2(1), []byte{3}))), "frame 0"},
 		{"a frame table with trailing bytes", withAttrs(attr("StackMapTable", cat(u2(1), []byte{0, 0}))), "1 trailing bytes"},
-		{"an append frame cut", withAttrs(attr("StackMapTable", cat(u2(1), []byte{253}, u2(0), []byte{1}))), "StackMapTable"},
-		{"a full frame cut", withAttrs(attr("StackMapTable", cat(u2(1), []byte{255}, u2(0), u2(1), []byte{1}, u2(1)))), "StackMapTable"},
+		{"an append frame cut", withAttrs(attr("StackMapTable", cat(u2(1), []byte{253}, u2(0), []byte{1}))), "StackMapTable offset 6: truncated: need 1 bytes, have 0"},
+		{"a full frame cut", withAttrs(attr("StackMapTable", cat(u2(1), []byte{255}, u2(0), u2(1), []byte{1}, u2(1)))), "StackMapTable offset 10: truncated: need 1 bytes, have 0"},
 		{"an extended frame cut", withAttrs(attr("StackMapTable", cat(u2(1), []byte{247}, u2(0)))), "StackMapTable"},
+		{"a same-extended frame cut in its delta", withAttrs(attr("StackMapTable", cat(u2(1), []byte{251, 0}))), "StackMapTable offset 3: truncated: need 2 bytes, have 1"},
+		{"a frame table cut in its count", withAttrs(attr("StackMapTable", []byte{0})), "StackMapTable offset 0: truncated: need 2 bytes, have 1"},
+		{"an append frame of an unknown type", withAttrs(attr("StackMapTable", cat(u2(1), []byte{252}, u2(0), []byte{9}))), "unknown verification type tag 9"},
+		{"a full frame's local of an unknown type", withAttrs(attr("StackMapTable", cat(u2(1), []byte{255}, u2(0), u2(1), []byte{9}, u2(0)))), "unknown verification type tag 9"},
+		{"a full frame's stack of an unknown type", withAttrs(attr("StackMapTable", cat(u2(1), []byte{255}, u2(0), u2(0), u2(1), []byte{9}))), "unknown verification type tag 9"},
 	}
 	for _, tt := range tests {
 		_, err := cf.DecodeCode(pool, tt.body)
