@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -155,4 +156,41 @@ func TestWriteJSON(t *testing.T) {
 	assert.Equal(t, map[string]any{"by": "self", "threshold_percent": 0.0, "min_ms": 0.0, "regressed": false, "statistics": false,
 		"strict": true, "compared": 0.0, "risk_percent": 0.0}, doc.Verdicts)
 	assert.Contains(t, out.String(), "\n  \"base\"", "indented")
+}
+
+// TestWriteTableAligns: the first column left-aligned, the others right,
+// two spaces between, the last as it is; a table of its head alone.
+func TestWriteTableAligns(t *testing.T) {
+	var b bytes.Buffer
+	bw := bufio.NewWriter(&b)
+	writeTable(bw, [][]string{{"status", "a", "last"}, {"regressed", "12345", "x"}, {"s", "1", "yy"}})
+	writeTable(bw, [][]string{{"status", "a", "last"}})
+	require.NoError(t, bw.Flush())
+	assert.Equal(t, "status         a  last\nregressed  12345  x\ns              1  yy\nstatus  a  last\n", b.String())
+}
+
+// TestWriteTextEdges: a side of one build names it; a typical lateness of
+// 0 is not shown; no line about the clock when no method is within it;
+// the one more of the same is counted; sub-millisecond times in whole
+// microseconds; a result of no method writes its head.
+func TestWriteTextEdges(t *testing.T) {
+	r := &Result{
+		Base:    SideInfo{Label: "b", Runs: []string{"r"}, Builds: []string{"only"}, ResolutionMs: 0.9},
+		New:     SideInfo{Label: "n", Runs: []string{"r"}},
+		Options: Options{Threshold: 10, MinMs: 1, Strict: true},
+		Counts:  map[string]int{Same: sameShown + 1},
+	}
+	for i := range sameShown + 1 {
+		r.Methods = append(r.Methods, Method{Name: fmt.Sprintf("s%02d", i), Status: Same})
+	}
+	var out bytes.Buffer
+	require.NoError(t, r.WriteText(&out))
+	text := out.String()
+	assert.Contains(t, text, "BASE: b, 1 run, 0 calls (median), build only, times within 900 µs\n")
+	assert.NotContains(t, text, "clock's resolution")
+	assert.Contains(t, text, "(and 1 more the same)\n")
+
+	out.Reset()
+	require.NoError(t, (&Result{Options: Options{Threshold: 10, MinMs: 1}, Counts: map[string]int{}}).WriteText(&out))
+	assert.Contains(t, out.String(), "0 regressed, 0 improved, 0 new, 0 gone, 0 the same\n")
 }
