@@ -1,6 +1,8 @@
 package methodmap
 
 import (
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,4 +44,18 @@ func TestBuildIDIgnoresFormOnly(t *testing.T) {
 	} {
 		require.NotEqual(t, want, BuildIDOf([]byte(text)), name)
 	}
+}
+
+// TestBuildIDAtItsEdges: a comment of a lone '#', one after a blank, and a
+// last line of one character without its line end are what they are in
+// longer forms; lines are kept apart ("ab" is not "a" then "b"); a map
+// that is not there is fs.ErrNotExist.
+func TestBuildIDAtItsEdges(t *testing.T) {
+	const base = "1,9,a.App main ([Ljava.lang.String;)V\n"
+	want := BuildIDOf([]byte(base))
+	require.Equal(t, want, BuildIDOf([]byte("#\n"+base+" #\n")))
+	require.Equal(t, BuildIDOf([]byte(base+"9\n")), BuildIDOf([]byte(base+"9")))
+	require.NotEqual(t, BuildIDOf([]byte(base+"ab\n")), BuildIDOf([]byte(base+"a\nb\n")))
+	_, err := ReadBuildID(filepath.Join(t.TempDir(), "missing.txt"))
+	require.ErrorIs(t, err, fs.ErrNotExist)
 }
