@@ -1,0 +1,48 @@
+package methodmap
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestEncodeIgnoredAtItsEdges: the first two methods out of order are
+// sorted, the first two alike written once, whether the list came in
+// line order or not.
+func TestEncodeIgnoredAtItsEdges(t *testing.T) {
+	key := func(c string) IgnoredMethod { return IgnoredMethod{Key: MethodKey{Class: "p/" + c, Name: "m", Desc: "()V"}, Access: 1} }
+	encode := func(ms ...IgnoredMethod) string {
+		var b bytes.Buffer
+		require.NoError(t, EncodeIgnoredTo(&b, len(ms), func(i int) IgnoredMethod { return ms[i] }))
+		return b.String()
+	}
+	want := ignoreHeader + "\np.A m ()V\np.B m ()V\np.C m ()V\n"
+	assert.Equal(t, want, encode(key("B"), key("A"), key("C")), "the first two out of order")
+	assert.Equal(t, want, encode(key("A"), key("A"), key("B"), key("C")), "the first two alike, in order")
+	assert.Equal(t, want, encode(key("B"), key("B"), key("A"), key("C")), "the first two alike, out of order")
+}
+
+// TestReadIgnoreMapEdges: blank lines and comments before the header are
+// skipped; a file that is not there is fs.ErrNotExist; a read that fails
+// is an error.
+func TestReadIgnoreMapEdges(t *testing.T) {
+	keys, err := ParseIgnoreMap(strings.NewReader("\n# made by tracebeat\n"+ignoreHeader+"\np.A m ()V\n"), "ignore.txt")
+	require.NoError(t, err)
+	assert.Equal(t, []MethodKey{{Class: "p/A", Name: "m", Desc: "()V"}}, keys)
+	_, err = ReadIgnoreMapFile(filepath.Join(t.TempDir(), "missing.txt"))
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	_, err = ReadMapFile(filepath.Join(t.TempDir(), "missing.txt"))
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	failed := errors.New("read failed")
+	_, err = ParseIgnoreMap(iotest.ErrReader(failed), "ignore.txt")
+	assert.ErrorIs(t, err, failed)
+	_, err = ParseMap(iotest.ErrReader(failed), "map.txt")
+	assert.ErrorIs(t, err, failed)
+}
