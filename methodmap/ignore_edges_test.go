@@ -46,3 +46,22 @@ func TestReadIgnoreMapEdges(t *testing.T) {
 	_, err = ParseMap(iotest.ErrReader(failed), "map.txt")
 	assert.ErrorIs(t, err, failed)
 }
+
+// TestCompareKeysIsTheTextsOrder: keys compare as their texts do, also
+// where the texts' order is not their fields' (a space or a tab inside a
+// name, which the JVM allows): a class "C x" and a name "x y" of "C".
+func TestCompareKeysIsTheTextsOrder(t *testing.T) {
+	sign := func(c int) int { return max(-1, min(1, c)) }
+	for _, pair := range [][2]MethodKey{
+		{{Class: "C", Name: "x y", Desc: "()V"}, {Class: "C x", Name: "a", Desc: "()V"}},
+		{{Class: "p/C", Name: "m"}, {Class: "p/C", Name: "m\t"}},
+		{{Class: "p/C", Name: "m"}, {Class: "p/C", Name: "m", Desc: "()V"}},
+		{{Class: "a/B", Name: "foo", Desc: "()V"}, {Class: "a/B$1", Name: "bar", Desc: "()V"}},
+	} {
+		a, b := pair[0], pair[1]
+		want := strings.Compare(a.String(), b.String())
+		require.NotZero(t, want, "%v %v", a, b)
+		assert.Equal(t, want, sign(compareKeys(a, b)), "%q against %q", a.String(), b.String())
+		assert.Equal(t, -want, sign(compareKeys(b, a)), "%q against %q", b.String(), a.String())
+	}
+}
