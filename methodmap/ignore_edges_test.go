@@ -2,6 +2,7 @@ package methodmap
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"path/filepath"
@@ -64,4 +65,26 @@ func TestCompareKeysIsTheTextsOrder(t *testing.T) {
 		assert.Equal(t, want, sign(compareKeys(a, b)), "%q against %q", a.String(), b.String())
 		assert.Equal(t, -want, sign(compareKeys(b, a)), "%q against %q", b.String(), a.String())
 	}
+}
+
+// TestNumbersPastOneDigit: ids, access flags, the high-water mark and a
+// rule's counts of more than one digit are written in decimal, and read
+// back to themselves.
+func TestNumbersPastOneDigit(t *testing.T) {
+	add := []Entry{{ID: 12345, Access: 1033, Key: MethodKey{Class: "p/A", Name: "m", Desc: "()V"}}}
+	out, err := PatchMap(nil, map[string]bool{"p.A": true}, nil, add, 99999)
+	require.NoError(t, err)
+	m, err := ParseMap(bytes.NewReader(out), "map.txt")
+	require.NoError(t, err, "%s", out)
+	require.Len(t, m.Entries, 1)
+	assert.Equal(t, 12345, m.Entries[0].ID)
+	assert.Equal(t, uint16(1033), m.Entries[0].Access)
+	assert.Equal(t, 99999, m.HighWater)
+
+	var doc struct {
+		Rules []RuleCount `json:"rules"`
+	}
+	head := ReportHead(10, nil, []RuleCount{{Rule: "-keeppackage a/", Origin: "built-in", Classes: 12, Methods: 345}})
+	require.NoError(t, json.Unmarshal(append(head, []byte("[]}")...), &doc), "%s", head)
+	assert.Equal(t, []RuleCount{{Rule: "-keeppackage a/", Origin: "built-in", Classes: 12, Methods: 345}}, doc.Rules)
 }
