@@ -88,3 +88,41 @@ func TestNumbersPastOneDigit(t *testing.T) {
 	require.NoError(t, json.Unmarshal(append(head, []byte("[]}")...), &doc), "%s", head)
 	assert.Equal(t, []RuleCount{{Rule: "-keeppackage a/", Origin: "built-in", Classes: 12, Methods: 345}}, doc.Rules)
 }
+
+// TestReportNamesNeedingEscapes: a report of methods whose names need
+// escaping in one field only (a quote in the class, a backslash in the
+// name, a control byte in the descriptor) reads back to those names, and
+// '<' is written as it is, not as \u003c, in a name escaped or not.
+func TestReportNamesNeedingEscapes(t *testing.T) {
+	ignored := []IgnoredMethod{
+		{Key: MethodKey{Class: `p/Q"uote`, Name: "m", Desc: "()V"}, Access: 1, Reason: "r"},
+		{Key: MethodKey{Class: "p/A", Name: `back\slash`, Desc: "()V"}, Access: 1, Reason: "r"},
+		{Key: MethodKey{Class: "p/B", Name: `<i"nit>`, Desc: "(\x01)V"}, Access: 1, Reason: "r"},
+		{Key: MethodKey{Class: "p/C", Name: "<init>", Desc: "()V"}, Access: 1, Reason: "r"},
+	}
+	text := ReportText(1, ignored, nil)
+	var doc struct {
+		Methods []struct{ Class, Method, Desc string } `json:"methods"`
+	}
+	require.NoError(t, json.Unmarshal(text, &doc), "%s", text)
+	got := map[string]bool{}
+	for _, m := range doc.Methods {
+		got[m.Class+" "+m.Method+" "+m.Desc] = true
+	}
+	for _, want := range []string{`p.Q"uote m ()V`, `p.A back\slash ()V`, "p.B <i\"nit> (\x01)V", "p.C <init> ()V"} {
+		assert.True(t, got[want], "%q in %v", want, got)
+	}
+	assert.Contains(t, string(text), `"<init>"`)
+	assert.Contains(t, string(text), `"<i\"nit>"`, "escaped as encoding/json does with HTML escaping off")
+}
+
+// TestOrderedAssignerRefusesABadBase: a base map with a single bad entry
+// (an id twice) is not used.
+func TestOrderedAssignerRefusesABadBase(t *testing.T) {
+	base := &Map{Entries: []Entry{
+		{ID: 1, Access: 1, Key: MethodKey{Class: "p/A", Name: "a", Desc: "()V"}},
+		{ID: 1, Access: 1, Key: MethodKey{Class: "p/A", Name: "b", Desc: "()V"}},
+	}}
+	_, err := NewOrderedAssigner(base)
+	assert.Error(t, err)
+}
