@@ -18,7 +18,9 @@ import (
 // sorted, the first two alike written once, whether the list came in
 // line order or not.
 func TestEncodeIgnoredAtItsEdges(t *testing.T) {
-	key := func(c string) IgnoredMethod { return IgnoredMethod{Key: MethodKey{Class: "p/" + c, Name: "m", Desc: "()V"}, Access: 1} }
+	key := func(c string) IgnoredMethod {
+		return IgnoredMethod{Key: MethodKey{Class: "p/" + c, Name: "m", Desc: "()V"}, Access: 1}
+	}
 	encode := func(ms ...IgnoredMethod) string {
 		var b bytes.Buffer
 		require.NoError(t, EncodeIgnoredTo(&b, len(ms), func(i int) IgnoredMethod { return ms[i] }))
