@@ -259,12 +259,7 @@ func TestFlameHTML(t *testing.T) {
 	require.NoError(t, WriteHTML(&buf, res, base, next, "a <title>", []string{"a note"}))
 	page := buf.String()
 	assert.Contains(t, page, "a &lt;title&gt;")
-	start := strings.Index(page, `id="tbmeta">`)
-	require.Positive(t, start)
-	data := page[start+len(`id="tbmeta">`):]
-	data = data[:strings.Index(data, "</script>")]
-	var meta htmlview.Meta
-	require.NoError(t, json.Unmarshal([]byte(data), &meta))
+	meta := pageMeta(t, page)
 	assert.True(t, meta.Diff)
 	assert.Equal(t, "a <title>", meta.Title)
 	assert.Equal(t, []string{"a note"}, meta.Notes)
@@ -283,12 +278,7 @@ func TestFlameHTML(t *testing.T) {
 	// A method without a verdict has no status.
 	buf.Reset()
 	require.NoError(t, WriteHTML(&buf, &Result{}, base, next, "", nil))
-	page = buf.String()
-	start = strings.Index(page, `id="tbmeta">`)
-	data = page[start+len(`id="tbmeta">`):]
-	data = data[:strings.Index(data, "</script>")]
-	var bare htmlview.Meta
-	require.NoError(t, json.Unmarshal([]byte(data), &bare))
+	bare := pageMeta(t, buf.String())
 	assert.Equal(t, []string{"", "", "", ""}, bare.Status)
 	assert.Empty(t, bare.Gone)
 	assert.Equal(t, []string{}, bare.Notes)
@@ -369,7 +359,7 @@ func TestFlamePNGLayout(t *testing.T) {
 func pageMeta(t *testing.T, page string) htmlview.Meta {
 	t.Helper()
 	start := strings.Index(page, `id="tbmeta">`)
-	require.GreaterOrEqual(t, start, 0)
+	require.Positive(t, start)
 	data := page[start+len(`id="tbmeta">`):]
 	data = data[:strings.Index(data, "</script>")]
 	var meta htmlview.Meta
