@@ -358,21 +358,23 @@ func TestClassDirectoryPastPathMax(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("long paths are another matter on Windows")
 	}
+	// Each folder is made, and the file created, by one name in the
+	// folder above: no call is given a path longer than a name.
 	deep := func(t *testing.T, upTo int, file string) string {
 		dir := t.TempDir()
-		root, err := os.OpenRoot(dir)
+		at, err := os.OpenRoot(dir)
 		require.NoError(t, err)
-		defer root.Close()
-		rel := ""
-		for len(dir)+len(rel) < upTo {
-			rel = filepath.Join(rel, strings.Repeat("d", 200))
-			require.NoError(t, root.Mkdir(rel, 0o755))
-		}
-		if file != "" {
-			parent, err := root.OpenRoot(rel)
+		for depth := len(dir); depth < upTo; depth += 201 {
+			name := strings.Repeat("d", 200)
+			require.NoError(t, at.Mkdir(name, 0o755))
+			next, err := at.OpenRoot(name)
 			require.NoError(t, err)
-			defer parent.Close()
-			f, err := parent.Create(file)
+			require.NoError(t, at.Close())
+			at = next
+		}
+		defer at.Close()
+		if file != "" {
+			f, err := at.Create(file)
 			require.NoError(t, err)
 			require.NoError(t, f.Close())
 		}
