@@ -1,0 +1,4 @@
+package api;
+
+// Only in the later jar.
+public class Extra {}
