@@ -28,6 +28,8 @@ func TestDescriptorSlots(t *testing.T) {
 		{"(I)Ljava/lang/String;x", 0, 0, false},
 		{"(X)V", 0, 0, false},
 		{"I", 0, 0, false},
+		{"I)V", 0, 0, false},
+		{"X)V", 0, 0, false},
 		{"", 0, 0, false},
 	}
 	for _, d := range []string{"(I", "(", "()", "X"} {
@@ -57,12 +59,24 @@ func TestDescriptorSlots(t *testing.T) {
 		{"I", 1, true}, {"J", 2, true}, {"D", 2, true}, {"[D", 1, true}, {"[[[Lp/q;", 1, true},
 		{"Ljava/util/List;", 1, true}, {"L;", 0, false}, {"[", 0, false}, {"", 0, false},
 		{"Lx;y", 0, false}, {"X", 0, false}, {"()V", 0, false},
+		{"L;a;", 0, false}, // an empty class name ends at the first ';'
+		{"La;", 1, true},
 	}
 	for _, tc := range fields {
 		n, err := FieldSlots(tc.desc)
 		nb, errb := FieldSlots([]byte(tc.desc))
 		if (err == nil) != tc.ok || n != tc.slots || n != nb || (err == nil) != (errb == nil) {
 			t.Errorf("FieldSlots(%q) = %d, %v (bytes: %d, %v); want %d, ok=%v", tc.desc, n, err, nb, errb, tc.slots, tc.ok)
+		}
+	}
+}
+
+// InitialLocals refuses what MethodSlots refuses, before reading a
+// parameter.
+func TestInitialLocalsRefusesAMalformedDescriptor(t *testing.T) {
+	for _, desc := range []string{"", "I)V", "X)V", "(I", "(L;)V"} {
+		if locals, err := InitialLocals(desc, true, false); err == nil {
+			t.Errorf("InitialLocals(%q) = %v, want an error", desc, locals)
 		}
 	}
 }
