@@ -6,6 +6,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -168,4 +171,87 @@ func TestRecordingPositions(t *testing.T) {
 	res, err := Decode(bytes.NewReader(v1[:len(v1)-12-5]), &bytes.Buffer{}, Options{Source: "app.trace"})
 	require.NoError(t, err)
 	assert.Contains(t, strings.Join(res.Notes, "\n"), `app.trace: the file is cut at byte `+fmt.Sprint(len(v1)-24)+`, in thread 1 (tid 1 "main"), at its record 3 of 4`)
+}
+
+// TestRecordingCutAtEveryByte: a version 1 to 3 file cut at any byte
+// either names the header field it ends in, at the byte the field starts,
+// or reads up to the cut with a note naming the thread it is cut in (its
+// header's last field too) and how many threads after it are missing.
+func TestRecordingCutAtEveryByte(t *testing.T) {
+	headerErr := regexp.MustCompile(`^r: recording header: (.+) at byte (\d+): the file ends here \(truncated\?\)$`)
+	cutNote := regexp.MustCompile(`^r: the file is cut at byte (\d+), (.+?)(; the (?:thread after it is|\d+ threads after it are) missing)?: what is there up to the cut is read$`)
+	for _, version := range []int{1, 2, 3} {
+		data := writeRecordingOf(version, recording.RecordingClock{Shared: true, Tick: 1000, ReadEvery: 64, LongestGap: 5000},
+			[]string{"00000000000000aa"}, 10, map[int]string{0: "inflate"},
+			testThread{Tid: 1, Name: "main", Records: sameTime(2)},
+			testThread{Tid: 2, Name: "pool", Records: sameTime(2)})
+		var fields []string
+		var notes []string
+		for n := 0; n < len(data); n++ {
+			rec, err := recording.Read(bufio.NewReader(bytes.NewReader(data[:n])), "r")
+			if err != nil {
+				m := headerErr.FindStringSubmatch(err.Error())
+				require.NotNil(t, m, "version %d cut at %d: %v", version, n, err)
+				at, _ := strconv.Atoi(m[2])
+				assert.LessOrEqual(t, at, n, "version %d: %s", version, m[1])
+				if len(fields) == 0 || fields[len(fields)-1] != m[1] {
+					fields = append(fields, m[1])
+				}
+				continue
+			}
+			records := 0
+			for {
+				_, err := rec.NextThread()
+				if err == io.EOF {
+					break
+				}
+				require.NoError(t, err, "version %d cut at %d", version, n)
+				require.NoError(t, rec.Records(func(bool, int, uint64) error { records++; return nil }), "version %d cut at %d", version, n)
+			}
+			require.True(t, rec.Cut, "version %d cut at %d", version, n)
+			require.Len(t, rec.Notes, 1, "version %d cut at %d", version, n)
+			note := rec.Notes[0]
+			m := cutNote.FindStringSubmatch(note)
+			require.NotNil(t, m, "version %d cut at %d: %s", version, n, note)
+			at, _ := strconv.Atoi(m[1])
+			assert.True(t, at <= n && n-at < 12, "version %d cut at %d: the note's byte %d is where the last whole field or record ends", version, n, at)
+			assert.LessOrEqual(t, records, 4)
+			what := m[2]
+			for _, at := range []string{", after", ", at its record"} {
+				if k := strings.Index(what, at); k > 0 {
+					what = what[:k]
+				}
+			}
+			what += m[3]
+			if len(notes) == 0 || notes[len(notes)-1] != what {
+				notes = append(notes, what)
+			}
+		}
+		want := []string{"magic", "version", "start time", "end time", "process id", "budget"}
+		if version >= 2 {
+			want = append(want, "clock", "clock tick", "clock reads", "longest clock gap")
+		}
+		if version >= 3 {
+			want = append(want, "build count", "build id length", "build id")
+		}
+		want = append(want, "section names count", "section index", "section name length", "section name", "threads count")
+		assert.Equal(t, want, fields, "version %d", version)
+		assert.Equal(t, []string{
+			"in the header of thread 1 of 2; the thread after it is missing",
+			`in thread 1 (tid 1 "main"); the thread after it is missing`,
+			"in the header of thread 2 of 2",
+			`in thread 2 (tid 2 "pool")`,
+		}, notes, "version %d", version)
+	}
+	// Three threads, cut in the first's records: two after it.
+	three := writeRecording(10, nil, testThread{Tid: 1, Name: "a", Records: sameTime(2)},
+		testThread{Tid: 2, Name: "b", Records: sameTime(2)}, testThread{Tid: 3, Name: "c", Records: sameTime(2)})
+	first := len(writeRecording(10, nil, testThread{Tid: 1, Name: "a", Records: sameTime(2)}))
+	rec, err := recording.Read(bufio.NewReader(bytes.NewReader(three[:first-2])), "r")
+	require.NoError(t, err)
+	_, err = rec.NextThread()
+	require.NoError(t, err)
+	require.NoError(t, rec.Records(func(bool, int, uint64) error { return nil }))
+	require.Len(t, rec.Notes, 1)
+	assert.Contains(t, rec.Notes[0], `in thread 1 (tid 1 "a"), after 1 of its 2 records; the 2 threads after it are missing: `)
 }

@@ -1,175 +1,30 @@
-package recording
+package recording_test
 
 import (
 	"bufio"
 	"bytes"
 	"compress/flate"
 	"encoding/binary"
+	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tracebeat/tracebeat/decode/recording"
+	rt "github.com/tracebeat/tracebeat/decode/recording/recordingtest"
 )
 
 // A version 4 file written the way the runtime writes it (TraceFile,
 // BlockEncoder), for the reader's edges: cuts, damage, gaps, bounds.
 
-type v4File struct {
-	b bytes.Buffer
-}
-
-func newV4File(kind byte) *v4File {
-	f := &v4File{}
-	f.b.WriteString(RecordingMagic)
-	be := binary.BigEndian
-	var h [2 + v4HeaderLen]byte
-	be.PutUint16(h[0:], 4)
-	be.PutUint64(h[2:], 1_700_000_000_000)
-	be.PutUint64(h[10:], 4242)
-	be.PutUint64(h[18:], 16<<20)
-	h[26] = 1 // shared clock
-	be.PutUint64(h[27:], 1_000_000)
-	be.PutUint32(h[35:], 64)
-	h[39] = kind
-	f.b.Write(h[:])
-	return f
-}
-
-func (f *v4File) chunk(typ byte, payload []byte) int {
-	at := f.b.Len()
-	var h [chunkHeader]byte
-	copy(h[:], chunkMagic)
-	h[4] = typ
-	binary.BigEndian.PutUint32(h[5:], uint32(len(payload)))
-	crc := crc32.NewIEEE()
-	crc.Write([]byte{typ})
-	crc.Write(payload)
-	binary.BigEndian.PutUint32(h[9:], crc.Sum32())
-	f.b.Write(h[:])
-	f.b.Write(payload)
-	return at
-}
-
-type pw struct{ b []byte }
-
-func (p *pw) u8(v byte)    { p.b = append(p.b, v) }
-func (p *pw) u16(v uint16) { p.b = binary.BigEndian.AppendUint16(p.b, v) }
-func (p *pw) u32(v uint32) { p.b = binary.BigEndian.AppendUint32(p.b, v) }
-func (p *pw) u64(v uint64) { p.b = binary.BigEndian.AppendUint64(p.b, v) }
-func (p *pw) str(s string) { p.u16(uint16(len(s))); p.b = append(p.b, s...) }
-
-// testBlock is one thread's block: its open calls at its start and tokens.
-type testBlock struct {
-	tid     int64
-	name    string
-	lost    uint64
-	records uint32
-	open    []callEntry
-	t0      uint64
-	tokens  []byte
-	deflate bool
-}
-
-func dataChunk(seq, first, last, bound uint64, blocks ...testBlock) []byte {
-	p := &pw{}
-	p.u64(seq)
-	p.u64(first)
-	p.u64(last)
-	p.u64(bound)
-	p.u32(uint32(len(blocks)))
-	for _, b := range blocks {
-		p.u64(uint64(b.tid))
-		p.str(b.name)
-		p.u8(0)
-		p.u64(b.lost)
-		p.u32(b.records)
-		p.u32(uint32(len(b.open)))
-		for _, o := range b.open {
-			p.u32(o.word)
-			p.u64(o.at)
-		}
-		p.u64(b.t0)
-		stored := b.tokens
-		if b.deflate {
-			var z bytes.Buffer
-			w, _ := flate.NewWriter(&z, 1)
-			w.Write(b.tokens)
-			w.Close()
-			stored = z.Bytes()
-			p.u8(1)
-		} else {
-			p.u8(0)
-		}
-		p.u32(uint32(len(b.tokens)))
-		p.u32(uint32(len(stored)))
-		p.b = append(p.b, stored...)
-	}
-	return p.b
-}
-
-func footer(end, bound uint64) []byte {
-	p := &pw{}
-	p.u64(end)
-	p.u64(bound)
-	p.u8(0)
-	return p.b
-}
-
-// tokens builds a block's tokens.
-type tokens struct {
-	b    []byte
-	prev int64
-}
-
-func (t *tokens) enter(w uint32) *tokens {
-	d := int64(w) - t.prev
-	t.prev = int64(w)
-	if d >= -32 && d < 32 {
-		t.b = append(t.b, byte(tokEnter+32+d))
-	} else {
-		t.b = append(t.b, tokEnterFar)
-		t.b = binary.AppendVarint(t.b, d)
-	}
-	return t
-}
-
-func (t *tokens) leaf(w uint32) *tokens {
-	d := int64(w) - t.prev
-	t.prev = int64(w)
-	if d >= -32 && d < 32 {
-		t.b = append(t.b, byte(tokLeaf+32+d))
-	} else {
-		t.b = append(t.b, tokLeafFar)
-		t.b = binary.AppendVarint(t.b, d)
-	}
-	return t
-}
-
-func (t *tokens) exits(n int) *tokens { t.b = append(t.b, byte(n-1)); return t }
-func (t *tokens) time(d int64) *tokens {
-	t.b = append(t.b, tokTime)
-	t.b = binary.AppendVarint(t.b, d)
-	return t
-}
-func (t *tokens) exitWord(w uint32) *tokens {
-	t.b = append(t.b, tokExitWord)
-	t.b = binary.AppendUvarint(t.b, uint64(w))
-	return t
-}
-func (t *tokens) gap(n uint64) *tokens {
-	t.b = append(t.b, tokGap)
-	t.b = binary.AppendUvarint(t.b, n)
-	return t
-}
-
 // event is a record as a consumer gets it; "close k@t" is an OnOpen call.
-func readAll(t *testing.T, data []byte) (*Recording, map[int64][]string) {
+func readAll(t *testing.T, data []byte) (*recording.Recording, map[int64][]string) {
 	t.Helper()
-	rec, err := ReadAt(bufio.NewReader(bytes.NewReader(data)), bytes.NewReader(data), int64(len(data)), "t.trace")
+	rec, err := recording.ReadAt(bufio.NewReader(bytes.NewReader(data)), bytes.NewReader(data), int64(len(data)), "t.trace")
 	require.NoError(t, err)
 	out := map[int64][]string{}
 	for {
@@ -197,13 +52,13 @@ func readAll(t *testing.T, data []byte) (*Recording, map[int64][]string) {
 // TestV4Tokens: every token form, in a raw and a deflated block.
 func TestV4Tokens(t *testing.T) {
 	for _, deflate := range []bool{false, true} {
-		tk := (&tokens{}).enter(100).leaf(101).leaf(200).time(5).enter(70).exits(2).time(-1).enter(5).exitWord(5).enter(6).exitWord(99)
+		tk := (&rt.Tokens{}).Enter(100).Leaf(101).Leaf(200).Time(5).Enter(70).Exits(2).Time(-1).Enter(5).ExitWord(5).Enter(6).ExitWord(99)
 		// 100 open, 101 leaf, 200 leaf (far), t+5, 70 enters, 2 exits (70, 100),
 		// t-1 (a time back: kept as given), 5 in and out by word, 6 in, an exit of 99 (stray).
-		f := newV4File(KindExit)
-		f.chunk(chunkData, dataChunk(0, 10, 15, 0, testBlock{tid: 1, name: "main", records: 12, t0: 10, tokens: tk.b, deflate: deflate}))
-		f.chunk(chunkFooter, footer(20, 0))
-		rec, ev := readAll(t, f.b.Bytes())
+		f := rt.NewV4(recording.KindExit)
+		f.Chunk(rt.ChunkData, rt.Data(0, 10, 15, 0, rt.Block{Tid: 1, Name: "main", Records: 12, T0: 10, Tokens: tk.B, Deflate: deflate}))
+		f.Chunk(rt.ChunkFooter, rt.Footer(20, 0))
+		rec, ev := readAll(t, f.Bytes())
 		assert.Equal(t, []string{">100@10", ">101@10", "<101@10", ">200@10", "<200@10", ">70@15", "<70@15", "<100@15",
 			">5@14", "<5@14", ">6@14", "<99@14"}, ev[1], "deflate %v", deflate)
 		assert.Equal(t, uint64(20), rec.End)
@@ -215,18 +70,18 @@ func TestV4Tokens(t *testing.T) {
 // TestV4Cuts: a file cut at any byte reads up to its last whole chunk, with
 // a note; the records read never shrink as the cut moves on.
 func TestV4Cuts(t *testing.T) {
-	f := newV4File(KindStream)
-	f.chunk(chunkBuilds, func() []byte { p := &pw{}; p.u16(1); p.str("00000000000000aa"); return p.b }())
+	f := rt.NewV4(recording.KindStream)
+	f.Chunk(rt.ChunkBuilds, func() []byte { p := &rt.Payload{}; p.U16(1); p.Str("00000000000000aa"); return p.B }())
 	var ends []int
 	for i := range 6 {
-		tk := (&tokens{}).enter(uint32(10 + i)).time(3).leaf(11).exits(1)
-		f.chunk(chunkData, dataChunk(uint64(i), uint64(100*i), uint64(100*i+3), 0, testBlock{tid: 1, name: "main", records: 4, t0: uint64(100 * i), tokens: tk.b}))
-		ends = append(ends, f.b.Len())
+		tk := (&rt.Tokens{}).Enter(uint32(10 + i)).Time(3).Leaf(11).Exits(1)
+		f.Chunk(rt.ChunkData, rt.Data(uint64(i), uint64(100*i), uint64(100*i+3), 0, rt.Block{Tid: 1, Name: "main", Records: 4, T0: uint64(100 * i), Tokens: tk.B}))
+		ends = append(ends, f.Len())
 	}
-	f.chunk(chunkFooter, footer(700, 0))
-	data := f.b.Bytes()
+	f.Chunk(rt.ChunkFooter, rt.Footer(700, 0))
+	data := f.Bytes()
 	prev := -1
-	for n := len(RecordingMagic) + 2 + v4HeaderLen; n <= len(data); n++ {
+	for n := rt.V4HeaderLen; n <= len(data); n++ {
 		rec, ev := readAll(t, data[:n])
 		whole := 0
 		for _, e := range ends {
@@ -242,24 +97,24 @@ func TestV4Cuts(t *testing.T) {
 			assert.Contains(t, strings.Join(rec.Notes, "\n"), "ends without its footer", "cut at %d", n)
 		}
 	}
-	_, err := ReadAt(bufio.NewReader(bytes.NewReader(data[:20])), bytes.NewReader(data[:20]), 20, "t.trace")
+	_, err := recording.ReadAt(bufio.NewReader(bytes.NewReader(data[:20])), bytes.NewReader(data[:20]), 20, "t.trace")
 	assert.ErrorContains(t, err, "the file ends at byte 20, in its header")
 }
 
 // TestV4Damage: a damaged chunk is skipped, with a note; the others read,
 // and the calls open across it close where the next block says.
 func TestV4Damage(t *testing.T) {
-	f := newV4File(KindStream)
+	f := rt.NewV4(recording.KindStream)
 	// main enters 1 then 2 (chunk 0); chunk 1 (damaged) holds 2's exit and an
 	// enter of 3; chunk 2 starts with 1 and 3 open and ends both.
-	f.chunk(chunkData, dataChunk(0, 10, 10, 0, testBlock{tid: 1, name: "main", records: 2, t0: 10, tokens: (&tokens{}).enter(1).enter(2).b}))
-	bad := f.chunk(chunkData, dataChunk(1, 20, 30, 0, testBlock{tid: 1, name: "main", records: 2, t0: 20,
-		open: []callEntry{{1, 10}, {2, 10}}, tokens: (&tokens{}).exits(1).time(10).enter(3).b}))
-	f.chunk(chunkData, dataChunk(2, 40, 50, 0, testBlock{tid: 1, name: "main", records: 2, t0: 40,
-		open: []callEntry{{1, 10}, {3, 30}}, tokens: (&tokens{}).time(10).exits(2).b}))
-	f.chunk(chunkFooter, footer(60, 0))
-	data := bytes.Clone(f.b.Bytes())
-	data[bad+chunkHeader+3] ^= 0xFF // a byte of its payload
+	f.Chunk(rt.ChunkData, rt.Data(0, 10, 10, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 10, Tokens: (&rt.Tokens{}).Enter(1).Enter(2).B}))
+	bad := f.Chunk(rt.ChunkData, rt.Data(1, 20, 30, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 20,
+		Open: []rt.Open{{Word: 1, At: 10}, {Word: 2, At: 10}}, Tokens: (&rt.Tokens{}).Exits(1).Time(10).Enter(3).B}))
+	f.Chunk(rt.ChunkData, rt.Data(2, 40, 50, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 40,
+		Open: []rt.Open{{Word: 1, At: 10}, {Word: 3, At: 30}}, Tokens: (&rt.Tokens{}).Time(10).Exits(2).B}))
+	f.Chunk(rt.ChunkFooter, rt.Footer(60, 0))
+	data := bytes.Clone(f.Bytes())
+	data[bad+rt.ChunkHeaderLen+3] ^= 0xFF // a byte of its payload
 	rec, ev := readAll(t, data)
 	assert.Equal(t, []string{">1@10", ">2@10", "close>1@30", ">3@30", "<3@50", "<1@50"}, ev[1],
 		"2 closes (as missing its exit) when the block after the damage says 3 is open, entered at 30")
@@ -267,7 +122,7 @@ func TestV4Damage(t *testing.T) {
 	assert.Contains(t, notes, fmt.Sprintf("the chunk at byte %d (records) is damaged (its checksum differs): skipped", bad))
 
 	// Its magic damaged: the next chunk is found by its magic.
-	data = bytes.Clone(f.b.Bytes())
+	data = bytes.Clone(f.Bytes())
 	data[bad] = 'X'
 	rec, ev = readAll(t, data)
 	assert.Equal(t, []string{">1@10", ">2@10", "close>1@30", ">3@30", "<3@50", "<1@50"}, ev[1])
@@ -278,18 +133,18 @@ func TestV4Damage(t *testing.T) {
 // TestV4Dropped: a stream whose bound dropped its oldest chunks says so,
 // and its first block's open calls come as enters with their own times.
 func TestV4Dropped(t *testing.T) {
-	f := newV4File(KindStream)
-	p := &pw{}
-	p.u64(3)
-	p.u64(1200)
-	p.u64(0)
-	p.u64(2_000_000_000)
-	p.u8(1)
-	f.chunk(chunkDropped, p.b)
-	f.chunk(chunkData, dataChunk(3, 2_500_000_000, 2_600_000_000, 0, testBlock{tid: 7, name: "loop", records: 1, t0: 2_600_000_000,
-		open: []callEntry{{5, 1_000}, {6, 2_400_000_000}}, tokens: (&tokens{}).exits(1).b}))
-	f.chunk(chunkFooter, footer(2_700_000_000, 0))
-	rec, ev := readAll(t, f.b.Bytes())
+	f := rt.NewV4(recording.KindStream)
+	p := &rt.Payload{}
+	p.U64(3)
+	p.U64(1200)
+	p.U64(0)
+	p.U64(2_000_000_000)
+	p.U8(1)
+	f.Chunk(rt.ChunkDropped, p.B)
+	f.Chunk(rt.ChunkData, rt.Data(3, 2_500_000_000, 2_600_000_000, 0, rt.Block{Tid: 7, Name: "loop", Records: 1, T0: 2_600_000_000,
+		Open: []rt.Open{{Word: 5, At: 1_000}, {Word: 6, At: 2_400_000_000}}, Tokens: (&rt.Tokens{}).Exits(1).B}))
+	f.Chunk(rt.ChunkFooter, rt.Footer(2_700_000_000, 0))
+	rec, ev := readAll(t, f.Bytes())
 	assert.Equal(t, []string{">5@1000", ">6@2400000000", "<6@2600000000"}, ev[7])
 	require.NotNil(t, rec.Dropped)
 	assert.Equal(t, int64(1200), rec.Dropped.Records)
@@ -302,87 +157,428 @@ func TestV4Dropped(t *testing.T) {
 func TestV4Refuses(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		block  testBlock
+		block  rt.Block
 		tokens []byte
 		note   string
 	}{
-		{"a huge time", testBlock{t0: 1}, (&tokens{}).enter(1).time(1 << 62).b, "a time past 146 years"},
-		{"an exit of nothing", testBlock{}, (&tokens{}).exits(1).b, "an exit with no call open"},
-		{"a bad token", testBlock{}, []byte{0xC5}, "token 0xc5"},
-		{"a cut number", testBlock{}, []byte{tokEnterFar, 0x80}, "a cut number"},
-		{"a word below 0", testBlock{}, []byte{tokEnterFar, 0x01}, "an enter of word -1"},
+		{"a huge time", rt.Block{T0: 1}, (&rt.Tokens{}).Enter(1).Time(1 << 62).B, "a time past 146 years"},
+		{"an exit of nothing", rt.Block{}, (&rt.Tokens{}).Exits(1).B, "an exit with no call open"},
+		{"a bad token", rt.Block{}, []byte{0xC5}, "token 0xc5"},
+		{"a cut number", rt.Block{}, []byte{rt.TokEnterFar, 0x80}, "a cut number"},
+		{"a word below 0", rt.Block{}, []byte{rt.TokEnterFar, 0x01}, "an enter of word -1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newV4File(KindExit)
+			f := rt.NewV4(recording.KindExit)
 			b := tc.block
-			b.tid, b.name, b.tokens = 1, "main", tc.tokens
-			b.records = 2
-			f.chunk(chunkData, dataChunk(0, 0, 0, 0, b))
-			f.chunk(chunkFooter, footer(10, 0))
-			rec, _ := readAll(t, f.b.Bytes())
+			b.Tid, b.Name, b.Tokens = 1, "main", tc.tokens
+			b.Records = 2
+			f.Chunk(rt.ChunkData, rt.Data(0, 0, 0, 0, b))
+			f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+			rec, _ := readAll(t, f.Bytes())
 			assert.Contains(t, strings.Join(rec.Notes, "\n"), tc.note)
 		})
 	}
 	// A block that claims more tokens than its chunk holds.
-	f := newV4File(KindExit)
-	payload := dataChunk(0, 0, 0, 0, testBlock{tid: 1, name: "main", records: 1, tokens: []byte{0x80}})
+	f := rt.NewV4(recording.KindExit)
+	payload := rt.Data(0, 0, 0, 0, rt.Block{Tid: 1, Name: "main", Records: 1, Tokens: []byte{0x80}})
 	binary.BigEndian.PutUint32(payload[len(payload)-5:], 1<<30)
-	at := f.chunk(chunkData, payload)
-	rec, _ := readAll(t, f.b.Bytes())
+	at := f.Chunk(rt.ChunkData, payload)
+	rec, _ := readAll(t, f.Bytes())
 	assert.Contains(t, strings.Join(rec.Notes, "\n"), fmt.Sprintf("the chunk at byte %d: block 1 of 1: 1073741824 bytes of tokens where 1 are left: damaged: skipped", at))
-}
-
-// TestUnlz: LZ4 blocks as the runtime's Lz writes them (literals, matches
-// that overlap what they copy, lengths of 15 and more), and damage named.
-func TestUnlz(t *testing.T) {
-	long := bytes.Repeat([]byte("ab"), 200)
-	for _, tc := range []struct {
-		name string
-		src  []byte
-		want []byte
-		err  string
-	}{
-		{"literals", []byte{0x50, 'h', 'e', 'l', 'l', 'o'}, []byte("hello"), ""},
-		// "ab", then a match of 398 bytes at offset 2 (it copies what it writes), then 5 literals.
-		{"overlapping match", append([]byte{0x2F, 'a', 'b', 2, 0, 255, 124}, append([]byte{0x50}, "xyzzy"...)...),
-			append(append([]byte{}, long...), "xyzzy"...), ""},
-		{"15 literals", append([]byte{0xF0, 0}, "0123456789abcde"...), []byte("0123456789abcde"), ""},
-		{"offset zero", []byte{0x10, 'a', 0, 0, 0x00}, make([]byte, 6), "an offset of 0"},
-		{"offset past", []byte{0x10, 'a', 2, 0, 0x00}, make([]byte, 6), "an offset of 2 at byte 2, 1 bytes decoded"},
-		{"too long", []byte{0x60, 'a', 'b', 'c', 'd', 'e', 'f'}, make([]byte, 5), "6 literals at byte 1, past the end"},
-		{"too short", []byte{0x20, 'a', 'b'}, make([]byte, 5), "2 bytes where the block says 5"},
-		{"cut length", []byte{0xF0}, make([]byte, 20), "a length cut at byte 1"},
-		{"cut offset", []byte{0x10, 'a', 1}, make([]byte, 9), "an offset cut at byte 2"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dst := make([]byte, len(tc.want))
-			err := unlz(tc.src, dst)
-			if tc.err != "" {
-				assert.ErrorContains(t, err, tc.err)
-				return
-			}
-			require.NoError(t, err)
-			assert.Equal(t, tc.want, dst)
-		})
-	}
 }
 
 // TestV4TimeSource: the header's time source is read (1: Android's boot
 // clock, with its value at the start), and one that is neither refused,
 // naming its byte.
 func TestV4TimeSource(t *testing.T) {
-	f := newV4File(KindExit)
-	data := f.b.Bytes()
-	data[len(RecordingMagic)+2+38] = TimeBoot
-	binary.BigEndian.PutUint64(data[len(RecordingMagic)+2+39:], 123_456_789)
-	f.chunk(chunkFooter, footer(10, 0))
-	rec, _ := readAll(t, f.b.Bytes())
-	assert.Equal(t, TimeBoot, rec.TimeSource)
+	f := rt.NewV4(recording.KindExit)
+	data := f.Bytes()
+	data[len(recording.RecordingMagic)+2+38] = recording.TimeBoot
+	binary.BigEndian.PutUint64(data[len(recording.RecordingMagic)+2+39:], 123_456_789)
+	f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+	rec, _ := readAll(t, f.Bytes())
+	assert.Equal(t, recording.TimeBoot, rec.TimeSource)
 	assert.Equal(t, uint64(123_456_789), rec.Origin)
 
-	bad := newV4File(KindExit)
-	bad.b.Bytes()[len(RecordingMagic)+2+38] = 2
-	bad.chunk(chunkFooter, footer(10, 0))
-	_, err := Read(bufio.NewReader(bytes.NewReader(bad.b.Bytes())), "r")
+	bad := rt.NewV4(recording.KindExit)
+	bad.Bytes()[len(recording.RecordingMagic)+2+38] = 2
+	bad.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+	_, err := recording.Read(bufio.NewReader(bytes.NewReader(bad.Bytes())), "r")
 	assert.ErrorContains(t, err, "r: recording header: time source 2 at byte 46 is neither 0 (System.nanoTime) nor 1 (SystemClock.elapsedRealtimeNanos)")
+}
+
+// payloadOf builds a payload with the format's numbers.
+func payloadOf(fill func(p *rt.Payload)) []byte {
+	p := &rt.Payload{}
+	fill(p)
+	return p.B
+}
+
+// TestV4ClockChunks: the typical lateness is the last clock chunk's sum
+// over its count (its figures add up from the start); the bound is the
+// largest any chunk gives.
+func TestV4ClockChunks(t *testing.T) {
+	clock := func(bound, sum, n uint64) []byte {
+		return payloadOf(func(p *rt.Payload) { p.U64(bound); p.U64(sum); p.U64(n) })
+	}
+	f := rt.NewV4(recording.KindExit)
+	f.Chunk(rt.ChunkClock, clock(5_000, 3_000, 3))
+	f.Chunk(rt.ChunkClock, clock(100, 8_000, 4))
+	f.Chunk(rt.ChunkFooter, rt.Footer(10_000, 70))
+	rec, _ := readAll(t, f.Bytes())
+	assert.True(t, rec.Clock.TypicalKnown)
+	assert.Equal(t, uint64(2_000), rec.Clock.Typical)
+	assert.Equal(t, uint64(5_000), rec.Clock.LongestGap)
+	assert.Empty(t, rec.Notes)
+
+	f = rt.NewV4(recording.KindExit)
+	f.Chunk(rt.ChunkClock, clock(50, 0, 0))
+	f.Chunk(rt.ChunkFooter, rt.Footer(10_000, 70))
+	rec, _ = readAll(t, f.Bytes())
+	assert.False(t, rec.Clock.TypicalKnown, "no read counted")
+	assert.Equal(t, uint64(70), rec.Clock.LongestGap, "the footer's bound, the larger")
+}
+
+// TestV4ShortPayloads: a chunk whose checksum holds but whose payload is
+// a byte short of its fields is skipped, saying where it ends, and sets
+// nothing.
+func TestV4ShortPayloads(t *testing.T) {
+	report := rt.Report(recording.Report{Kind: recording.ReportSlow, Tid: 1, Thread: "main", Entered: 1, End: 2}, 5)
+	for _, tc := range []struct {
+		name    string
+		typ     byte
+		payload []byte
+		unset   func(rec *recording.Recording) bool
+		short   string // what the note says of the payload a byte short
+	}{
+		{"builds", rt.ChunkBuilds, payloadOf(func(p *rt.Payload) { p.U16(1); p.Str("00000000000000aa") }),
+			func(rec *recording.Recording) bool { return len(rec.Builds) == 0 }, "it ends at byte 4 of 19, 1 bytes short"},
+		{"sections", rt.ChunkSections, payloadOf(func(p *rt.Payload) { p.U32(1); p.U32(0); p.Str("inflate") }),
+			func(rec *recording.Recording) bool { return len(rec.Sections) == 0 }, "it ends at byte 10 of 16, 1 bytes short"},
+		{"records", rt.ChunkData, rt.Data(0, 5, 5, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 5, Tokens: (&rt.Tokens{}).Leaf(1).B}),
+			func(rec *recording.Recording) bool { return rec.Threads == 0 }, "block 1 of 1: 1 bytes of tokens where 0 are left: damaged"},
+		{"dropped", rt.ChunkDropped, payloadOf(func(p *rt.Payload) { p.U64(1); p.U64(2); p.U64(3); p.U64(4); p.U8(1) }),
+			func(rec *recording.Recording) bool { return rec.Dropped == nil }, "it ends at byte 32 of 32, 1 bytes short"},
+		{"report", rt.ChunkReport, report,
+			func(rec *recording.Recording) bool { return rec.Report == nil }, "it ends at byte 51 of 58, 1 bytes short"},
+		{"clock", rt.ChunkClock, payloadOf(func(p *rt.Payload) { p.U64(9_999); p.U64(4); p.U64(2) }),
+			func(rec *recording.Recording) bool { return !rec.Clock.TypicalKnown && rec.Clock.LongestGap == 0 }, "it ends at byte 16 of 23, 1 bytes short"},
+		{"footer", rt.ChunkFooter, rt.Footer(10_000, 9_999),
+			func(rec *recording.Recording) bool { return rec.Cut && rec.Clock.LongestGap == 0 }, "it ends at byte 16 of 16, 1 bytes short"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			whole := rt.NewV4(recording.KindExit)
+			whole.Chunk(tc.typ, tc.payload)
+			if tc.typ != rt.ChunkFooter {
+				whole.Chunk(rt.ChunkFooter, rt.Footer(10_000, 0))
+			}
+			rec, _ := readAll(t, whole.Bytes())
+			assert.False(t, tc.unset(rec), "the whole chunk is read")
+			assert.NotContains(t, strings.Join(rec.Notes, "\n"), "skipped")
+
+			short := rt.NewV4(recording.KindExit)
+			at := short.Chunk(tc.typ, tc.payload[:len(tc.payload)-1])
+			if tc.typ != rt.ChunkFooter {
+				short.Chunk(rt.ChunkFooter, rt.Footer(10_000, 0))
+			}
+			rec, _ = readAll(t, short.Bytes())
+			assert.True(t, tc.unset(rec), "a short chunk sets nothing")
+			assert.Equal(t, fmt.Sprintf("t.trace: the chunk at byte %d: %s: skipped", at, tc.short), rec.Notes[0])
+		})
+	}
+}
+
+// TestV4DamageNamed: each kind of damage a chunk's frame or a block's
+// header can have, in the note that skips it.
+func TestV4DamageNamed(t *testing.T) {
+	block := rt.Block{Tid: 1, Name: "main", Records: 2, T0: 5, Tokens: (&rt.Tokens{}).Leaf(1).B}
+	data := rt.Data(0, 5, 5, 0, block)
+	// where the block's fields are in data: after the chunk's 36 bytes and
+	// the tid, name, flags, lost and records
+	blockAt := 36 + 8 + 2 + len("main") + 1 + 8 + 4
+	patched := func(at int, v ...byte) []byte {
+		out := bytes.Clone(data)
+		copy(out[at:], v)
+		return out
+	}
+	withOpen := func(at uint64) []byte {
+		b := block
+		b.Open = []rt.Open{{Word: 1, At: at}}
+		return rt.Data(0, 5, 5, 0, b)
+	}
+	for _, tc := range []struct {
+		name    string
+		payload []byte
+		note    string
+	}{
+		{"more open calls than bytes", patched(blockAt, 0, 0, 0, 2), "block 1 of 1: 2 open calls: damaged"},
+		{"an open call past 146 years", withOpen(recording.MaxTime), "block 1 of 1: an open call at 4611686018427387904 ns (over 146 years): damaged"},
+		{"an open call just in time", withOpen(recording.MaxTime - 1), ""},
+		{"a first time past 146 years", patched(blockAt+4, 0x40, 0, 0, 0, 0, 0, 0, 0), "block 1 of 1: a first time of 4611686018427387904 ns (over 146 years): damaged"},
+		{"an encoding it does not know", patched(blockAt+12, 3), "block 1 of 1: encoding 3 is not 0 (raw), 1 (deflate) or 2 (LZ4)"},
+		{"raw tokens of another size", patched(blockAt+13, 0, 0, 0, 2), "block 1 of 1: 2 token bytes stored as 1: damaged"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := rt.NewV4(recording.KindExit)
+			at := f.Chunk(rt.ChunkData, tc.payload)
+			f.Chunk(rt.ChunkFooter, rt.Footer(10_000, 0))
+			rec, ev := readAll(t, f.Bytes())
+			if tc.note == "" {
+				assert.Empty(t, rec.Notes)
+				assert.NotEmpty(t, ev[1])
+				return
+			}
+			assert.Equal(t, []string{fmt.Sprintf("t.trace: the chunk at byte %d: %s: skipped", at, tc.note)}, rec.Notes)
+			assert.Empty(t, ev[1])
+		})
+	}
+}
+
+// TestV4Frames: a chunk's frame damaged or cut, each named, and reading
+// going on where it can.
+func TestV4Frames(t *testing.T) {
+	leaf := func(seq uint64) []byte {
+		return rt.Data(seq, 5, 5, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 5, Tokens: (&rt.Tokens{}).Leaf(1).B})
+	}
+	f := rt.NewV4(recording.KindExit)
+	first := f.Chunk(rt.ChunkData, leaf(0))
+	second := f.Chunk(rt.ChunkData, leaf(1))
+	f.Chunk('Z', []byte("a chunk of a type decode does not know"))
+	f.Chunk(rt.ChunkFooter, rt.Footer(10_000, 0))
+	good := bytes.Clone(f.Bytes())
+	rec, ev := readAll(t, good)
+	assert.Empty(t, rec.Notes, "an unknown type is skipped quietly")
+	assert.Len(t, ev[1], 4)
+
+	for _, tc := range []struct {
+		name   string
+		damage func(b []byte) []byte
+		note   string
+		events int
+	}{
+		{"a length past 1 GiB", func(b []byte) []byte {
+			binary.BigEndian.PutUint32(b[first+5:], 1<<30+1)
+			return b
+		}, fmt.Sprintf("t.trace: the chunk at byte %d claims 1073741825 bytes (damaged): skipped", first), 2},
+		{"a checksum wrong and no chunk after", func(b []byte) []byte {
+			b[second+rt.ChunkHeaderLen] ^= 1
+			return b[:second+rt.ChunkHeaderLen+len(leaf(1))]
+		}, fmt.Sprintf("t.trace: the chunk at byte %d is damaged (its checksum differs): the rest of the file is skipped", second), 2},
+		{"a magic damaged and none after", func(b []byte) []byte {
+			b[second] = 'X'
+			return b[:second+rt.ChunkHeaderLen+len(leaf(1))]
+		}, fmt.Sprintf("t.trace: no chunk at byte %d (damaged), nor after it: the rest of the file (%d bytes) is skipped", second, rt.ChunkHeaderLen+len(leaf(1))), 2},
+		{"a header cut", func(b []byte) []byte {
+			return b[:second+5]
+		}, fmt.Sprintf("t.trace: the file is cut at byte %d, in a chunk's header (5 of 13 bytes)", second+5), 2},
+		{"a payload cut", func(b []byte) []byte {
+			return b[:second+rt.ChunkHeaderLen+3]
+		}, fmt.Sprintf("t.trace: the file is cut at byte %d, in the last chunk (records at byte %d: 3 of its %d bytes)", second+rt.ChunkHeaderLen+3, second, len(leaf(1))), 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, ev := readAll(t, tc.damage(bytes.Clone(good)))
+			assert.Equal(t, tc.note, rec.Notes[0])
+			assert.Len(t, ev[1], tc.events)
+		})
+	}
+}
+
+// TestV4HeaderRefused: a header's clock that is neither precise nor
+// shared is refused, naming its byte; the dropped note names the age
+// bound when the size bound did not drop.
+func TestV4HeaderRefused(t *testing.T) {
+	f := rt.NewV4(recording.KindExit)
+	f.Bytes()[len(recording.RecordingMagic)+2+24] = 2
+	f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+	_, err := recording.Read(bufio.NewReader(bytes.NewReader(f.Bytes())), "r")
+	assert.ErrorContains(t, err, "r: recording header: clock 2 at byte 32 is neither 0 (precise) nor 1 (shared)")
+
+	f = rt.NewV4(recording.KindStream)
+	f.Chunk(rt.ChunkDropped, payloadOf(func(p *rt.Payload) { p.U64(2); p.U64(10); p.U64(0); p.U64(1_000); p.U8(2) }))
+	f.Chunk(rt.ChunkFooter, rt.Footer(10_000, 0))
+	rec, _ := readAll(t, f.Bytes())
+	assert.Equal(t, []string{"t.trace: the stream's oldest 2 chunks went to its age bound (-Dtracebeat.maxage): 10 records, from 0 ns to 1 µs after the start"}, rec.Notes)
+}
+
+// TestV4BlockEncodings: a block stored raw, deflated or as LZ4 reads the
+// same; one that does not decompress is skipped with a note, and the
+// thread's next block reads.
+func TestV4BlockEncodings(t *testing.T) {
+	// 300 leaves: tokens longer than an LZ4 length's first 15 and 255.
+	tk := &rt.Tokens{}
+	for i := range 300 {
+		tk.Leaf(uint32(1 + i%7))
+	}
+	var want []string
+	for i := range 300 {
+		want = append(want, fmt.Sprintf(">%d@5", 1+i%7), fmt.Sprintf("<%d@5", 1+i%7))
+	}
+	for _, tc := range []struct {
+		name string
+		b    rt.Block
+	}{
+		{"raw", rt.Block{}},
+		{"deflate", rt.Block{Deflate: true}},
+		{"lz4", rt.Block{LZ4: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := tc.b
+			b.Tid, b.Name, b.Records, b.T0, b.Tokens = 1, "main", 600, 5, tk.B
+			f := rt.NewV4(recording.KindExit)
+			f.Chunk(rt.ChunkData, rt.Data(0, 5, 5, 0, b))
+			f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+			rec, ev := readAll(t, f.Bytes())
+			assert.Empty(t, rec.Notes)
+			assert.Equal(t, want, ev[1])
+		})
+	}
+	next := rt.Block{Tid: 1, Name: "main", Records: 2, T0: 7, Tokens: (&rt.Tokens{}).Leaf(9).B}
+	for _, tc := range []struct {
+		name string
+		b    rt.Block
+		why  string
+	}{
+		{"not deflate", rt.Block{Deflate: true, Stored: []byte{0xFF, 0xFF}}, "flate: corrupt input before offset 1"},
+		{"deflate too short", rt.Block{Deflate: true, Stored: deflated([]byte{0x45})}, "unexpected EOF"},
+		{"lz4 too short", rt.Block{LZ4: true, Stored: []byte{0x10, 0x45}}, "1 bytes where the block says 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := tc.b
+			b.Tid, b.Name, b.Records, b.T0, b.Tokens = 1, "main", 4, 5, (&rt.Tokens{}).Leaf(1).Leaf(2).B
+			f := rt.NewV4(recording.KindExit)
+			at := f.Chunk(rt.ChunkData, rt.Data(0, 5, 5, 0, b))
+			f.Chunk(rt.ChunkData, rt.Data(1, 7, 7, 0, next))
+			f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+			rec, ev := readAll(t, f.Bytes())
+			// the block's tokens begin after the chunk's frame and fields
+			// and the block's header (tid, name, flags, lost, records,
+			// open, t0, encoding, sizes)
+			tokensAt := at + rt.ChunkHeaderLen + 36 + 8 + 2 + 4 + 1 + 8 + 4 + 4 + 8 + 1 + 4 + 4
+			assert.Equal(t, []string{fmt.Sprintf("t.trace: thread 1 (tid 1 \"main\"): block 1 at byte %d does not decompress (%s): its 4 records are skipped", tokensAt, tc.why)}, rec.Notes)
+			assert.Equal(t, []string{">9@7", "<9@7"}, ev[1])
+		})
+	}
+}
+
+// deflated is b deflated as java.util.zip's nowrap writes it.
+func deflated(b []byte) []byte {
+	var z bytes.Buffer
+	w, _ := flate.NewWriter(&z, 1)
+	w.Write(b)
+	w.Close()
+	return z.Bytes()
+}
+
+// TestV4TokensRefused: each token that cannot be read ends its block's
+// reading at its byte, with a note of what was read.
+func TestV4TokensRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		tokens *rt.Tokens
+		note   string
+	}{
+		{"a time before the start", (&rt.Tokens{}).Leaf(1).Time(-6), "token byte 1: a time before the start (damaged?): the rest of the block (2 of its 4 records)"},
+		{"a time back to the start", (&rt.Tokens{}).Leaf(1).Time(-5).Leaf(2), ""},
+		{"an exit word past 31 bits", (&rt.Tokens{}).Leaf(1).ExitWord(0x80000000), "token byte 1: a cut or too large word (damaged?): the rest of the block (2 of its 4 records)"},
+		{"the largest exit word", (&rt.Tokens{}).Enter(0x7FFFFFFF).ExitWord(0x7FFFFFFF).Leaf(1), ""},
+		{"an enter past 31 bits", (&rt.Tokens{}).Enter(0x7FFFFFFF).Leaf(0x80000000), "token byte 6: an enter of word 2147483648 (damaged?): the rest of the block (3 of its 4 records)"},
+		{"a cut time", &rt.Tokens{B: []byte{0x40 + 33, 0xF0, 0x80}}, "token byte 1: a cut number (damaged?)"},
+		{"a cut gap", &rt.Tokens{B: []byte{0x40 + 33, 0xF4, 0x80}}, "token byte 1: a cut number (damaged?)"},
+		{"a cut exit word", &rt.Tokens{B: []byte{0x40 + 33, 0xF1, 0x80}}, "token byte 1: a cut or too large word (damaged?)"},
+		{"a cut far leaf", &rt.Tokens{B: []byte{0x40 + 33, 0xF2, 0x80}}, "token byte 1: a cut number (damaged?)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := rt.NewV4(recording.KindExit)
+			f.Chunk(rt.ChunkData, rt.Data(0, 5, 5, 0, rt.Block{Tid: 1, Name: "main", Records: 4, T0: 5, Tokens: tc.tokens.B}))
+			f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+			rec, _ := readAll(t, f.Bytes())
+			if tc.note == "" {
+				assert.Empty(t, rec.Notes)
+				return
+			}
+			require.NotEmpty(t, rec.Notes)
+			assert.Contains(t, rec.Notes[0], `t.trace: thread 1 (tid 1 "main"): block 1, `+tc.note)
+		})
+	}
+}
+
+// TestV4Gap: records that went (a ring overwritten before it was written
+// out) count as lost, and no call is known open after them: an exit then
+// closes nothing the gap hid.
+func TestV4Gap(t *testing.T) {
+	f := rt.NewV4(recording.KindExit)
+	tk := (&rt.Tokens{}).Enter(1).Enter(2).Gap(300).Enter(3).Exits(1)
+	f.Chunk(rt.ChunkData, rt.Data(0, 5, 5, 0, rt.Block{Tid: 1, Name: "main", Lost: 2, Records: 4, T0: 5, Tokens: tk.B}))
+	f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+	data := f.Bytes()
+	rec, err := recording.ReadAt(bufio.NewReader(bytes.NewReader(data)), bytes.NewReader(data), int64(len(data)), "t.trace")
+	require.NoError(t, err)
+	th, err := rec.NextThread()
+	require.NoError(t, err)
+	var got []string
+	require.NoError(t, rec.Records(func(enter bool, id int, at uint64) error {
+		got = append(got, fmt.Sprintf("%v%d", enter, id))
+		return nil
+	}))
+	assert.Equal(t, []string{"true1", "true2", "true3", "false3"}, got)
+	assert.Equal(t, int64(302), th.Lost, "the block's and the gap's")
+	assert.Empty(t, rec.Notes)
+
+	// One more exit, after the gap: no call is open to close.
+	f = rt.NewV4(recording.KindExit)
+	tk.Exits(1)
+	f.Chunk(rt.ChunkData, rt.Data(0, 5, 5, 0, rt.Block{Tid: 1, Name: "main", Records: 5, T0: 5, Tokens: tk.B}))
+	f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+	rec, _ = readAll(t, f.Bytes())
+	assert.Contains(t, rec.Notes[0], "an exit with no call open")
+}
+
+// TestV4CallbackErrors: an error of the caller's functions ends Records
+// with it (a write that failed is not damage of the file).
+func TestV4CallbackErrors(t *testing.T) {
+	stop := errors.New("stop")
+	f := rt.NewV4(recording.KindStream)
+	f.Chunk(rt.ChunkData, rt.Data(0, 10, 10, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 10,
+		Open: []rt.Open{{Word: 4, At: 1}}, Tokens: (&rt.Tokens{}).Enter(1).Enter(2).B}))
+	f.Chunk(rt.ChunkData, rt.Data(2, 40, 50, 0, rt.Block{Tid: 1, Name: "main", Records: 1, T0: 40,
+		Open: []rt.Open{{Word: 4, At: 1}, {Word: 3, At: 30}}, Tokens: (&rt.Tokens{}).Exits(1).B}))
+	f.Chunk(rt.ChunkFooter, rt.Footer(60, 0))
+	data := f.Bytes()
+	for _, tc := range []struct {
+		name    string
+		failAt  int // the call of fn that fails (0: none)
+		onOpen  bool
+		calls   int
+		wantErr bool
+	}{
+		{"an open call's enter", 1, false, 1, true},
+		{"a token's enter", 2, false, 2, true},
+		{"the next block's open call", 4, false, 4, true},
+		{"OnOpen", 0, true, 3, true},
+		{"none", 0, false, 5, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, err := recording.ReadAt(bufio.NewReader(bytes.NewReader(data)), bytes.NewReader(data), int64(len(data)), "t.trace")
+			require.NoError(t, err)
+			_, err = rec.NextThread()
+			require.NoError(t, err)
+			if tc.onOpen {
+				rec.OnOpen = func(int, uint64) error { return stop }
+			}
+			calls := 0
+			err = rec.Records(func(bool, int, uint64) error {
+				calls++
+				if calls == tc.failAt {
+					return stop
+				}
+				return nil
+			})
+			if tc.wantErr {
+				assert.ErrorIs(t, err, stop)
+			} else {
+				assert.NoError(t, err)
+			}
+			assert.Equal(t, tc.calls, calls)
+		})
+	}
 }

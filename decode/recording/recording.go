@@ -263,7 +263,7 @@ func (rec *Recording) NextThread() (*Thread, error) {
 	}
 	t, err := rec.threadHeader()
 	if errors.Is(err, errCut) {
-		rec.cut(fmt.Sprintf("in the header of thread %d of %d", rec.next+1, rec.Threads))
+		rec.cut(rec.next, fmt.Sprintf("in the header of thread %d of %d", rec.next+1, rec.Threads))
 		return nil, io.EOF
 	}
 	return t, err
@@ -296,16 +296,18 @@ func (rec *Recording) threadHeader() (*Thread, error) {
 	if t.Records, err = rec.u32(what + ": record count"); err != nil {
 		return nil, err
 	}
-	rec.next++
-	rec.pending, rec.left, rec.seen, rec.timed = t, t.Records, 0, false
+	left := t.Records
 	if rec.Version >= 2 {
-		if rec.left, err = rec.u32(what + ": slot count"); err != nil {
+		if left, err = rec.u32(what + ": slot count"); err != nil {
 			return nil, err
 		}
-		if rec.left < t.Records {
-			return nil, fmt.Errorf("%s: %s: %d records in %d slots: damaged file?", rec.src, what, t.Records, rec.left)
+		if left < t.Records {
+			return nil, fmt.Errorf("%s: %s: %d records in %d slots: damaged file?", rec.src, what, t.Records, left)
 		}
 	}
+	// Counted once its header is whole: a cut inside it names this thread.
+	rec.next++
+	rec.pending, rec.left, rec.seen, rec.timed = t, left, 0, false
 	return t, nil
 }
 
@@ -324,7 +326,7 @@ func (rec *Recording) Records(fn func(enter bool, id int, t uint64) error) error
 	for rec.left > 0 {
 		if _, err := io.ReadFull(rec.r, b[:]); err != nil {
 			if errors.Is(truncated(err), errCut) {
-				rec.cut(fmt.Sprintf("in thread %d (%s), at its record %d of %d", t.Index+1, t.Label(), t.Records-rec.left+1, t.Records))
+				rec.cut(t.Index, fmt.Sprintf("in thread %d (%s), at its record %d of %d", t.Index+1, t.Label(), t.Records-rec.left+1, t.Records))
 				return nil
 			}
 			return fmt.Errorf("%s: thread %d (%s): record %d of %d: %w", rec.src, t.Index+1, t.Label(),
@@ -466,12 +468,14 @@ func truncated(err error) error {
 // cut ends the reading of a file that ends inside its threads (a kill, a
 // full disk, a copy interrupted): what was read is kept, and a note says
 // what is missing.
-func (rec *Recording) cut(what string) {
+func (rec *Recording) cut(index int, what string) {
 	rec.Cut = true
-	missing := rec.Threads - rec.next
 	note := fmt.Sprintf("%s: the file is cut at byte %d, %s", rec.src, rec.off, what)
-	if missing > 0 {
-		note += fmt.Sprintf("; the %d threads after it are missing", missing)
+	switch after := rec.Threads - index - 1; {
+	case after == 1:
+		note += "; the thread after it is missing"
+	case after > 1:
+		note += fmt.Sprintf("; the %d threads after it are missing", after)
 	}
 	rec.Notes = append(rec.Notes, note+": what is there up to the cut is read")
 	rec.next, rec.left, rec.pending = rec.Threads, 0, nil

@@ -32,7 +32,7 @@ func (rec *Recording) slots(fn func(enter bool, id int, t uint64) error) error {
 		b, err := rec.r.Peek(n * 4)
 		if len(b) < 4 {
 			if errors.Is(truncated(err), errCut) {
-				rec.cut(fmt.Sprintf("in thread %d (%s), after %d of its %d records", t.Index+1, t.Label(), rec.seen, t.Records))
+				rec.cut(t.Index, fmt.Sprintf("in thread %d (%s), after %d of its %d records", t.Index+1, t.Label(), rec.seen, t.Records))
 				return nil
 			}
 			return fmt.Errorf("%s: thread %d (%s): record %d of %d: %w", rec.src, t.Index+1, t.Label(),

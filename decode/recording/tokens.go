@@ -141,6 +141,9 @@ func (v *v4) tokens(rec *Recording, st *v4Reading, b *block, p []byte, fn func(e
 	now := b.t0
 	prev := int64(0)
 	var given uint32
+	// failed is the caller's own error (a write that failed, a pairer's
+	// refusal): returned as it is, never taken for damage of the block.
+	var failed error
 	emit := func(enter bool, w uint32) error {
 		given++
 		st.seen++
@@ -155,7 +158,8 @@ func (v *v4) tokens(rec *Recording, st *v4Reading, b *block, p []byte, fn func(e
 				}
 			}
 		}
-		return fn(enter, wordID(w), now)
+		failed = fn(enter, wordID(w), now)
+		return failed
 	}
 	word := func(d int64) (uint32, error) {
 		w := prev + d
@@ -243,6 +247,9 @@ func (v *v4) tokens(rec *Recording, st *v4Reading, b *block, p []byte, fn func(e
 			v.cur.Lost += int64(min(u, 1<<62))
 		default:
 			err = fmt.Errorf("token 0x%02x", c)
+		}
+		if failed != nil {
+			return failed
 		}
 		if err != nil {
 			t := v.cur
