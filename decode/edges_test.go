@@ -265,7 +265,9 @@ func TestTextRecordsLongLine(t *testing.T) {
 func TestRecordingEdges(t *testing.T) {
 	assert.True(t, recording.RecordingClock{Shared: true, LongestGap: 1_000_000}.Coarse())
 	assert.False(t, recording.RecordingClock{Shared: true, LongestGap: 999_999}.Coarse())
-	for ns, want := range map[uint64]string{999: "999 ns", 1000: "1 µs", 999_999: "1e+03 µs", 1_000_000: "1 ms"} {
+	for ns, want := range map[uint64]string{999: "999 ns", 1000: "1 µs", 999_499: "999 µs", 999_500: "1 ms", 999_999: "1 ms",
+		1_000_000: "1 ms", 1_234_567: "1.23 ms", 999_499_999: "999 ms", 999_500_000: "1 s", 1_500_000_000: "1.5 s",
+		999_499_999_999: "999 s", 999_500_000_000: "1000 s", 1_000_000_000_000: "1000 s", 3_600_000_000_000: "3600 s"} {
 		assert.Equal(t, want, recording.FormatDuration(ns), "%d", ns)
 	}
 

@@ -93,14 +93,16 @@ func (c RecordingClock) String() string {
 	return line
 }
 
-// FormatDuration shows nanoseconds in the unit that suits them.
+// FormatDuration shows nanoseconds in the unit that suits them, to three
+// figures. A value that rounds to 1000 of a unit is shown in the next
+// (999,999 ns is "1 ms", not "1e+03 µs").
 func FormatDuration(ns uint64) string {
 	switch {
-	case ns >= 1000e9:
+	case ns >= 999_500_000_000:
 		return fmt.Sprintf("%.0f s", float64(ns)/1e9)
-	case ns >= 1e9:
+	case ns >= 999_500_000:
 		return fmt.Sprintf("%.3g s", float64(ns)/1e9)
-	case ns >= 1e6:
+	case ns >= 999_500:
 		return fmt.Sprintf("%.3g ms", float64(ns)/1e6)
 	case ns >= 1e3:
 		return fmt.Sprintf("%.3g µs", float64(ns)/1e3)
