@@ -3,6 +3,7 @@ package decode
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -194,4 +195,27 @@ func TestRecordingWriteErrorIsNotDamage(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), missing)
 	assert.NotContains(t, err.Error(), "damaged")
+}
+
+// A stream whose damaged chunk took a call's exit: the call closes where
+// the next block says it is no longer open, marked as without its exit,
+// and the calls the block says are open begin at their own times.
+func TestRecordingClosesWhatADamagedChunkTook(t *testing.T) {
+	f := rt.NewV4(recording.KindStream)
+	f.Chunk(rt.ChunkData, rt.Data(0, 10, 10, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 10, Tokens: (&rt.Tokens{}).Enter(1).Enter(2).B}))
+	bad := f.Chunk(rt.ChunkData, rt.Data(1, 20, 30, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 20,
+		Open: []rt.Open{{Word: 1, At: 10}, {Word: 2, At: 10}}, Tokens: (&rt.Tokens{}).Exits(1).Time(10).Enter(3).B}))
+	f.Chunk(rt.ChunkData, rt.Data(2, 40, 50, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 40,
+		Open: []rt.Open{{Word: 1, At: 10}, {Word: 3, At: 30}}, Tokens: (&rt.Tokens{}).Time(10_000).Exits(2).B}))
+	f.Chunk(rt.ChunkFooter, rt.Footer(20_000, 0))
+	data := f.Bytes()
+	data[bad+rt.ChunkHeaderLen+3] ^= 0xFF
+	text := decodeReport(t, data, FormatText, 0)
+	assert.Contains(t, text, `tid 1 "main": 3 calls, max depth 2, 1 unclosed`)
+	js := decodeReport(t, data, FormatJSON, 0)
+	validateTraceJSON(t, []byte(js))
+	assert.Contains(t, js, `{"name":"a.B.main()V","ph":"X","ts":0.01,"dur":10.03,"pid":1,"tid":1},`+
+		`{"name":"a.B.slow()V","ph":"X","ts":0.01,"dur":0.02,"pid":1,"tid":1,"args":{"unclosed":true}},`+
+		`{"name":"a.B.load()V","ph":"X","ts":0.03,"dur":10.01,"pid":1,"tid":1}`)
+	assert.Contains(t, js, fmt.Sprintf(`"input: the chunk at byte %d (records) is damaged (its checksum differs): skipped"`, bad))
 }
