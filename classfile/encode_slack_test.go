@@ -38,3 +38,14 @@ func TestInsnsWithoutSlackAreTheSame(t *testing.T) {
 	}
 	assert.Greater(t, tested, 150)
 }
+
+// An opcode the JVM does not define is named as such, and a Code without
+// frames has no StackMapTable.
+func TestUnknownOpcodeAndNoFrames(t *testing.T) {
+	assert.Equal(t, "unknown opcode", opName(uint8(0xCB)))
+	assert.Equal(t, "nop", opName(uint8(NOP)))
+	c := &Code{Attributes: []CodeAttribute{{Kind: AttrLineNumberTable}}}
+	assert.Nil(t, c.StackMapTable())
+	c.Attributes = append(c.Attributes, CodeAttribute{Kind: AttrStackMapTable})
+	assert.Same(t, &c.Attributes[1], c.StackMapTable())
+}
