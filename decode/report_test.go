@@ -60,6 +60,30 @@ func decodeReport(t *testing.T, data []byte, format Format, maxStack int) string
 	return out.String()
 }
 
+// The report's call as the text shows it: main above it, and the tree of
+// the second slow (load, then parse, the key), returned or still open.
+const (
+	slowCallStack = `called from: a.B.main()V
+the call, as Matrix reports it (trimmed to 30 calls): 712.000 µs, 3 lines, stackKey 4|
+key method: 4 a.B.parse()V
+         cost  count  method
+   712.000 µs      1  a.B.slow()V
+   300.000 µs      1    a.B.load()V
+*  400.000 µs      1    a.B.parse()V
+
+`
+	stalledCallStack = `called from: a.B.main()V
+the call, as Matrix reports it (trimmed to 30 calls): 780.000 µs, 3 lines, stackKey 4|
+key method: 4 a.B.parse()V
+         cost  count  method
+   780.000 µs      1  a.B.slow()V  [no exit recorded]
+   300.000 µs      1    a.B.load()V
+*  400.000 µs      1    a.B.parse()V
+
+`
+	noStack = "the report's records do not hold the call's start (its thread's ring had lost it): no stack\n\n"
+)
+
 // TestReportKinds: what a report says of itself, kind by kind, and the
 // call's tree: the second call of slow (the one entered at the report's
 // time, not the first), rebuilt from depth 0, with main above it.
@@ -72,48 +96,15 @@ func TestReportKinds(t *testing.T) {
 		want string
 	}{
 		{"slow", recording.Report{Kind: recording.ReportSlow, Entered: 20_000, End: 732_000, Threshold: 500_000_000}, 2, false,
-			`tracebeat report: a slow call: a.B.slow()V took 0.712 ms on tid 1 "main" (over 500 ms), from 0.020 ms to 0.732 ms after the start
-called from: a.B.main()V
-the call, as Matrix reports it (trimmed to 30 calls): 712.000 µs, 3 lines, stackKey 4|
-key method: 4 a.B.parse()V
-         cost  count  method
-   712.000 µs      1  a.B.slow()V
-   300.000 µs      1    a.B.load()V
-*  400.000 µs      1    a.B.parse()V
-
-`},
+			`tracebeat report: a slow call: a.B.slow()V took 0.712 ms on tid 1 "main" (over 500 ms), from 0.020 ms to 0.732 ms after the start` + "\n" + slowCallStack},
 		{"stall", recording.Report{Kind: recording.ReportStall, Entered: 20_000, End: 790_000, Threshold: 700_000}, 2, true,
-			`tracebeat report: a stall: tid 1 "main" was stuck in a.B.slow()V for 0.770 ms when the report was written (over 700 µs), from 0.020 ms to 0.790 ms after the start; the call was still open
-called from: a.B.main()V
-the call, as Matrix reports it (trimmed to 30 calls): 780.000 µs, 3 lines, stackKey 4|
-key method: 4 a.B.parse()V
-         cost  count  method
-   780.000 µs      1  a.B.slow()V  [no exit recorded]
-   300.000 µs      1    a.B.load()V
-*  400.000 µs      1    a.B.parse()V
-
-`},
+			`tracebeat report: a stall: tid 1 "main" was stuck in a.B.slow()V for 0.770 ms when the report was written (over 700 µs), from 0.020 ms to 0.790 ms after the start; the call was still open` + "\n" + stalledCallStack},
 		{"anr", recording.Report{Kind: recording.ReportANR, Entered: 20_000, End: 790_000, Threshold: 5_000_000_000}, 2, true,
-			`tracebeat report: an ANR: the main looper's a.B.slow()V had run for 0.770 ms on tid 1 "main" when the report was written (over 5 s), from 0.020 ms to 0.790 ms after the start; it was still running
-called from: a.B.main()V
-the call, as Matrix reports it (trimmed to 30 calls): 780.000 µs, 3 lines, stackKey 4|
-key method: 4 a.B.parse()V
-         cost  count  method
-   780.000 µs      1  a.B.slow()V  [no exit recorded]
-   300.000 µs      1    a.B.load()V
-*  400.000 µs      1    a.B.parse()V
-
-`},
+			`tracebeat report: an ANR: the main looper's a.B.slow()V had run for 0.770 ms on tid 1 "main" when the report was written (over 5 s), from 0.020 ms to 0.790 ms after the start; it was still running` + "\n" + stalledCallStack},
 		{"a stall whose enter the ring lost", recording.Report{Kind: recording.ReportStall, Entered: 20_000, End: 790_000, Threshold: 700_000}, 0xFFFFFFFF, true,
-			`tracebeat report: a stall: tid 1 "main" was stuck in a call whose start its thread's ring no longer held for 0.770 ms when the report was written (over 700 µs), from 0.020 ms to 0.790 ms after the start; the call was still open
-the report's records do not hold the call's start (its thread's ring had lost it): no stack
-
-`},
+			`tracebeat report: a stall: tid 1 "main" was stuck in a call whose start its thread's ring no longer held for 0.770 ms when the report was written (over 700 µs), from 0.020 ms to 0.790 ms after the start; the call was still open` + "\n" + noStack},
 		{"an enter at another time", recording.Report{Kind: recording.ReportSlow, Entered: 21_000, End: 732_000, Threshold: 700_000}, 2, false,
-			`tracebeat report: a slow call: a.B.slow()V took 0.711 ms on tid 1 "main" (over 700 µs), from 0.021 ms to 0.732 ms after the start
-the report's records do not hold the call's start (its thread's ring had lost it): no stack
-
-`},
+			`tracebeat report: a slow call: a.B.slow()V took 0.711 ms on tid 1 "main" (over 700 µs), from 0.021 ms to 0.732 ms after the start` + "\n" + noStack},
 		{"cold start", recording.Report{Kind: recording.ReportStartup, Entered: 300_000, End: 790_000, Threshold: 120_000_000}, 1 << 30, false,
 			`tracebeat report: a cold start: 0.790 ms from the first traced call to the first focus of com.app.Main, on tid 1 "main"
   the process's start to the first traced call: 120.000 ms
@@ -132,16 +123,7 @@ the report's records do not hold the call's start (its thread's ring had lost it
 
 `},
 		{"a kind decode does not know", recording.Report{Kind: 9, Entered: 20_000, End: 732_000}, 2, false,
-			`tracebeat report of kind 9 on tid 1 "main", from 0.020 ms to 0.732 ms after the start
-called from: a.B.main()V
-the call, as Matrix reports it (trimmed to 30 calls): 712.000 µs, 3 lines, stackKey 4|
-key method: 4 a.B.parse()V
-         cost  count  method
-   712.000 µs      1  a.B.slow()V
-   300.000 µs      1    a.B.load()V
-*  400.000 µs      1    a.B.parse()V
-
-`},
+			`tracebeat report of kind 9 on tid 1 "main", from 0.020 ms to 0.732 ms after the start` + "\n" + slowCallStack},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.rep.Tid, tc.rep.Thread, tc.rep.To = 1, "main", 800_000
@@ -172,8 +154,7 @@ func TestReportElsewhere(t *testing.T) {
 	rep := recording.Report{Kind: recording.ReportSlow, Tid: 7, Thread: "gone", Entered: 20_000, End: 732_000, Threshold: 700_000}
 	text := decodeReport(t, reportRecording(rep, 2, false), FormatText, 0)
 	assert.Contains(t, text, `tracebeat report: a slow call: a.B.slow()V took 0.712 ms on tid 7 "gone" (over 700 µs), from 0.020 ms to 0.732 ms after the start`+"\n"+
-		"the report's records do not hold the call's start (its thread's ring had lost it): no stack\n\n"+
-		"the report's window, every thread:\n")
+		noStack+"the report's window, every thread:\n")
 	assert.NotContains(t, text, "called from")
 
 	rep.Tid = 1
