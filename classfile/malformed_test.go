@@ -379,6 +379,8 @@ func TestPoolErrorsSayWhere(t *testing.T) {
 	at := 10 + len(e[0]) + len(e[1]) // where a third entry starts
 	assert.Equal(t, at, offset(classBytes(append(e, entry(cf.TagClass, 2)), 4, 2, 0, nil, nil)), "a bad reference")
 	assert.Equal(t, at, offset(classBytes(append(e, []byte{cf.TagMethodHandle, 0, 0, 1}), 4, 2, 0, nil, nil)), "a bad handle kind")
+	// The first entry is checked too: a Class naming itself.
+	assert.Equal(t, 10, offset(classBytes([][]byte{entry(cf.TagClass, 1), utf8Entry("A"), entry(cf.TagClass, 2)}, 4, 3, 0, nil, nil)), "a bad first entry")
 
 	var p cf.ConstantPool
 	_, err := p.AddUtf8("")
