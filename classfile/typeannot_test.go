@@ -124,4 +124,15 @@ func TestParseTypeAnnotations(t *testing.T) {
 		_, err = parseTypeAnnotations(bad, labelAt)
 		assert.ErrorContains(t, err, "past the code", "% x", bad)
 	}
+	// A range that starts inside an instruction and ends at one.
+	inside := func(off int) (Label, error) {
+		if off%2 == 1 {
+			return 0, fmt.Errorf("offset %d is inside an instruction", off)
+		}
+		return Label(off + 1), nil
+	}
+	_, err = parseTypeAnnotations(cat(u2(1), []byte{0x40}, u2(1), u2(3), u2(1), u2(0), rest), inside)
+	assert.ErrorContains(t, err, "offset 3 is inside an instruction")
+	_, err = parseTypeAnnotations(cat(u2(1), []byte{0x40}, u2(1), u2(2), u2(1), u2(0), rest), inside)
+	assert.ErrorContains(t, err, "offset 3 is inside an instruction", "its end")
 }

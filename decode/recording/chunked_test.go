@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -581,4 +582,193 @@ func TestV4CallbackErrors(t *testing.T) {
 			assert.Equal(t, tc.calls, calls)
 		})
 	}
+}
+
+// TestV4Header: each field of the header, as the runtime writes it.
+func TestV4Header(t *testing.T) {
+	f := rt.NewV4(recording.KindDump)
+	f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+	rec, _ := readAll(t, f.Bytes())
+	assert.Equal(t, time.UnixMilli(1_700_000_000_000).UTC(), rec.Start)
+	assert.Equal(t, int64(4242), rec.Pid)
+	assert.Equal(t, int64(16<<20), rec.Budget)
+	assert.Equal(t, recording.RecordingClock{Shared: true, Tick: 1_000_000, ReadEvery: 64, Adaptive: true}, rec.Clock)
+	assert.Equal(t, recording.KindDump, rec.Kind)
+	assert.Equal(t, 4, rec.Version)
+
+	precise := bytes.Clone(f.Bytes())
+	precise[len(recording.RecordingMagic)+2+24] = 0
+	rec, _ = readAll(t, precise)
+	assert.False(t, rec.Clock.Shared)
+}
+
+// TestV4BuildsAndKinds: the builds of every builds chunk, once each and
+// sorted, at most 1,024 a chunk; the note of a file without its footer
+// says what a stream's missing footer may mean.
+func TestV4BuildsAndKinds(t *testing.T) {
+	builds := func(ids ...string) []byte {
+		return payloadOf(func(p *rt.Payload) {
+			p.U16(uint16(len(ids)))
+			for _, id := range ids {
+				p.Str(id)
+			}
+		})
+	}
+	f := rt.NewV4(recording.KindExit)
+	f.Chunk(rt.ChunkBuilds, builds("00000000000000bb", "00000000000000aa"))
+	f.Chunk(rt.ChunkBuilds, builds("00000000000000aa", "000000000000000c"))
+	many := make([]string, 1024)
+	for i := range many {
+		many[i] = fmt.Sprintf("%016x", 0x1000+i)
+	}
+	f.Chunk(rt.ChunkBuilds, builds(many...))
+	at := f.Chunk(rt.ChunkBuilds, builds(append(many, "00000000000000ff")...))
+	f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+	rec, _ := readAll(t, f.Bytes())
+	require.Len(t, rec.Builds, 3+1024)
+	assert.Equal(t, []string{"000000000000000c", "00000000000000aa", "00000000000000bb"}, rec.Builds[:3])
+	assert.NotContains(t, rec.Builds, "00000000000000ff")
+	assert.Equal(t, []string{fmt.Sprintf("t.trace: the chunk at byte %d: 1025 builds (at most 1024 expected): skipped", at)}, rec.Notes)
+
+	for kind, what := range map[byte]string{
+		recording.KindStream: "ends without its footer (the program was killed, or still runs, or the file was cut)",
+		recording.KindExit:   "ends without its footer (cut or damaged)",
+		recording.KindReport: "ends without its footer (cut or damaged)",
+	} {
+		f := rt.NewV4(kind)
+		f.Chunk(rt.ChunkData, rt.Data(0, 5, 2_000, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 5, Tokens: (&rt.Tokens{}).Leaf(1).B}))
+		rec, _ := readAll(t, f.Bytes())
+		assert.Equal(t, []string{"t.trace: the recording " + what + ": it covers 2 µs from its start, up to its last whole chunk"}, rec.Notes, "kind %d", kind)
+	}
+}
+
+// TestV4ReportAndClockFields: a report's word of all ones is a call whose
+// enter the ring lost (-1); one clock read counted is a mean.
+func TestV4ReportAndClockFields(t *testing.T) {
+	f := rt.NewV4(recording.KindReport)
+	want := recording.Report{Kind: recording.ReportStall, Tid: 7, Thread: "worker", Entered: 11, End: 22, Threshold: 33, From: 1, To: 44}
+	f.Chunk(rt.ChunkReport, rt.Report(want, 0xFFFFFFFF))
+	f.Chunk(rt.ChunkClock, payloadOf(func(p *rt.Payload) { p.U64(900); p.U64(250); p.U64(1) }))
+	f.Chunk(rt.ChunkFooter, rt.Footer(50, 0))
+	rec, _ := readAll(t, f.Bytes())
+	want.ID = -1
+	require.NotNil(t, rec.Report)
+	assert.Equal(t, want, *rec.Report)
+	assert.True(t, rec.Clock.TypicalKnown)
+	assert.Equal(t, uint64(250), rec.Clock.Typical)
+
+	f = rt.NewV4(recording.KindReport)
+	f.Chunk(rt.ChunkReport, rt.Report(want, 1<<30|3))
+	f.Chunk(rt.ChunkFooter, rt.Footer(50, 0))
+	rec, _ = readAll(t, f.Bytes())
+	assert.Equal(t, recording.SectionID(3), rec.Report.ID)
+}
+
+// TestV4Resync: after a damaged chunk the next is found by its magic
+// wherever it is: past the reader's 64 KiB window, across its edge, as
+// the file's last four bytes; a damaged chunk that holds the magic in
+// its payload is skipped whole.
+func TestV4Resync(t *testing.T) {
+	leaf := rt.Data(0, 5, 5, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 5, Tokens: (&rt.Tokens{}).Leaf(1).B})
+	// The search starts a byte after the damaged magic and reads 64 KiB at
+	// a time, each window overlapping the last by three bytes: the next
+	// magic at 65,533 bytes from the start straddles the first window's
+	// end.
+	for _, at := range []int{12 + len(leaf), 12 + len(leaf) + 1, 65_532, 65_533, 65_534, 65_536, 140_000} {
+		gap := at - 12 - len(leaf)
+		f := rt.NewV4(recording.KindExit)
+		bad := f.Chunk(rt.ChunkData, leaf)
+		data := bytes.Clone(f.Bytes())
+		data[bad] = 'X'
+		data = append(data, make([]byte, gap)...)
+		g := &rt.V4{}
+		g.Chunk(rt.ChunkData, leaf)
+		g.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+		next := len(data)
+		data = append(data, g.Bytes()...)
+		rec, ev := readAll(t, data)
+		assert.Equal(t, []string{fmt.Sprintf("t.trace: no chunk at byte %d (damaged): %d bytes skipped", bad, next-bad)}, rec.Notes, "gap %d", gap)
+		assert.Len(t, ev[1], 2, "gap %d", gap)
+	}
+
+	// The last four bytes are a chunk's magic.
+	f := rt.NewV4(recording.KindExit)
+	bad := f.Chunk(rt.ChunkData, leaf)
+	data := bytes.Clone(f.Bytes())
+	data[bad] = 'X'
+	data = append(data, "TBCK"...)
+	rec, _ := readAll(t, data)
+	assert.Equal(t, fmt.Sprintf("t.trace: no chunk at byte %d (damaged): %d bytes skipped", bad, len(data)-4-bad), rec.Notes[0])
+	assert.Equal(t, fmt.Sprintf("t.trace: the file is cut at byte %d, in a chunk's header (4 of 13 bytes)", len(data)), rec.Notes[1])
+
+	// A damaged chunk whose payload holds the magic.
+	f = rt.NewV4(recording.KindExit)
+	holds := f.Chunk(rt.ChunkSections, payloadOf(func(p *rt.Payload) { p.U32(1); p.U32(0); p.Str("TBCK inside") }))
+	f.Chunk(rt.ChunkData, leaf)
+	f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+	data = bytes.Clone(f.Bytes())
+	data[holds+rt.ChunkHeaderLen] ^= 1
+	rec, ev := readAll(t, data)
+	assert.Equal(t, []string{fmt.Sprintf("t.trace: the chunk at byte %d (section names) is damaged (its checksum differs): skipped", holds)}, rec.Notes)
+	assert.Len(t, ev[1], 2)
+}
+
+// TestV4ChunkOfTheLargestLength: a length of 1 GiB is allowed (the file
+// is then cut in it); one byte more is damage.
+func TestV4ChunkOfTheLargestLength(t *testing.T) {
+	f := rt.NewV4(recording.KindExit)
+	at := f.Chunk(rt.ChunkData, []byte{1, 2, 3})
+	data := bytes.Clone(f.Bytes())
+	binary.BigEndian.PutUint32(data[at+5:], 1<<30)
+	rec, _ := readAll(t, data)
+	assert.Equal(t, fmt.Sprintf("t.trace: the file is cut at byte %d, in the last chunk (records at byte %d: 3 of its 1073741824 bytes)", len(data), at), rec.Notes[0])
+}
+
+// readerAt fails as a disk does from a byte on, or says io.EOF with a
+// whole read that ends at the file's end (which io.ReaderAt allows).
+type readerAt struct {
+	data   []byte
+	failAt int64
+	eofEnd bool
+}
+
+var errDisk = errors.New("input/output error")
+
+func (r *readerAt) ReadAt(p []byte, off int64) (int, error) {
+	if r.failAt > 0 && off+int64(len(p)) > r.failAt {
+		return 0, errDisk
+	}
+	n, err := bytes.NewReader(r.data).ReadAt(p, off)
+	if r.eofEnd && err == nil && off+int64(n) == int64(len(r.data)) {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// TestV4ReadErrors: a read that fails is named with its byte; a whole
+// read that says io.EOF at the file's end is a whole read.
+func TestV4ReadErrors(t *testing.T) {
+	leaf := rt.Data(0, 5, 5, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 5, Tokens: (&rt.Tokens{}).Leaf(1).B})
+	f := rt.NewV4(recording.KindExit)
+	at := f.Chunk(rt.ChunkData, leaf)
+	f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+	data := f.Bytes()
+	open := func(ra io.ReaderAt) (*recording.Recording, error) {
+		return recording.ReadAt(bufio.NewReader(bytes.NewReader(data)), ra, int64(len(data)), "t.trace")
+	}
+	_, err := open(&readerAt{data: data, failAt: 20})
+	assert.EqualError(t, err, "t.trace: input/output error")
+
+	rec, err := open(&readerAt{data: data, failAt: int64(at + 5)})
+	require.NoError(t, err)
+	assert.Equal(t, []string{fmt.Sprintf("t.trace: byte %d: input/output error", at)}, rec.Notes[:1])
+
+	rec, err = open(&readerAt{data: data, failAt: int64(at + rt.ChunkHeaderLen + 3)})
+	require.NoError(t, err)
+	assert.Equal(t, []string{fmt.Sprintf("t.trace: byte %d: input/output error", at+rt.ChunkHeaderLen)}, rec.Notes[:1])
+
+	rec, err = open(&readerAt{data: data, eofEnd: true})
+	require.NoError(t, err)
+	assert.Empty(t, rec.Notes)
+	assert.False(t, rec.Cut)
 }
