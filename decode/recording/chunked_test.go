@@ -759,16 +759,42 @@ func TestV4ReadErrors(t *testing.T) {
 	_, err := open(&readerAt{data: data, failAt: 20})
 	assert.EqualError(t, err, "t.trace: input/output error")
 
+	noFooter := "t.trace: the recording ends without its footer (cut or damaged): it covers 0 ns from its start, up to its last whole chunk"
 	rec, err := open(&readerAt{data: data, failAt: int64(at + 5)})
 	require.NoError(t, err)
-	assert.Equal(t, []string{fmt.Sprintf("t.trace: byte %d: input/output error", at)}, rec.Notes[:1])
+	assert.Equal(t, []string{fmt.Sprintf("t.trace: byte %d: input/output error", at), noFooter}, rec.Notes)
 
 	rec, err = open(&readerAt{data: data, failAt: int64(at + rt.ChunkHeaderLen + 3)})
 	require.NoError(t, err)
-	assert.Equal(t, []string{fmt.Sprintf("t.trace: byte %d: input/output error", at+rt.ChunkHeaderLen)}, rec.Notes[:1])
+	assert.Equal(t, []string{fmt.Sprintf("t.trace: byte %d: input/output error", at+rt.ChunkHeaderLen), noFooter}, rec.Notes)
 
 	rec, err = open(&readerAt{data: data, eofEnd: true})
 	require.NoError(t, err)
 	assert.Empty(t, rec.Notes)
 	assert.False(t, rec.Cut)
+}
+
+// TestV4DataCutInItsHeaders: a records chunk whose payload ends inside
+// its own fields, or just after a block's open calls, is skipped saying
+// where; nothing of it is kept.
+func TestV4DataCutInItsHeaders(t *testing.T) {
+	block := rt.Block{Tid: 1, Name: "main", Records: 2, T0: 5, Open: []rt.Open{{Word: 9, At: 1}}, Tokens: (&rt.Tokens{}).Leaf(1).B}
+	whole := rt.Data(0, 5, 5, 0, block)
+	afterOpen := 36 + 8 + 2 + len("main") + 1 + 8 + 4 + 4 + 12
+	for _, tc := range []struct {
+		cut  int
+		want string
+	}{
+		{10, "it ends at byte 8 of 10, 6 bytes short"},
+		{afterOpen, fmt.Sprintf("it ends at byte %d of %d, 8 bytes short", afterOpen, afterOpen)},
+		{afterOpen - 1, "block 1 of 1: 1 open calls: damaged"},
+	} {
+		f := rt.NewV4(recording.KindExit)
+		at := f.Chunk(rt.ChunkData, whole[:tc.cut])
+		f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+		rec, ev := readAll(t, f.Bytes())
+		assert.Equal(t, []string{fmt.Sprintf("t.trace: the chunk at byte %d: %s: skipped", at, tc.want)}, rec.Notes, "cut at %d", tc.cut)
+		assert.Zero(t, rec.Threads, "cut at %d", tc.cut)
+		assert.Empty(t, ev)
+	}
 }
