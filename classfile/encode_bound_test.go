@@ -11,8 +11,8 @@ import (
 )
 
 // tailSizeBound is what Encode sizes its one buffer by: exact for what
-// follows the code array, frames aside, whose short forms take less than
-// their bound. Every method of the fixtures, and frames that meet the
+// follows the code array, frames and type annotations aside, whose short
+// forms and targets take less than their bound. Every method of the fixtures, and frames that meet the
 // bound exactly, hold it.
 func TestTailSizeBound(t *testing.T) {
 	javatest.RequireJava(t)
@@ -62,6 +62,26 @@ func TestTailSizeBound(t *testing.T) {
 	enc, err := c.Encode()
 	require.NoError(t, err)
 	assert.Equal(t, len(enc)-8-71, c.tailSizeBound())
+
+	// Handlers without frames: exact too. Type annotations: within the
+	// bound, which takes 6 bytes for any target.
+	start := c.NewLabel()
+	c.Insns[0].Mark = start
+	c.Handlers = []Handler{{Start: start, End: l, Handler: l}, {Start: start, End: l, Handler: l, CatchType: 1}}
+	c.Attributes = nil
+	enc, err = c.Encode()
+	require.NoError(t, err)
+	assert.Equal(t, len(enc)-8-71, c.tailSizeBound())
+	rest := []byte{0, 0, 5, 0, 0} // no type path, type_index 5, no pairs
+	c.Attributes = []CodeAttribute{{Kind: AttrVisibleTypeAnnotations, Name: 1, TypeAnnotations: []TypeAnnotation{
+		{TargetType: 0x40, Ranges: []LocalVarRange{{Start: start, End: l, Index: 1}, {Start: start, End: l, Index: 2}}, Rest: rest},
+		{TargetType: 0x43, Offset: l, Rest: rest},
+	}}}
+	enc, err = c.Encode()
+	require.NoError(t, err)
+	assert.LessOrEqual(t, len(enc)-8-71, c.tailSizeBound())
+	assert.Equal(t, len(enc)-8-71+6, c.tailSizeBound(), "3 bytes over for each target of 3")
+	c.Handlers = nil
 
 	// An attribute kept as its bytes (javac writes none in Code).
 	c.Attributes = []CodeAttribute{{Kind: AttrRaw, Name: 1, Raw: []byte{1, 2, 3}}}
