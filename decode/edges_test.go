@@ -345,7 +345,7 @@ func TestRecordingVersion1(t *testing.T) {
 	bad := bytes.Clone(v3)
 	binary.BigEndian.PutUint32(bad[at:], 1)
 	_, err = Decode(bytes.NewReader(bad), &bytes.Buffer{}, Options{Source: "app.trace"})
-	assert.ErrorContains(t, err, "2 records in 1 slots: damaged file?")
+	assert.ErrorContains(t, err, `app.trace: thread 1: 2 records in 1 slots: damaged file?`)
 	binary.BigEndian.PutUint32(bad[at:], 2) // as many slots as records: read, then the file is too long
 	_, err = Decode(bytes.NewReader(bad), &bytes.Buffer{}, Options{Source: "app.trace"})
 	assert.NotContains(t, fmt.Sprint(err), "records in")

@@ -255,3 +255,47 @@ func TestRecordingCutAtEveryByte(t *testing.T) {
 	require.Len(t, rec.Notes, 1)
 	assert.Contains(t, rec.Notes[0], `in thread 1 (tid 1 "a"), after 1 of its 2 records; the 2 threads after it are missing: `)
 }
+
+// TestRecordingRefusesWhatIsNotOne: a file without the magic, of version
+// 0 or past the newest, a thread named by its place when its slots are
+// too few, and a version 1 time past 146 years with its record.
+func TestRecordingRefusesWhatIsNotOne(t *testing.T) {
+	good := writeRecording(10, nil, testThread{Tid: 1, Name: "main", Records: sameTime(2)})
+	for _, tc := range []struct {
+		name  string
+		patch func(b []byte)
+		want  string
+	}{
+		{"no magic", func(b []byte) { b[4] = 'X' }, `r: not a tracebeat recording (no "TBREC" at the start)`},
+		{"version 0", func(b []byte) { b[7] = 0 }, "r: recording format version 0; this tracebeat reads versions 1 to 4 (use the tracebeat whose runtime wrote it)"},
+		{"version 5", func(b []byte) { b[7] = 5 }, "r: recording format version 5; this tracebeat reads versions 1 to 4 (use the tracebeat whose runtime wrote it)"},
+	} {
+		b := bytes.Clone(good)
+		tc.patch(b)
+		_, err := recording.Read(bufio.NewReader(bytes.NewReader(b)), "r")
+		assert.EqualError(t, err, tc.want, tc.name)
+	}
+
+	// The second thread's slots fewer than its records.
+	two := writeRecording(10, nil, testThread{Tid: 1, Name: "main", Records: sameTime(2)}, testThread{Tid: 2, Name: "pool", Records: sameTime(2)})
+	slots := 2 + 2
+	at := len(two) - 4*slots - 4
+	binary.BigEndian.PutUint32(two[at:], 1)
+	rec, err := recording.Read(bufio.NewReader(bytes.NewReader(two)), "r")
+	require.NoError(t, err)
+	_, err = rec.NextThread()
+	require.NoError(t, err)
+	_, err = rec.NextThread()
+	assert.EqualError(t, err, "r: thread 2: 2 records in 1 slots: damaged file?")
+
+	// Version 1: each record with its time; one past 146 years.
+	v1 := writeRecordingAs(1, recording.RecordingClock{}, 10, nil, testThread{Tid: 1, Name: "main", Records: [][2]uint64{{5, enterW(1)}, {recording.MaxTime, exitW(1)}}})
+	rec, err = recording.Read(bufio.NewReader(bytes.NewReader(v1)), "r")
+	require.NoError(t, err)
+	_, err = rec.NextThread()
+	require.NoError(t, err)
+	n := 0
+	err = rec.Records(func(bool, int, uint64) error { n++; return nil })
+	assert.EqualError(t, err, `r: thread 1 (tid 1 "main"): record 2 of 2: a time of 4611686018427387904 ns after the start (over 146 years): damaged file?`)
+	assert.Equal(t, 1, n)
+}
