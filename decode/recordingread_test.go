@@ -288,6 +288,17 @@ func TestRecordingRefusesWhatIsNotOne(t *testing.T) {
 	_, err = rec.NextThread()
 	assert.EqualError(t, err, "r: thread 2: 2 records in 1 slots: damaged file?")
 
+	// A thread whose slots hold fewer records than its header says.
+	short := writeRecording(10, nil, testThread{Tid: 1, Name: "main", Records: sameTime(2)})
+	binary.BigEndian.PutUint32(short[len(short)-4*slots-8:], 3)
+	rec, err = recording.Read(bufio.NewReader(bytes.NewReader(short)), "r")
+	require.NoError(t, err)
+	_, err = rec.NextThread()
+	require.NoError(t, err)
+	err = rec.Records(func(bool, int, uint64) error { return nil })
+	assert.ErrorContains(t, err, `r: thread 1 (tid 1 "main"): byte `)
+	assert.ErrorContains(t, err, ": 2 records where the thread's header says 3: damaged file?")
+
 	// Version 1: each record with its time; one past 146 years.
 	v1 := writeRecordingAs(1, recording.RecordingClock{}, 10, nil, testThread{Tid: 1, Name: "main", Records: [][2]uint64{{5, enterW(1)}, {recording.MaxTime, exitW(1)}}})
 	rec, err = recording.Read(bufio.NewReader(bytes.NewReader(v1)), "r")
