@@ -798,3 +798,100 @@ func TestV4DataCutInItsHeaders(t *testing.T) {
 		assert.Empty(t, ev)
 	}
 }
+
+// TestV4OpenCallsAcrossBlocks: a block's open calls against what the
+// reader knows: the same (nothing happens), one more (a lost chunk held
+// just an enter: it begins at its own time), the first different (all
+// close and the block's begin).
+func TestV4OpenCallsAcrossBlocks(t *testing.T) {
+	first := rt.Block{Tid: 1, Name: "main", Records: 2, T0: 10, Tokens: (&rt.Tokens{}).Enter(1).Enter(2).B}
+	for _, tc := range []struct {
+		name string
+		open []rt.Open
+		want []string
+	}{
+		{"the same", []rt.Open{{Word: 1, At: 10}, {Word: 2, At: 10}},
+			[]string{">1@10", ">2@10", "<2@40", "<1@40"}},
+		{"one more", []rt.Open{{Word: 1, At: 10}, {Word: 2, At: 10}, {Word: 3, At: 30}},
+			[]string{">1@10", ">2@10", ">3@30", "<3@40", "<2@40"}},
+		{"the first different", []rt.Open{{Word: 5, At: 3}, {Word: 2, At: 10}},
+			[]string{">1@10", ">2@10", "close>0@10", ">5@3", ">2@10", "<2@40", "<5@40"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := rt.NewV4(recording.KindStream)
+			f.Chunk(rt.ChunkData, rt.Data(0, 10, 10, 0, first))
+			f.Chunk(rt.ChunkData, rt.Data(1, 40, 40, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 40, Open: tc.open, Tokens: (&rt.Tokens{}).Exits(2).B}))
+			f.Chunk(rt.ChunkFooter, rt.Footer(50, 0))
+			rec, ev := readAll(t, f.Bytes())
+			assert.Equal(t, tc.want, ev[1])
+			assert.Empty(t, rec.Notes)
+		})
+	}
+}
+
+// TestV4RecordsOnce: Records before NextThread gives nothing; a thread's
+// records are given once, a second call gives none.
+func TestV4RecordsOnce(t *testing.T) {
+	f := rt.NewV4(recording.KindExit)
+	f.Chunk(rt.ChunkData, rt.Data(0, 5, 5, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 5, Tokens: (&rt.Tokens{}).Leaf(1).B}))
+	f.Chunk(rt.ChunkData, rt.Data(1, 6, 6, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 6, Tokens: (&rt.Tokens{}).Leaf(2).B}))
+	f.Chunk(rt.ChunkFooter, rt.Footer(10, 0))
+	data := f.Bytes()
+	rec, err := recording.ReadAt(bufio.NewReader(bytes.NewReader(data)), bytes.NewReader(data), int64(len(data)), "t.trace")
+	require.NoError(t, err)
+	n := 0
+	count := func(bool, int, uint64) error { n++; return nil }
+	require.NoError(t, rec.Records(count))
+	assert.Zero(t, n, "before a thread")
+	_, err = rec.NextThread()
+	require.NoError(t, err)
+	require.NoError(t, rec.Records(count))
+	assert.Equal(t, 4, n)
+	require.NoError(t, rec.Records(count))
+	assert.Equal(t, 4, n, "given once")
+}
+
+// TestV4TokensReadAfterTheChunks: a block's tokens are read again when
+// its thread's records are; a read that fails then is Records' error,
+// and io.EOF with a whole read at the file's end is a whole read.
+func TestV4TokensReadAfterTheChunks(t *testing.T) {
+	f := rt.NewV4(recording.KindExit)
+	f.Chunk(rt.ChunkData, rt.Data(0, 5, 5, 0, rt.Block{Tid: 1, Name: "main", Records: 2, T0: 5, Tokens: (&rt.Tokens{}).Leaf(1).B}))
+	data := f.Bytes() // no footer: the tokens end the file
+	for _, tc := range []struct {
+		name string
+		ra   io.ReaderAt
+		err  string
+	}{
+		{"io.EOF at the end", &readerAt{data: data, eofEnd: true}, ""},
+		{"a read that fails", &failLater{readerAt: readerAt{data: data}, left: 3}, `t.trace: thread 1 (tid 1 "main"): block 1: input/output error`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, err := recording.ReadAt(bufio.NewReader(bytes.NewReader(data)), tc.ra, int64(len(data)), "t.trace")
+			require.NoError(t, err)
+			_, err = rec.NextThread()
+			require.NoError(t, err)
+			err = rec.Records(func(bool, int, uint64) error { return nil })
+			if tc.err == "" {
+				assert.NoError(t, err)
+			} else {
+				assert.EqualError(t, err, tc.err)
+			}
+		})
+	}
+}
+
+// failLater reads left times (the header, a chunk's header and its
+// payload), then fails every read.
+type failLater struct {
+	readerAt
+	left int
+}
+
+func (r *failLater) ReadAt(p []byte, off int64) (int, error) {
+	if r.left == 0 {
+		return 0, errDisk
+	}
+	r.left--
+	return r.readerAt.ReadAt(p, off)
+}
