@@ -166,8 +166,10 @@ func TestReportElsewhere(t *testing.T) {
 
 // A write that fails while a version 4 recording's records are read (here
 // the sorted runs' spill, to a folder that is not there) is the decode's
-// error, not a note that the file is damaged.
-func TestRecordingWriteErrorIsNotDamage(t *testing.T) {
+// error. (That the reader returns it at once rather than noting the block
+// as damaged is recording's TestV4CallbackErrors: here the spill's error
+// would also surface when the runs are merged.)
+func TestRecordingWriteErrorIsTheDecodesError(t *testing.T) {
 	rep := recording.Report{Kind: recording.ReportSlow, Tid: 1, Thread: "main", Entered: 20_000, End: 732_000}
 	data := reportRecording(rep, 2, false)
 	var out bytes.Buffer
